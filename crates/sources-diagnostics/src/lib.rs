@@ -1,0 +1,157 @@
+//! The plain [`Diagnostic`] every front end renders, and the rule registry ([`Rule`]).
+//!
+//! A diagnostic is data: a rule, a severity, a message, a primary span, secondary labels, a help
+//! line and optional fixes. Rendering (miette, JSON, SARIF, GitHub, LSP) lives beside each front
+//! end. This crate holds no rule logic: the checks live in `sources-config` (decoding) and
+//! `sources-check` (everything else).
+
+mod rules;
+mod suggest;
+
+pub use rules::Rule;
+pub use sources_syntax::Span;
+pub use suggest::did_you_mean;
+
+/// How serious a diagnostic is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Severity {
+    /// The configuration is rejected.
+    Error,
+    /// The configuration works, but probably not as meant.
+    Warning,
+}
+
+impl Severity {
+    /// `error` or `warning`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        }
+    }
+}
+
+/// A secondary location with its own message ("bound here", "consumed here").
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Label {
+    /// Where.
+    pub span: Span,
+    /// What this place has to do with the diagnostic.
+    pub message: String,
+}
+
+/// Whether a fix can be applied without a person looking at it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Applicability {
+    /// Mechanical and safe: `sources lint --fix` applies it.
+    Safe,
+    /// Probably right, but a person should decide (offered in the editor only).
+    Unsafe,
+}
+
+/// One replacement of a byte range of the original text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Edit {
+    /// The bytes replaced (empty for an insertion).
+    pub span: Span,
+    /// The new text.
+    pub replacement: String,
+}
+
+/// A set of edits that together repair one diagnostic.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fix {
+    /// What the fix does, as a command ("Rename `urll` to `url`").
+    pub title: String,
+    /// The edits, non-overlapping.
+    pub edits: Vec<Edit>,
+    /// Whether `--fix` may apply it.
+    pub applicability: Applicability,
+}
+
+/// One problem found in a document.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// The rule that found it.
+    pub rule: Rule,
+    /// Its severity (the rule's default unless configured otherwise).
+    pub severity: Severity,
+    /// What is wrong, naming the key or value.
+    pub message: String,
+    /// The key or value that is wrong.
+    pub span: Span,
+    /// The primary label's text, shown under the span (empty: none).
+    pub label: String,
+    /// Other places that matter.
+    pub labels: Vec<Label>,
+    /// What to do about it.
+    pub help: Option<String>,
+    /// Mechanical repairs.
+    pub fixes: Vec<Fix>,
+}
+
+impl Diagnostic {
+    /// A diagnostic of `rule` at `span` with the rule's default severity.
+    pub fn new(rule: Rule, span: Span, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            rule,
+            severity: rule.default_severity(),
+            message: message.into(),
+            span,
+            label: String::new(),
+            labels: Vec::new(),
+            help: None,
+            fixes: Vec::new(),
+        }
+    }
+
+    /// Sets the primary label's text.
+    pub fn with_label(mut self, label: impl Into<String>) -> Diagnostic {
+        self.label = label.into();
+        self
+    }
+
+    /// Adds a secondary label.
+    pub fn with_secondary(mut self, span: Span, message: impl Into<String>) -> Diagnostic {
+        self.labels.push(Label { span, message: message.into() });
+        self
+    }
+
+    /// Sets the help line.
+    pub fn with_help(mut self, help: impl Into<String>) -> Diagnostic {
+        self.help = Some(help.into());
+        self
+    }
+
+    /// Adds a fix.
+    pub fn with_fix(mut self, fix: Fix) -> Diagnostic {
+        self.fixes.push(fix);
+        self
+    }
+
+    /// Adds a safe fix that replaces `span` with `replacement`.
+    pub fn with_replacement(
+        self,
+        title: impl Into<String>,
+        span: Span,
+        replacement: impl Into<String>,
+    ) -> Diagnostic {
+        self.with_fix(Fix {
+            title: title.into(),
+            edits: vec![Edit { span, replacement: replacement.into() }],
+            applicability: Applicability::Safe,
+        })
+    }
+}
+
+/// Sorts diagnostics by position, then rule code, then message: the stable order of every output.
+pub fn sort(diagnostics: &mut [Diagnostic]) {
+    diagnostics.sort_by(|a, b| {
+        (a.span.start, a.span.end, a.rule.code(), &a.message).cmp(&(
+            b.span.start,
+            b.span.end,
+            b.rule.code(),
+            &b.message,
+        ))
+    });
+}

@@ -1,0 +1,129 @@
+//! Byte offsets to line/column positions, for the CLI (Unicode scalar columns) and LSP (negotiated).
+
+/// A 1-based line and column; the column counts Unicode scalar values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct LineCol {
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column in Unicode scalar values.
+    pub column: u32,
+}
+
+/// How an LSP client counts columns.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PositionEncoding {
+    /// Bytes of UTF-8.
+    Utf8,
+    /// UTF-16 code units (the LSP default).
+    #[default]
+    Utf16,
+    /// Unicode scalar values.
+    Utf32,
+}
+
+/// Line starts of one text, to convert between byte offsets and positions.
+#[derive(Clone, Debug)]
+pub struct LineIndex {
+    text: String,
+    line_starts: Vec<usize>,
+}
+
+impl LineIndex {
+    /// Indexes `text`. A line ends after `\n`; a `\r` before it belongs to that line's end.
+    pub fn new(text: &str) -> LineIndex {
+        let mut line_starts = vec![0];
+        line_starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+        LineIndex { text: text.to_owned(), line_starts }
+    }
+
+    /// The indexed text.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// Number of lines (an empty text has one).
+    pub fn line_count(&self) -> usize {
+        self.line_starts.len()
+    }
+
+    /// The 0-based line containing `offset` and that line's start, with `offset` clamped to the
+    /// text and moved back to a character boundary.
+    fn locate(&self, offset: usize) -> (usize, usize, usize) {
+        let mut offset = offset.min(self.text.len());
+        while !self.text.is_char_boundary(offset) {
+            offset -= 1;
+        }
+        let line = self.line_starts.partition_point(|&start| start <= offset) - 1;
+        (line, self.line_starts[line], offset)
+    }
+
+    /// The 1-based line and Unicode scalar column of a byte offset.
+    pub fn line_col(&self, offset: usize) -> LineCol {
+        let (line, start, offset) = self.locate(offset);
+        let column = self.text[start..offset].chars().count();
+        LineCol { line: line as u32 + 1, column: column as u32 + 1 }
+    }
+
+    /// The 0-based line and character of a byte offset, counted in `encoding`.
+    pub fn position(&self, offset: usize, encoding: PositionEncoding) -> (u32, u32) {
+        let (line, start, offset) = self.locate(offset);
+        let prefix = &self.text[start..offset];
+        let character = match encoding {
+            PositionEncoding::Utf8 => prefix.len(),
+            PositionEncoding::Utf16 => prefix.encode_utf16().count(),
+            PositionEncoding::Utf32 => prefix.chars().count(),
+        };
+        (line as u32, character as u32)
+    }
+
+    /// The byte offset of a 0-based line and character counted in `encoding`. A character past the
+    /// end of the line clamps to the line end; a line past the end of the text gives `None`.
+    pub fn offset(&self, line: u32, character: u32, encoding: PositionEncoding) -> Option<usize> {
+        let start = *self.line_starts.get(line as usize)?;
+        let end = self
+            .line_starts
+            .get(line as usize + 1)
+            .map_or(self.text.len(), |next| next - 1);
+        let line_text = &self.text[start..end];
+        let line_text = line_text.strip_suffix('\r').unwrap_or(line_text);
+        let mut counted = 0u32;
+        for (index, ch) in line_text.char_indices() {
+            if counted >= character {
+                return Some(start + index);
+            }
+            counted += match encoding {
+                PositionEncoding::Utf8 => ch.len_utf8() as u32,
+                PositionEncoding::Utf16 => ch.len_utf16() as u32,
+                PositionEncoding::Utf32 => 1,
+            };
+        }
+        Some(start + line_text.len())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn columns_count_scalars_and_utf16_units() {
+        let text = "a: é😀x\nb: 1\n";
+        let index = LineIndex::new(text);
+        let x = text.find('x').unwrap();
+        assert_eq!(index.line_col(x), LineCol { line: 1, column: 6 });
+        assert_eq!(index.position(x, PositionEncoding::Utf16), (0, 6));
+        assert_eq!(index.position(x, PositionEncoding::Utf8), (0, 9));
+        assert_eq!(index.position(x, PositionEncoding::Utf32), (0, 5));
+        assert_eq!(index.offset(0, 6, PositionEncoding::Utf16), Some(x));
+        assert_eq!(index.line_col(text.find('b').unwrap()), LineCol { line: 2, column: 1 });
+    }
+
+    #[test]
+    fn offsets_clamp_and_lines_past_end_are_none() {
+        let index = LineIndex::new("ab\r\ncd");
+        assert_eq!(index.offset(0, 99, PositionEncoding::Utf16), Some(2));
+        assert_eq!(index.offset(1, 1, PositionEncoding::Utf16), Some(5));
+        assert_eq!(index.offset(2, 0, PositionEncoding::Utf16), None);
+        assert_eq!(index.line_col(999), LineCol { line: 2, column: 3 });
+    }
+}
