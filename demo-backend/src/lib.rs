@@ -2,8 +2,10 @@
 //!
 //! **This is a fixture. Never deploy it as a real service.**
 
+pub mod automation;
 pub mod clock;
 pub mod error;
+pub mod search;
 
 use std::sync::Arc;
 
