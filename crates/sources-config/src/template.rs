@@ -1,0 +1,301 @@
+//! The `${namespace.name}` template language of url, method, body, headers, path, command, env and
+//! initial_messages values: one parser for the checker and the `try` engine.
+//!
+//! A template is literal text with tokens: `${params.NAME}`, `${env.NAME}` and the window tokens
+//! `${window.offset}`, `${window.limit}`, `${window.search}`, `${window.sort}`,
+//! `${window.sort_dir}`, `${window.cursor}`, `${window.dir}` and `${window.filters.NAME}`.
+//! A `$` not followed by `{` is literal text.
+
+use std::ops::Range;
+
+/// One piece of a template: literal text or a token.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Segment<'a> {
+    /// Text copied as written.
+    Literal(&'a str),
+    /// A `${…}` token.
+    Token(Token<'a>),
+}
+
+/// A `${…}` token and where it stands inside the template string.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Token<'a> {
+    /// What the token names.
+    pub kind: TokenKind<'a>,
+    /// Byte range of the whole `${…}` inside the string.
+    pub range: Range<usize>,
+}
+
+/// What a token names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TokenKind<'a> {
+    /// `${params.NAME}`: a declared parameter.
+    Param(&'a str),
+    /// `${env.NAME}`: an environment variable.
+    Env(&'a str),
+    /// `${window.…}`: a value of the window request being made.
+    Window(WindowToken<'a>),
+}
+
+/// The window tokens.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WindowToken<'a> {
+    /// `${window.offset}`: the first row wanted.
+    Offset,
+    /// `${window.limit}`: the page size (one more on an anchored window).
+    Limit,
+    /// `${window.search}`: bare terms joined with spaces.
+    Search,
+    /// `${window.sort}`: the sort column title.
+    Sort,
+    /// `${window.sort_dir}`: `asc`, `desc` or empty.
+    SortDir,
+    /// `${window.cursor}`: the edge item's cursor (anchored windows).
+    Cursor,
+    /// `${window.dir}`: `older` or `newer` (anchored windows).
+    Dir,
+    /// `${window.filters.NAME}`: a scoped term's value.
+    Filter(&'a str),
+}
+
+impl WindowToken<'_> {
+    /// The names a `${window.NAME}` token may use (without `filters.NAME`).
+    pub const NAMES: &'static [&'static str] = &[
+        "offset", "limit", "search", "sort", "sort_dir", "cursor", "dir", "filters",
+    ];
+
+    /// Whether the token carries filter input (search or a scoped filter).
+    pub fn is_filter(&self) -> bool {
+        matches!(self, WindowToken::Search | WindowToken::Filter(_))
+    }
+}
+
+/// What is wrong with a template.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TemplateErrorKind {
+    /// `${` with no closing `}`.
+    Unclosed,
+    /// `${}` or a name with characters outside `[A-Za-z0-9_-]`, or missing pieces (`${params}`).
+    Malformed,
+    /// A namespace other than params, env and window.
+    UnknownNamespace(String),
+    /// `${window.NAME}` where NAME is not a window token.
+    UnknownWindowToken(String),
+}
+
+/// A template error and where it is inside the string.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TemplateError {
+    /// What is wrong.
+    pub kind: TemplateErrorKind,
+    /// Byte range inside the string (the whole `${…}`, or from `${` to the end when unclosed).
+    pub range: Range<usize>,
+}
+
+impl TemplateError {
+    /// A one-line message naming the token.
+    pub fn message(&self, text: &str) -> String {
+        let written = text.get(self.range.clone()).unwrap_or("");
+        match &self.kind {
+            TemplateErrorKind::Unclosed => {
+                format!("`{written}` is not closed: a template token ends with `}}`")
+            }
+            TemplateErrorKind::Malformed => format!(
+                "`{written}` is not a template token: write `${{params.NAME}}`, `${{env.NAME}}` or `${{window.NAME}}`"
+            ),
+            TemplateErrorKind::UnknownNamespace(namespace) => format!(
+                "unknown template namespace `{namespace}` in `{written}`: use `params`, `env` or `window`"
+            ),
+            TemplateErrorKind::UnknownWindowToken(name) => {
+                format!("unknown window token `{name}` in `{written}`")
+            }
+        }
+    }
+}
+
+/// A parsed template: its segments in order, and any errors (malformed tokens stay literal text).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Template<'a> {
+    /// Literal text and tokens, in order.
+    pub segments: Vec<Segment<'a>>,
+    /// Problems found, in order.
+    pub errors: Vec<TemplateError>,
+}
+
+impl<'a> Template<'a> {
+    /// Parses `text`. Never fails: malformed tokens are kept as literal text and reported.
+    pub fn parse(text: &'a str) -> Template<'a> {
+        let mut template = Template::default();
+        let mut literal_start = 0;
+        let mut cursor = 0;
+        while let Some(found) = text[cursor..].find("${") {
+            let start = cursor + found;
+            let Some(close) = text[start + 2..].find('}') else {
+                template.errors.push(TemplateError {
+                    kind: TemplateErrorKind::Unclosed,
+                    range: start..text.len(),
+                });
+                break;
+            };
+            let end = start + 2 + close + 1;
+            let inner = &text[start + 2..end - 1];
+            match classify(inner) {
+                Ok(kind) => {
+                    if literal_start < start {
+                        template
+                            .segments
+                            .push(Segment::Literal(&text[literal_start..start]));
+                    }
+                    template.segments.push(Segment::Token(Token {
+                        kind,
+                        range: start..end,
+                    }));
+                    literal_start = end;
+                }
+                Err(kind) => template.errors.push(TemplateError {
+                    kind,
+                    range: start..end,
+                }),
+            }
+            cursor = end;
+        }
+        if literal_start < text.len() {
+            template
+                .segments
+                .push(Segment::Literal(&text[literal_start..]));
+        }
+        template
+    }
+
+    /// The tokens, in order.
+    pub fn tokens(&self) -> impl Iterator<Item = &Token<'a>> {
+        self.segments.iter().filter_map(|segment| match segment {
+            Segment::Token(token) => Some(token),
+            Segment::Literal(_) => None,
+        })
+    }
+
+    /// Whether the template has no tokens at all.
+    pub fn is_literal(&self) -> bool {
+        self.tokens().next().is_none()
+    }
+
+    /// Renders the template, asking `resolve` for each token's value; `None` keeps the token as
+    /// written (an undeclared `${params.X}` stays literal).
+    pub fn render(
+        &self,
+        text: &str,
+        mut resolve: impl FnMut(&TokenKind<'a>) -> Option<String>,
+    ) -> String {
+        let mut out = String::with_capacity(text.len());
+        for segment in &self.segments {
+            match segment {
+                Segment::Literal(literal) => out.push_str(literal),
+                Segment::Token(token) => match resolve(&token.kind) {
+                    Some(value) => out.push_str(&value),
+                    None => out.push_str(&text[token.range.clone()]),
+                },
+            }
+        }
+        out
+    }
+}
+
+fn is_name(name: &str) -> bool {
+    !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+}
+
+fn classify(inner: &str) -> Result<TokenKind<'_>, TemplateErrorKind> {
+    let inner_trimmed = inner.trim();
+    let Some((namespace, name)) = inner_trimmed.split_once('.') else {
+        return match inner_trimmed {
+            "params" | "env" | "window" | "" => Err(TemplateErrorKind::Malformed),
+            other if is_name(other) => Err(TemplateErrorKind::UnknownNamespace(other.to_owned())),
+            _ => Err(TemplateErrorKind::Malformed),
+        };
+    };
+    if inner_trimmed.len() != inner.len() {
+        return Err(TemplateErrorKind::Malformed);
+    }
+    match namespace {
+        "params" if is_name(name) => Ok(TokenKind::Param(name)),
+        "env" if is_name(name) => Ok(TokenKind::Env(name)),
+        "window" => window_token(name).map(TokenKind::Window),
+        "params" | "env" => Err(TemplateErrorKind::Malformed),
+        other if is_name(other) => Err(TemplateErrorKind::UnknownNamespace(other.to_owned())),
+        _ => Err(TemplateErrorKind::Malformed),
+    }
+}
+
+fn window_token(name: &str) -> Result<WindowToken<'_>, TemplateErrorKind> {
+    Ok(match name {
+        "offset" => WindowToken::Offset,
+        "limit" => WindowToken::Limit,
+        "search" => WindowToken::Search,
+        "sort" => WindowToken::Sort,
+        "sort_dir" => WindowToken::SortDir,
+        "cursor" => WindowToken::Cursor,
+        "dir" => WindowToken::Dir,
+        _ => match name.strip_prefix("filters.") {
+            Some(filter) if is_name(filter) => WindowToken::Filter(filter),
+            Some(_) => return Err(TemplateErrorKind::Malformed),
+            None => return Err(TemplateErrorKind::UnknownWindowToken(name.to_owned())),
+        },
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_literals_and_tokens_with_ranges() {
+        let text = "https://x/${params.id}?q=${window.search}&f=${window.filters.region}";
+        let template = Template::parse(text);
+        assert!(template.errors.is_empty());
+        let tokens: Vec<_> = template.tokens().collect();
+        assert_eq!(tokens[0].kind, TokenKind::Param("id"));
+        assert_eq!(&text[tokens[0].range.clone()], "${params.id}");
+        assert_eq!(tokens[1].kind, TokenKind::Window(WindowToken::Search));
+        assert_eq!(
+            tokens[2].kind,
+            TokenKind::Window(WindowToken::Filter("region"))
+        );
+        assert_eq!(template.segments.len(), 6);
+    }
+
+    #[test]
+    fn reports_every_malformed_token_and_keeps_going() {
+        let text = "${foo.bar} ${params} ${window.size} ${} ${env.HOME} ${params.x";
+        let template = Template::parse(text);
+        let kinds: Vec<_> = template.errors.iter().map(|e| e.kind.clone()).collect();
+        assert_eq!(
+            kinds,
+            vec![
+                TemplateErrorKind::UnknownNamespace("foo".into()),
+                TemplateErrorKind::Malformed,
+                TemplateErrorKind::UnknownWindowToken("size".into()),
+                TemplateErrorKind::Malformed,
+                TemplateErrorKind::Unclosed,
+            ]
+        );
+        assert_eq!(template.tokens().count(), 1);
+        assert_eq!(&text[template.errors[2].range.clone()], "${window.size}");
+        assert!(template.errors[0].message(text).contains("`foo`"));
+    }
+
+    #[test]
+    fn renders_and_keeps_unresolved_tokens_literal() {
+        let text = "a ${params.x} b ${params.y} $5";
+        let template = Template::parse(text);
+        let out = template.render(text, |kind| match kind {
+            TokenKind::Param("x") => Some("1".into()),
+            _ => None,
+        });
+        assert_eq!(out, "a 1 b ${params.y} $5");
+        assert!(Template::parse("plain $ text").is_literal());
+    }
+}
