@@ -9,6 +9,13 @@ use tokio::sync::watch;
 /// Milliseconds since the Unix epoch: the world's notion of time.
 pub type Millis = i64;
 
+/// Formats `millis` as RFC 3339 UTC with milliseconds (`2026-11-21T04:56:41.123Z`). Times before
+/// the epoch are shown as the epoch.
+pub fn rfc3339(millis: Millis) -> String {
+    let since = Duration::from_millis(millis.max(0) as u64);
+    humantime::format_rfc3339_millis(UNIX_EPOCH + since).to_string()
+}
+
 /// A source of the current time, and a way to wait until a time has come.
 pub trait Clock: Send + Sync + fmt::Debug {
     /// The current time.
@@ -16,7 +23,10 @@ pub trait Clock: Send + Sync + fmt::Debug {
 
     /// Resolves once `now() >= deadline`. The system clock sleeps; a manual clock waits until a
     /// test advances it, so no test ever sleeps to wait for the world.
-    fn sleep_until(&self, deadline: Millis) -> std::pin::Pin<Box<dyn Future<Output = ()> + Send + '_>>;
+    fn sleep_until(
+        &self,
+        deadline: Millis,
+    ) -> std::pin::Pin<Box<dyn Future<Output = ()> + Send + '_>>;
 }
 
 /// The wall clock.
@@ -25,11 +35,16 @@ pub struct SystemClock;
 
 impl Clock for SystemClock {
     fn now(&self) -> Millis {
-        let since = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or(Duration::ZERO);
+        let since = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .unwrap_or(Duration::ZERO);
         since.as_millis() as Millis
     }
 
-    fn sleep_until(&self, deadline: Millis) -> std::pin::Pin<Box<dyn Future<Output = ()> + Send + '_>> {
+    fn sleep_until(
+        &self,
+        deadline: Millis,
+    ) -> std::pin::Pin<Box<dyn Future<Output = ()> + Send + '_>> {
         let wait = (deadline - self.now()).max(0) as u64;
         Box::pin(tokio::time::sleep(Duration::from_millis(wait)))
     }
@@ -44,7 +59,9 @@ pub struct ManualClock {
 
 impl fmt::Debug for ManualClock {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("ManualClock").field("now", &self.now()).finish()
+        f.debug_struct("ManualClock")
+            .field("now", &self.now())
+            .finish()
     }
 }
 
@@ -52,7 +69,10 @@ impl ManualClock {
     /// A clock standing at `start`.
     pub fn new(start: Millis) -> ManualClock {
         let (changed, _) = watch::channel(start);
-        ManualClock { now: Arc::new(Mutex::new(start)), changed }
+        ManualClock {
+            now: Arc::new(Mutex::new(start)),
+            changed,
+        }
     }
 
     /// Moves the clock to `to` (never backwards: an earlier time is ignored).
@@ -75,7 +95,10 @@ impl Clock for ManualClock {
         *self.now.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    fn sleep_until(&self, deadline: Millis) -> std::pin::Pin<Box<dyn Future<Output = ()> + Send + '_>> {
+    fn sleep_until(
+        &self,
+        deadline: Millis,
+    ) -> std::pin::Pin<Box<dyn Future<Output = ()> + Send + '_>> {
         let mut changed = self.changed.subscribe();
         Box::pin(async move {
             while self.now() < deadline {

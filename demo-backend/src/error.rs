@@ -17,7 +17,10 @@ pub struct ApiError {
 impl ApiError {
     /// An error with any status.
     pub fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
-        ApiError { status, message: message.into() }
+        ApiError {
+            status,
+            message: message.into(),
+        }
     }
 
     /// 400 Bad Request.
@@ -33,6 +36,10 @@ impl ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (self.status, Json(serde_json::json!({ "error": self.message }))).into_response()
+        (
+            self.status,
+            Json(serde_json::json!({ "error": self.message })),
+        )
+            .into_response()
     }
 }

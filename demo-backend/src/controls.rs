@@ -1,0 +1,187 @@
+//! Per-request controls (`latency`, `fail`, `flaky`), honoured on every route of the service, and
+//! the layer that turns every error without a JSON body (unknown route, wrong method, extractor
+//! rejections) into `{"error": "…"}`.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::extract::{Request, State};
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+
+use crate::clock::Clock;
+use crate::duration::parse_duration;
+use crate::error::ApiError;
+use crate::params::Params;
+use crate::world::mix;
+
+/// The controls one request asked for.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct RequestControls {
+    /// Delay before answering (added to the service's latency floor).
+    pub latency: Duration,
+    /// Answer this status with an error body.
+    pub fail: Option<StatusCode>,
+    /// Fail this fraction of requests with 503.
+    pub flaky: Option<f64>,
+}
+
+impl RequestControls {
+    /// Reads the controls from the query; a malformed one is a 400 naming it and its accepted form.
+    pub fn parse(params: &Params) -> Result<RequestControls, ApiError> {
+        let latency = match params.get("latency") {
+            Some(text) => parse_duration(text)
+                .map_err(|error| ApiError::bad_request(format!("parameter latency: {error}")))?,
+            None => Duration::ZERO,
+        };
+        let fail = params
+            .get("fail")
+            .map(|text| {
+                text.parse::<u16>()
+                    .ok()
+                    .filter(|code| (100..=599).contains(code))
+                    .and_then(|code| StatusCode::from_u16(code).ok())
+                    .ok_or_else(|| {
+                        ApiError::bad_request(format!(
+                            "parameter fail: expected an HTTP status from 100 to 599, got {text:?}"
+                        ))
+                    })
+            })
+            .transpose()?;
+        let flaky = params
+            .get("flaky")
+            .map(|text| {
+                text.parse::<f64>().ok().filter(|f| (0.0..=1.0).contains(f)).ok_or_else(|| {
+                    ApiError::bad_request(format!(
+                        "parameter flaky: expected a fraction from 0 to 1 (such as 0.25), got {text:?}"
+                    ))
+                })
+            })
+            .transpose()?;
+        Ok(RequestControls {
+            latency,
+            fail,
+            flaky,
+        })
+    }
+}
+
+/// What the controls layer needs: the clock to wait on, the latency floor, and the seeded counter
+/// that decides which `flaky` requests fail.
+#[derive(Clone, Debug)]
+pub struct ControlState {
+    clock: Arc<dyn Clock>,
+    floor: Duration,
+    seed: u64,
+    flaky_draws: Arc<AtomicU64>,
+}
+
+impl ControlState {
+    /// Controls waiting on `clock`, with `floor` added to every request, drawing from `seed`.
+    pub fn new(clock: Arc<dyn Clock>, floor: Duration, seed: u64) -> ControlState {
+        ControlState {
+            clock,
+            floor,
+            seed,
+            flaky_draws: Arc::new(AtomicU64::new(0)),
+        }
+    }
+
+    /// The `n`th `flaky` draw is a number in [0, 1) derived from the seed and `n` alone, so a
+    /// sequence of requests fails the same way for the same seed.
+    fn draw(&self) -> f64 {
+        let n = self.flaky_draws.fetch_add(1, Ordering::Relaxed);
+        (mix(self.seed ^ mix(n)) >> 11) as f64 / (1_u64 << 53) as f64
+    }
+}
+
+/// The layer: validates the controls (400 if malformed), waits `floor + latency` on the world
+/// clock (only this request waits), then answers `fail`, then fails a `flaky` fraction with 503,
+/// and otherwise passes the request on.
+pub async fn apply_controls(
+    State(state): State<ControlState>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let controls =
+        match Params::from_uri(request.uri()).and_then(|params| RequestControls::parse(&params)) {
+            Ok(controls) => controls,
+            Err(error) => return error.into_response(),
+        };
+    let wait = state.floor.saturating_add(controls.latency);
+    if !wait.is_zero() {
+        let millis = wait.as_micros().div_ceil(1_000).min(i64::MAX as u128) as i64;
+        let until = state.clock.now().saturating_add(millis);
+        state.clock.sleep_until(until).await;
+    }
+    if let Some(status) = controls.fail {
+        return ApiError::new(
+            status,
+            format!("failing as asked by fail={}", status.as_u16()),
+        )
+        .into_response();
+    }
+    if let Some(fraction) = controls.flaky
+        && state.draw() < fraction
+    {
+        return ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!("flaky={fraction}: this request was picked to fail"),
+        )
+        .into_response();
+    }
+    next.run(request).await
+}
+
+/// The largest error body read back when an error is rewritten as JSON.
+const ERROR_BODY_LIMIT: usize = 64 * 1024;
+
+/// The layer that gives every 4xx and 5xx answer a JSON `{"error": "…"}` body: errors already in
+/// JSON pass untouched; others (axum's empty 404 and 405, text rejections) are rewritten, keeping
+/// their status and headers (such as `Allow`).
+pub async fn json_errors(request: Request, next: Next) -> Response {
+    let method = request.method().clone();
+    let path = request.uri().path().to_owned();
+    let response = next.run(request).await;
+    let is_json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .is_some_and(|value| value.starts_with("application/json"));
+    if response.status().as_u16() < 400 || is_json {
+        return response;
+    }
+    let (mut parts, body) = response.into_parts();
+    let text = axum::body::to_bytes(body, ERROR_BODY_LIMIT)
+        .await
+        .unwrap_or_default();
+    let text = String::from_utf8_lossy(&text).trim().to_owned();
+    let message = match parts.status {
+        StatusCode::NOT_FOUND if text.is_empty() => format!("no route for {method} {path}"),
+        StatusCode::METHOD_NOT_ALLOWED => {
+            match parts
+                .headers
+                .get(header::ALLOW)
+                .and_then(|v| v.to_str().ok())
+                .filter(|v| !v.is_empty())
+            {
+                Some(allowed) => {
+                    format!("method {method} is not allowed on {path} (allowed: {allowed})")
+                }
+                None => format!("method {method} is not allowed on {path}"),
+            }
+        }
+        status if text.is_empty() => status.canonical_reason().unwrap_or("error").to_lowercase(),
+        _ => text,
+    };
+    let body = serde_json::json!({ "error": message }).to_string();
+    parts.headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    parts.headers.remove(header::CONTENT_LENGTH);
+    Response::from_parts(parts, Body::from(body))
+}
