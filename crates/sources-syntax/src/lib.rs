@@ -4,12 +4,18 @@
 //! rules or diagnostics: it returns a [`Parse`] (a tree plus every syntax error
 //! it could find) and a [`LineIndex`] converts byte offsets to positions.
 
+#[cfg(feature = "bench-support")]
+pub mod bench_support;
 mod line_index;
 mod span;
+mod string_offset;
+mod toml;
 mod tree;
+mod yaml;
 
 pub use line_index::{LineCol, LineIndex, PositionEncoding};
 pub use span::Span;
+pub use string_offset::str_offset;
 pub use tree::{Entry, Key, Map, Node, ScalarStyle, Str, Value};
 
 /// The concrete syntax a document is written in.
@@ -51,7 +57,37 @@ pub struct Parse {
 }
 
 /// Parses `text` as `syntax`. Never panics; never stops at the first error where the parser can go on.
+///
+/// An empty document (nothing but blanks and comments) gives `root: None` and no error. Text with
+/// control characters (a binary file) gives one error naming the first and is not parsed further.
+/// YAML stops at its first syntax error, keeping the tree read before it; only the first YAML
+/// document is read, and a second one is an error at its `---`. TOML recovers and reports every
+/// error it can.
 pub fn parse(text: &str, syntax: Syntax) -> Parse {
-    let _ = (text, syntax);
-    unimplemented!("sources-syntax: parse is being written")
+    if let Some(error) = control_character(text) {
+        return Parse { root: None, errors: vec![error] };
+    }
+    match syntax {
+        Syntax::Yaml => yaml::parse(text),
+        Syntax::Toml => toml::parse(text),
+    }
+}
+
+/// The first character neither syntax allows outside a string escape: a C0 control other than tab,
+/// line feed and carriage return, or DEL.
+fn control_character(text: &str) -> Option<SyntaxError> {
+    let at = text.bytes().position(|b| (b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r')) || b == 0x7f)?;
+    let code = text.as_bytes()[at];
+    let name = match code {
+        0 => " (NUL)".to_owned(),
+        0x7f => " (DEL)".to_owned(),
+        _ => String::new(),
+    };
+    Some(SyntaxError {
+        message: format!(
+            "control character U+{code:04X}{name} is not allowed in a config file; is this a binary \
+             file? Write it as an escape (`\\u{code:04X}`) inside a double-quoted string"
+        ),
+        span: Span::new(at, at + 1),
+    })
 }

@@ -1,4 +1,4 @@
-//! The spanned tree both syntaxes become.
+//! The spanned tree both syntaxes become: [`Node`], [`Value`], [`Map`] and their helpers.
 
 use crate::Span;
 
@@ -83,4 +83,94 @@ pub struct Key {
     pub name: String,
     /// Where the key is written.
     pub span: Span,
+}
+
+impl Node {
+    /// A node of `value` written at `span`.
+    pub fn new(value: Value, span: Span) -> Node {
+        Node { value, span }
+    }
+
+    /// The decoded text when this is a string.
+    pub fn as_str(&self) -> Option<&str> {
+        match &self.value {
+            Value::Str(s) => Some(&s.text),
+            _ => None,
+        }
+    }
+
+    /// The mapping when this is one.
+    pub fn as_map(&self) -> Option<&Map> {
+        match &self.value {
+            Value::Map(map) => Some(map),
+            _ => None,
+        }
+    }
+
+    /// The items when this is a sequence.
+    pub fn as_seq(&self) -> Option<&[Node]> {
+        match &self.value {
+            Value::Seq(items) => Some(items),
+            _ => None,
+        }
+    }
+
+    /// The boolean when this is one.
+    pub fn as_bool(&self) -> Option<bool> {
+        match self.value {
+            Value::Bool(b) => Some(b),
+            _ => None,
+        }
+    }
+
+    /// The integer when this is one.
+    pub fn as_int(&self) -> Option<i64> {
+        match self.value {
+            Value::Int(i) => Some(i),
+            _ => None,
+        }
+    }
+}
+
+impl Value {
+    /// The value's type with an article, for messages such as "expected a string, found a list".
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Value::Null => "null",
+            Value::Bool(_) => "a boolean",
+            Value::Int(_) => "an integer",
+            Value::Float(_) => "a number",
+            Value::Str(_) => "a string",
+            Value::Seq(_) => "a list",
+            Value::Map(_) => "a map",
+            Value::Invalid => "an invalid value",
+        }
+    }
+}
+
+impl Map {
+    /// The first entry whose key is `name`.
+    pub fn get(&self, name: &str) -> Option<&Entry> {
+        self.entries.iter().find(|entry| entry.key.name == name)
+    }
+
+    /// The value of the first entry whose key is `name`.
+    pub fn value(&self, name: &str) -> Option<&Node> {
+        self.get(name).map(|entry| &entry.value)
+    }
+
+    /// Number of entries.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether the map has no entries.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The entries in source order.
+    pub fn iter(&self) -> std::slice::Iter<'_, Entry> {
+        self.entries.iter()
+    }
 }

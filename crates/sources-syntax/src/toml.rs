@@ -1,0 +1,106 @@
+//! TOML text to the spanned tree, through `toml`'s recoverable `DeTable` parser.
+//!
+//! `toml` reports every error it can recover from, keeps tables in source order (the workspace
+//! enables `preserve_order`) and limits nesting itself, so no input can overflow the stack here.
+//! The quoting style of each string is read back from the text at its span.
+
+use toml::de::{DeTable, DeValue};
+use toml::Spanned;
+
+use crate::yaml::one_char;
+use crate::{Entry, Key, Map, Node, Parse, ScalarStyle, Span, Str, SyntaxError, Value};
+
+/// The nesting limit of `toml`'s parser (its `RecursionGuard`), named in our message.
+const TOML_MAX_DEPTH: usize = 80;
+
+/// Parses TOML text, collecting every error the parser recovers from.
+pub(crate) fn parse(text: &str) -> Parse {
+    let (table, errors) = DeTable::parse_recoverable(text);
+    let mut errors: Vec<SyntaxError> = errors
+        .iter()
+        .map(|error| {
+            let span = error.span().map_or(Span::empty(text.len()), |range| {
+                if range.is_empty() { one_char(text, range.start) } else { Span::from(range) }
+            });
+            SyntaxError { message: message(text, error.message(), span), span }
+        })
+        .collect();
+    let root = if text.trim().is_empty() && errors.is_empty() {
+        None
+    } else {
+        let span = table.span();
+        let entries = entries(text, table.into_inner(), &mut errors);
+        Some(Node::new(Value::Map(Map { entries }), Span::new(span.start, span.end.max(text.len()))))
+    };
+    errors.sort_by_key(|error| error.span);
+    errors.dedup();
+    Parse { root, errors }
+}
+
+/// The parser's message, made specific where it can be.
+fn message(text: &str, message: &str, span: Span) -> String {
+    let written = text.get(span.start..span.end).unwrap_or("").trim();
+    match message {
+        "duplicate key" if !written.is_empty() => {
+            format!("duplicate key `{written}`; each key may be written once per table")
+        }
+        "cannot recurse further; max recursion depth met" => {
+            format!("nesting deeper than {TOML_MAX_DEPTH} levels; a config never needs this: flatten it")
+        }
+        _ => message.to_owned(),
+    }
+}
+
+fn entries(text: &str, table: DeTable<'_>, errors: &mut Vec<SyntaxError>) -> Vec<Entry> {
+    table
+        .into_iter()
+        .map(|(key, value)| {
+            let span = Span::from(key.span());
+            Entry { key: Key { name: key.into_inner().into_owned(), span }, value: node(text, value, errors) }
+        })
+        .collect()
+}
+
+fn node(text: &str, value: Spanned<DeValue<'_>>, errors: &mut Vec<SyntaxError>) -> Node {
+    let span = Span::from(value.span());
+    let value = match value.into_inner() {
+        DeValue::String(s) => Value::Str(Str { text: s.into_owned(), style: string_style(text, span.start) }),
+        DeValue::Integer(i) => match i64::from_str_radix(i.as_str(), i.radix()) {
+            Ok(i) => Value::Int(i),
+            Err(_) => {
+                let written = text.get(span.start..span.end).unwrap_or("").to_owned();
+                errors.push(SyntaxError {
+                    message: format!("integer `{written}` does not fit in 64 bits"),
+                    span,
+                });
+                Value::Invalid
+            }
+        },
+        DeValue::Float(f) => match f.as_str().parse::<f64>() {
+            Ok(f) => Value::Float(f),
+            Err(_) => {
+                errors.push(SyntaxError { message: format!("`{}` is not a number", f.as_str()), span });
+                Value::Invalid
+            }
+        },
+        DeValue::Boolean(b) => Value::Bool(b),
+        DeValue::Datetime(d) => Value::Str(Str { text: d.to_string(), style: ScalarStyle::Plain }),
+        DeValue::Array(items) => Value::Seq(items.into_iter().map(|item| node(text, item, errors)).collect()),
+        DeValue::Table(table) => Value::Map(Map { entries: entries(text, table, errors) }),
+    };
+    Node::new(value, span)
+}
+
+/// The quoting style of a TOML string whose span starts at `start`.
+fn string_style(text: &str, start: usize) -> ScalarStyle {
+    let rest = text.get(start..).unwrap_or("");
+    if rest.starts_with("\"\"\"") {
+        ScalarStyle::MultilineBasic
+    } else if rest.starts_with("'''") {
+        ScalarStyle::MultilineLiteral
+    } else if rest.starts_with('\'') {
+        ScalarStyle::SingleQuoted
+    } else {
+        ScalarStyle::DoubleQuoted
+    }
+}

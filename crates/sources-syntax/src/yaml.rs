@@ -1,0 +1,624 @@
+//! YAML text to the spanned tree, through `saphyr-parser`'s spanned events.
+//!
+//! This is the event stream saphyr's `MarkedYaml` loader is built on. We consume it directly
+//! instead of loading `MarkedYaml` because the loaded tree has already dropped what the front end
+//! must report (duplicate keys, scalar styles, where a tag or anchor ends) and because its loader
+//! recurses once per nesting level. Our loop keeps an explicit stack, so no input can overflow it.
+//!
+//! saphyr's quirks, each handled here and tested below:
+//! - markers count characters, not bytes: [`CharToByte`] converts them with a moving cursor
+//!   (amortised O(1) per marker; identity for ASCII text);
+//! - a flow collection's start event spans only its opening bracket: the node spans from the
+//!   bracket to the end event's closing bracket;
+//! - a tag or an anchor moves the start of a node's span onto the property: we move it back to the
+//!   value itself;
+//! - a block scalar's span starts at its content: we move it to the `|` or `>` indicator;
+//! - `<<` merge keys are not supported: a clear error, the entry dropped;
+//! - aliases are expanded (bounded in depth and total size), the copy spanning the alias;
+//! - duplicate keys are an error at the second key naming the line of the first;
+//! - only the first document is read; a second one is an error at its `---`.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+use saphyr_parser::{Event, Parser, ScalarStyle as YamlStyle, Tag};
+
+use crate::{Entry, Key, Map, Node, Parse, ScalarStyle, Span, Str, SyntaxError, Value};
+
+/// Deepest nesting of collections accepted, in both syntaxes' messages.
+pub(crate) const MAX_DEPTH: usize = 128;
+
+/// Most values that aliases may expand to in one document (a guard against "billion laughs").
+const MAX_ALIAS_EXPANSION: usize = 1_000_000;
+
+/// Converts saphyr's character indices to byte offsets.
+struct CharToByte<'t> {
+    text: &'t str,
+    ascii: bool,
+    chars: usize,
+    bytes: usize,
+}
+
+impl<'t> CharToByte<'t> {
+    fn new(text: &'t str) -> Self {
+        CharToByte { text, ascii: text.is_ascii(), chars: 0, bytes: 0 }
+    }
+
+    /// The byte offset of the character at `index` (the text's length past its end).
+    fn byte(&mut self, index: usize) -> usize {
+        if self.ascii {
+            return index.min(self.text.len());
+        }
+        let bytes = self.text.as_bytes();
+        while self.chars < index && self.bytes < bytes.len() {
+            self.bytes += utf8_width(bytes[self.bytes]);
+            self.chars += 1;
+        }
+        while self.chars > index && self.bytes > 0 {
+            self.bytes -= 1;
+            while self.bytes > 0 && !self.text.is_char_boundary(self.bytes) {
+                self.bytes -= 1;
+            }
+            self.chars -= 1;
+        }
+        self.bytes.min(bytes.len())
+    }
+}
+
+fn utf8_width(first: u8) -> usize {
+    match first {
+        0x00..=0x7f => 1,
+        0xc0..=0xdf => 2,
+        0xe0..=0xef => 3,
+        _ => 4,
+    }
+}
+
+/// Line numbers for messages, computed once on first use.
+struct Lines<'t> {
+    text: &'t str,
+    starts: Option<Vec<usize>>,
+}
+
+impl<'t> Lines<'t> {
+    fn new(text: &'t str) -> Self {
+        Lines { text, starts: None }
+    }
+
+    /// The 1-based line of `offset`.
+    fn line(&mut self, offset: usize) -> usize {
+        let text = self.text;
+        let starts = self.starts.get_or_insert_with(|| {
+            let mut starts = vec![0];
+            starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+            starts
+        });
+        starts.partition_point(|&start| start <= offset)
+    }
+}
+
+/// An open collection on the builder's stack.
+enum Frame {
+    Seq { items: Vec<Node>, start: usize, flow: bool, anchor: usize },
+    Map { entries: Vec<Entry>, key: PendingKey, start: usize, flow: bool, anchor: usize },
+}
+
+/// What a mapping does with the value that comes next.
+enum PendingKey {
+    /// The next node is a key.
+    None,
+    /// The next node is the value of this key.
+    Key(Key),
+    /// The next node belongs to a key that was rejected; drop it.
+    Skip,
+}
+
+/// An anchored node kept for its aliases.
+struct Anchored {
+    node: Node,
+    height: usize,
+    size: usize,
+}
+
+struct Builder<'t> {
+    text: &'t str,
+    bytes: CharToByte<'t>,
+    lines: Lines<'t>,
+    stack: Vec<Frame>,
+    anchors: HashMap<usize, Anchored>,
+    expanded: usize,
+    errors: Vec<SyntaxError>,
+    root: Option<Node>,
+    /// Byte offset where the previous event ended.
+    last_end: usize,
+}
+
+/// Parses YAML text. Never panics; stops at the first syntax error with what was read before it.
+pub(crate) fn parse(text: &str) -> Parse {
+    let mut builder = Builder {
+        text,
+        bytes: CharToByte::new(text),
+        lines: Lines::new(text),
+        stack: Vec::new(),
+        anchors: HashMap::new(),
+        expanded: 0,
+        errors: Vec::new(),
+        root: None,
+        last_end: 0,
+    };
+    builder.run(Parser::new_from_str(text));
+    let Builder { mut errors, root, .. } = builder;
+    errors.sort_by_key(|error| error.span);
+    Parse { root, errors }
+}
+
+impl<'t> Builder<'t> {
+    fn run(&mut self, mut parser: Parser<'t, saphyr_parser::StrInput<'t>>) {
+        let mut documents = 0;
+        while let Some(next) = parser.next_event() {
+            let (event, span) = match next {
+                Ok(pair) => pair,
+                Err(error) => {
+                    let at = self.bytes.byte(error.marker().index());
+                    self.error(one_char(self.text, at), scan_message(error.info()));
+                    break;
+                }
+            };
+            let start = self.bytes.byte(span.start.index());
+            let end = self.bytes.byte(span.end.index()).max(start);
+            let keep_going = match event {
+                Event::DocumentStart(_) => {
+                    documents += 1;
+                    if documents > 1 {
+                        self.error(
+                            Span::new(start, end),
+                            "a second YAML document starts here; a config file is one document: \
+                             remove this `---` and what follows, or move it to its own file"
+                                .to_owned(),
+                        );
+                        false
+                    } else {
+                        true
+                    }
+                }
+                Event::Scalar(value, style, anchor, tag) => {
+                    let node = self.scalar(value, style, tag, start, end);
+                    self.complete(node, anchor)
+                }
+                Event::Alias(id) => {
+                    let node = self.alias(id, start, end);
+                    self.complete(node, 0)
+                }
+                Event::SequenceStart(anchor, _) | Event::MappingStart(anchor, _) => {
+                    let is_map = matches!(event, Event::MappingStart(..));
+                    self.open(is_map, anchor, start, end)
+                }
+                Event::SequenceEnd | Event::MappingEnd => self.close(end),
+                Event::Nothing | Event::StreamStart | Event::StreamEnd | Event::DocumentEnd => true,
+            };
+            self.last_end = self.last_end.max(end);
+            if !keep_going {
+                break;
+            }
+        }
+        self.unwind();
+    }
+
+    fn error(&mut self, span: Span, message: String) {
+        self.errors.push(SyntaxError { message, span });
+    }
+
+    /// Opens a collection; false when it is nested too deep to go on.
+    fn open(&mut self, is_map: bool, anchor: usize, start: usize, end: usize) -> bool {
+        let start = skip_properties(self.text, start, end);
+        if self.stack.len() >= MAX_DEPTH {
+            self.error(
+                one_char(self.text, start),
+                format!(
+                    "nesting deeper than {MAX_DEPTH} levels; a config never needs this: flatten it"
+                ),
+            );
+            return false;
+        }
+        let flow = matches!(self.text.as_bytes().get(start), Some(b'[' | b'{')) && end > start;
+        self.stack.push(if is_map {
+            Frame::Map { entries: Vec::new(), key: PendingKey::None, start, flow, anchor }
+        } else {
+            Frame::Seq { items: Vec::new(), start, flow, anchor }
+        });
+        true
+    }
+
+    /// Closes the innermost collection at the end event ending at `end`.
+    fn close(&mut self, end: usize) -> bool {
+        let Some(frame) = self.stack.pop() else {
+            return true;
+        };
+        let (node, anchor) = self.finish(frame, Some(end));
+        self.complete(node, anchor)
+    }
+
+    /// Builds the node of a closed frame. `end` is the end event's end, when there was one.
+    fn finish(&mut self, frame: Frame, end: Option<usize>) -> (Node, usize) {
+        match frame {
+            Frame::Seq { items, start, flow, anchor } => {
+                let last = items.last().map_or(start, |item| item.span.end);
+                let end = if flow { end.unwrap_or(last) } else { last };
+                (Node::new(Value::Seq(items), Span::new(start, end.max(start))), anchor)
+            }
+            Frame::Map { mut entries, key, start, flow, anchor } => {
+                let mut last = entries.last().map_or(start, |entry| entry.value.span.end);
+                if let PendingKey::Key(key) = key {
+                    last = last.max(key.span.end);
+                    let at = Span::empty(key.span.end);
+                    entries.push(Entry { key, value: Node::new(Value::Null, at) });
+                }
+                let end = if flow { end.unwrap_or(last) } else { last };
+                self.check_duplicates(&mut entries);
+                (Node::new(Value::Map(Map { entries }), Span::new(start, end.max(start))), anchor)
+            }
+        }
+    }
+
+    /// Closes every collection still open (after an error or a stop) so the tree keeps what was read.
+    fn unwind(&mut self) {
+        while let Some(frame) = self.stack.pop() {
+            let (node, _) = self.finish(frame, None);
+            self.place(node);
+        }
+    }
+
+    /// Records a finished node under its anchor, then places it in its parent.
+    fn complete(&mut self, node: Node, anchor: usize) -> bool {
+        if anchor != 0 {
+            let (height, size) = measure(&node);
+            self.anchors.insert(anchor, Anchored { node: node.clone(), height, size });
+        }
+        self.place(node);
+        true
+    }
+
+    fn place(&mut self, node: Node) {
+        match self.stack.last_mut() {
+            None => {
+                if self.root.is_none() {
+                    self.root = Some(node);
+                }
+            }
+            Some(Frame::Seq { items, .. }) => items.push(node),
+            Some(Frame::Map { entries, key, .. }) => match std::mem::replace(key, PendingKey::None) {
+                PendingKey::Key(name) => entries.push(Entry { key: name, value: node }),
+                PendingKey::Skip => {}
+                PendingKey::None => {
+                    let next = self.key(node);
+                    if let Some(Frame::Map { key, .. }) = self.stack.last_mut() {
+                        *key = next;
+                    }
+                }
+            },
+        }
+    }
+
+    /// Turns a node written in key position into a key, or reports why it cannot be one.
+    fn key(&mut self, node: Node) -> PendingKey {
+        let name = match node.value {
+            Value::Str(s) => s.text,
+            Value::Null => String::new(),
+            Value::Bool(b) => b.to_string(),
+            Value::Int(i) => i.to_string(),
+            Value::Float(_) => self.text[node.span.start..node.span.end].trim().to_owned(),
+            Value::Invalid => return PendingKey::Skip,
+            Value::Seq(_) | Value::Map(_) => {
+                let found = node.value.type_name();
+                self.error(
+                    node.span,
+                    format!("a key must be a string, not {found}; write the key as plain text"),
+                );
+                return PendingKey::Skip;
+            }
+        };
+        if name == "<<" && self.text.as_bytes().get(node.span.start) == Some(&b'<') {
+            self.error(
+                node.span,
+                "merge keys (`<<`) are not supported; write the keys of the merged mapping out \
+                 in this one"
+                    .to_owned(),
+            );
+            return PendingKey::Skip;
+        }
+        PendingKey::Key(Key { name, span: node.span })
+    }
+
+    /// Reports every key written twice in one mapping, at the second one, and drops it.
+    fn check_duplicates(&mut self, entries: &mut Vec<Entry>) {
+        let mut duplicates: Vec<(usize, usize)> = Vec::new();
+        if entries.len() <= 16 {
+            for (later, entry) in entries.iter().enumerate() {
+                if let Some(first) = entries[..later].iter().position(|e| e.key.name == entry.key.name) {
+                    duplicates.push((first, later));
+                }
+            }
+        } else {
+            let mut seen: HashMap<&str, usize> = HashMap::with_capacity(entries.len());
+            for (later, entry) in entries.iter().enumerate() {
+                if let Some(&first) = seen.get(entry.key.name.as_str()) {
+                    duplicates.push((first, later));
+                } else {
+                    seen.insert(&entry.key.name, later);
+                }
+            }
+        }
+        if duplicates.is_empty() {
+            return;
+        }
+        for &(first, later) in &duplicates {
+            let line = self.lines.line(entries[first].key.span.start);
+            let key = &entries[later].key;
+            let message = format!("duplicate key `{}`; the first is at line {line}", key.name);
+            let span = key.span;
+            self.error(span, message);
+        }
+        let mut index = 0;
+        let mut drop = duplicates.iter().map(|&(_, later)| later).peekable();
+        entries.retain(|_| {
+            let keep = drop.next_if_eq(&index).is_none();
+            index += 1;
+            keep
+        });
+    }
+
+    fn alias(&mut self, id: usize, start: usize, end: usize) -> Node {
+        let span = Span::new(start, end);
+        let name = self.text[start..end].trim_start_matches('*').to_owned();
+        let Some(anchored) = self.anchors.get(&id) else {
+            self.error(span, format!("alias `*{name}` refers to the collection it is written in"));
+            return Node::new(Value::Invalid, span);
+        };
+        if self.stack.len() + anchored.height > MAX_DEPTH {
+            self.error(
+                span,
+                format!("alias `*{name}` nests values deeper than {MAX_DEPTH} levels"),
+            );
+            return Node::new(Value::Invalid, span);
+        }
+        self.expanded += anchored.size;
+        if self.expanded > MAX_ALIAS_EXPANSION {
+            self.error(
+                span,
+                format!(
+                    "aliases expand to more than {MAX_ALIAS_EXPANSION} values; write the values \
+                     out or use fewer aliases"
+                ),
+            );
+            return Node::new(Value::Invalid, span);
+        }
+        let mut node = anchored.node.clone();
+        node.span = span;
+        node
+    }
+
+    fn scalar(
+        &mut self,
+        value: Cow<'t, str>,
+        style: YamlStyle,
+        tag: Option<Cow<'t, Tag>>,
+        start: usize,
+        end: usize,
+    ) -> Node {
+        let mut start = skip_properties(self.text, start, end);
+        let mut end = end;
+        let style = match style {
+            YamlStyle::Plain => ScalarStyle::Plain,
+            YamlStyle::SingleQuoted => ScalarStyle::SingleQuoted,
+            YamlStyle::DoubleQuoted => ScalarStyle::DoubleQuoted,
+            YamlStyle::Literal => ScalarStyle::Literal,
+            YamlStyle::Folded => ScalarStyle::Folded,
+        };
+        if matches!(style, ScalarStyle::Literal | ScalarStyle::Folded) {
+            let indicator = if style == ScalarStyle::Literal { b'|' } else { b'>' };
+            if let Some(at) = find_indicator(self.text, self.last_end, start, indicator) {
+                start = at;
+            }
+            end = start.max(trim_end(self.text, start, end));
+        }
+        let span = Span::new(start, end.max(start));
+        let core = tag.as_deref().filter(|tag| tag.is_yaml_core_schema()).map(|t| t.suffix.as_str());
+        let non_specific = tag.as_deref().is_some_and(|tag| tag.handle == "!" && tag.suffix.is_empty());
+        let text = value.into_owned();
+        let resolved = match core {
+            Some("str") => Some(Value::Str(Str { text: text.clone(), style })),
+            Some(kind @ ("int" | "float" | "bool" | "null")) => match resolve_plain(&text) {
+                Some(value) if tag_accepts(kind, &value) => Some(value),
+                _ => {
+                    self.error(span, format!("`{text}` is not a valid !!{kind}"));
+                    Some(Value::Invalid)
+                }
+            },
+            _ => None,
+        };
+        let value = match resolved {
+            Some(value) => value,
+            None if style == ScalarStyle::Plain && !non_specific => match resolve_plain(&text) {
+                Some(value) => value,
+                None if looks_like_int(&text) => {
+                    self.error(span, format!("integer `{text}` does not fit in 64 bits"));
+                    Value::Invalid
+                }
+                None => Value::Str(Str { text, style }),
+            },
+            None => Value::Str(Str { text, style }),
+        };
+        Node::new(value, span)
+    }
+}
+
+fn tag_accepts(kind: &str, value: &Value) -> bool {
+    matches!(
+        (kind, value),
+        ("int", Value::Int(_))
+            | ("float", Value::Float(_) | Value::Int(_))
+            | ("bool", Value::Bool(_))
+            | ("null", Value::Null)
+    )
+}
+
+/// The height (levels of collections) and the number of values of a node.
+fn measure(node: &Node) -> (usize, usize) {
+    match &node.value {
+        Value::Seq(items) => items.iter().map(measure).fold((1, 1), |(h, s), (ch, cs)| (h.max(ch + 1), s + cs)),
+        Value::Map(map) => map
+            .entries
+            .iter()
+            .map(|entry| measure(&entry.value))
+            .fold((1, 1), |(h, s), (ch, cs)| (h.max(ch + 1), s + cs + 1)),
+        _ => (0, 1),
+    }
+}
+
+/// Resolves a plain scalar with the YAML 1.2 core schema; `None` for a string (or an integer too
+/// large for 64 bits).
+fn resolve_plain(text: &str) -> Option<Value> {
+    let first = *text.as_bytes().first().unwrap_or(&b'~');
+    match first {
+        b'~' | b'n' | b'N' => match text {
+            "" | "~" | "null" | "Null" | "NULL" => Some(Value::Null),
+            ".nan" | ".NaN" | ".NAN" => Some(Value::Float(f64::NAN)),
+            _ => None,
+        },
+        b't' | b'T' => matches!(text, "true" | "True" | "TRUE").then_some(Value::Bool(true)),
+        b'f' | b'F' => matches!(text, "false" | "False" | "FALSE").then_some(Value::Bool(false)),
+        b'0'..=b'9' | b'-' | b'+' | b'.' => resolve_number(text),
+        _ => None,
+    }
+}
+
+fn resolve_number(text: &str) -> Option<Value> {
+    if let Some(hex) = text.strip_prefix("0x") {
+        return i64::from_str_radix(hex, 16).ok().filter(|_| !hex.starts_with(['+', '-'])).map(Value::Int);
+    }
+    if let Some(octal) = text.strip_prefix("0o") {
+        return i64::from_str_radix(octal, 8).ok().filter(|_| !octal.starts_with(['+', '-'])).map(Value::Int);
+    }
+    if looks_like_int(text) {
+        return text.parse::<i64>().ok().map(Value::Int);
+    }
+    let unsigned = text.strip_prefix(['-', '+']).unwrap_or(text);
+    if matches!(unsigned, ".inf" | ".Inf" | ".INF") {
+        let inf = if text.starts_with('-') { f64::NEG_INFINITY } else { f64::INFINITY };
+        return Some(Value::Float(inf));
+    }
+    if is_core_float(unsigned) {
+        return text.parse::<f64>().ok().map(Value::Float);
+    }
+    None
+}
+
+/// `[-+]?[0-9]+`.
+fn looks_like_int(text: &str) -> bool {
+    let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
+    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// `(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?` without its sign.
+fn is_core_float(text: &str) -> bool {
+    let (mantissa, exponent) = match text.find(['e', 'E']) {
+        Some(at) => (&text[..at], Some(&text[at + 1..])),
+        None => (text, None),
+    };
+    let (whole, fraction) = match mantissa.split_once('.') {
+        Some((whole, fraction)) => (whole, Some(fraction)),
+        None => (mantissa, None),
+    };
+    let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    let mantissa_ok = match fraction {
+        Some(fraction) => digits(whole) && digits(fraction) && !(whole.is_empty() && fraction.is_empty()),
+        None => !whole.is_empty() && digits(whole),
+    };
+    let exponent_ok = exponent.is_none_or(|e| looks_like_int(e));
+    mantissa_ok && exponent_ok && (fraction.is_some() || exponent.is_some())
+}
+
+/// Moves `start` past any tag (`!…`) and anchor (`&…`) properties and the blanks and comments
+/// after them, not beyond `end` unless the span holds only properties.
+fn skip_properties(text: &str, start: usize, end: usize) -> usize {
+    let bytes = text.as_bytes();
+    let mut at = start;
+    while matches!(bytes.get(at), Some(b'!' | b'&')) {
+        while at < bytes.len() && !matches!(bytes[at], b' ' | b'\t' | b'\r' | b'\n') {
+            at += 1;
+        }
+        at = skip_blanks_and_comments(bytes, at);
+    }
+    if at == start { start } else { at.min(end.max(at)) }
+}
+
+fn skip_blanks_and_comments(bytes: &[u8], mut at: usize) -> usize {
+    loop {
+        match bytes.get(at) {
+            Some(b' ' | b'\t' | b'\r' | b'\n') => at += 1,
+            Some(b'#') => {
+                while at < bytes.len() && bytes[at] != b'\n' {
+                    at += 1;
+                }
+            }
+            _ => return at,
+        }
+    }
+}
+
+/// The offset of a block scalar's `indicator` between the previous event's end and the content.
+fn find_indicator(text: &str, from: usize, content: usize, indicator: u8) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut at = from.min(content);
+    let mut after_blank = true;
+    while at < content {
+        match bytes[at] {
+            b'#' if after_blank => {
+                while at < content && bytes[at] != b'\n' {
+                    at += 1;
+                }
+            }
+            b if b == indicator => return Some(at),
+            b => {
+                after_blank = matches!(b, b' ' | b'\t' | b'\r' | b'\n');
+                at += 1;
+            }
+        }
+    }
+    None
+}
+
+/// `end` moved back over trailing blanks and line breaks, not before `start`.
+fn trim_end(text: &str, start: usize, end: usize) -> usize {
+    let bytes = text.as_bytes();
+    let mut end = end.min(bytes.len());
+    while end > start && matches!(bytes[end - 1], b' ' | b'\t' | b'\r' | b'\n') {
+        end -= 1;
+    }
+    end
+}
+
+/// The span of the character at `at` (empty at the end of the text).
+pub(crate) fn one_char(text: &str, at: usize) -> Span {
+    let at = at.min(text.len());
+    let width = text[at..].chars().next().map_or(0, char::len_utf8);
+    Span::new(at, at + width)
+}
+
+/// saphyr's message, with a hint for the mistakes people make most.
+fn scan_message(info: &str) -> String {
+    let hint = match info {
+        "mapping values are not allowed in this context" => {
+            "; a value that contains `: ` must be quoted"
+        }
+        "recursion limit exceeded" => {
+            return format!("nesting deeper than {MAX_DEPTH} levels; a config never needs this: flatten it");
+        }
+        _ if info.contains("tab") => "; indent with spaces, not tabs",
+        _ if info.contains("did not find expected ',' or ']'") => "; is a `]` missing?",
+        _ if info.contains("did not find expected ',' or '}'") => "; is a `}` missing?",
+        _ if info.contains("unexpected end of") => "; is a closing quote or bracket missing?",
+        _ => "",
+    };
+    format!("{info}{hint}")
+}
