@@ -1,0 +1,221 @@
+//! The search-index corner (`POST /logs-app/_search`): a log index shaped like an Elasticsearch
+//! data stream, searched with `query_string` and paged with `search_after`.
+//!
+//! The index holds 20,000 documents when the service is built and gains 5 per second, two per
+//! `@timestamp`; a new document is searchable from the next 1-second refresh, and every
+//! seventeenth new one is ingested 3 seconds after its own timestamp, behind documents that are
+//! already searchable. Documents are generated from the seed and their number; only a compact
+//! token index of the documents seen so far is kept, so a `query_string` scan stays fast.
+
+mod documents;
+mod query_string;
+mod request;
+mod timeline;
+
+use std::sync::Arc;
+use std::time::{Duration, UNIX_EPOCH};
+
+use axum::body::Bytes;
+use axum::extract::{Query, State};
+use axum::routing::{delete, get, post};
+use axum::{Json, Router};
+use serde_json::{Value, json};
+
+use crate::CornerContext;
+use crate::clock::{Clock, Millis};
+use crate::error::ApiError;
+use documents::{DocumentSource, GrowingIndex, LEVELS, SERVICES};
+use query_string::CompiledTerm;
+use request::{Direction, SearchAfter, SearchRequest, TotalHits, not_modelled};
+use timeline::{IndexView, Timeline};
+
+pub use request::{DEFAULT_SIZE, MAX_RESULT_WINDOW, TOTAL_HITS_THRESHOLD};
+pub use timeline::{
+    DOCS_PER_SECOND, DOCS_PER_TIMESTAMP, INITIAL_DOCS, LATE_DOC_DELAY, LATE_DOC_EVERY,
+    REFRESH_INTERVAL,
+};
+
+/// The index name in the path and in every hit.
+const INDEX_NAME: &str = "logs-app";
+
+/// The per-request controls, read by the layer the whole service shares.
+const CONTROL_PARAMS: [&str; 3] = ["latency", "fail", "flaky"];
+
+/// The corner's state: the clock, the timeline, the document generator and the token index.
+#[derive(Debug)]
+struct LogIndex {
+    clock: Arc<dyn Clock>,
+    timeline: Timeline,
+    source: DocumentSource,
+    tokens: GrowingIndex,
+}
+
+/// The corner's routes, with their state applied.
+pub fn router(ctx: CornerContext) -> Router {
+    let index = Arc::new(LogIndex {
+        clock: ctx.clock,
+        timeline: Timeline::new(ctx.built_at),
+        source: DocumentSource::new(ctx.seed),
+        tokens: GrowingIndex::default(),
+    });
+    Router::new()
+        .route("/logs-app/_search", get(search).post(search))
+        .route("/logs-app/_pit", post(point_in_time))
+        .route("/_pit", delete(point_in_time))
+        .route("/_search/scroll", post(scroll).delete(scroll))
+        .with_state(index)
+}
+
+/// `POST /logs-app/_search` (and `GET` with a body, as Elasticsearch allows).
+async fn search(
+    State(index): State<Arc<LogIndex>>,
+    Query(pairs): Query<Vec<(String, String)>>,
+    body: Bytes,
+) -> Result<Json<Value>, ApiError> {
+    for (name, _) in &pairs {
+        match name.as_str() {
+            "scroll" => return Err(not_modelled("scroll")),
+            control if CONTROL_PARAMS.contains(&control) => {}
+            other => {
+                return Err(ApiError::bad_request(format!(
+                    "request [/{INDEX_NAME}/_search] contains unrecognized parameter: [{other}]"
+                )));
+            }
+        }
+    }
+    let request = SearchRequest::parse(&body)?;
+    Ok(Json(index.search(&request, index.clock.now())))
+}
+
+/// Opening or closing a point in time: not modelled.
+async fn point_in_time() -> ApiError {
+    not_modelled("point in time (`_pit`)")
+}
+
+/// Continuing or clearing a scroll: not modelled.
+async fn scroll() -> ApiError {
+    not_modelled("scroll")
+}
+
+impl LogIndex {
+    /// Answers a checked request against the documents searchable at `now`.
+    fn search(&self, request: &SearchRequest, now: Millis) -> Value {
+        let view = self.timeline.view(now);
+        let (hits, total) = if request.terms.is_empty() {
+            (
+                page(&view, request, |_| true),
+                counted(request.total, view.searchable_count()),
+            )
+        } else {
+            self.tokens.read(&self.source, view.end(), |tokens| {
+                let terms: Vec<CompiledTerm> = request
+                    .terms
+                    .iter()
+                    .map(|term| CompiledTerm::new(term, tokens))
+                    .collect();
+                let matches = |doc: u64| {
+                    tokens.doc(doc).is_some_and(|indexed| {
+                        let words = tokens.words_of(indexed);
+                        terms.iter().all(|term| term.matches(indexed, words))
+                    })
+                };
+                let hits = page(&view, request, matches);
+                let limit = match request.total {
+                    TotalHits::Absent => 0,
+                    TotalHits::UpToThreshold => TOTAL_HITS_THRESHOLD + 1,
+                    TotalHits::Exact => u64::MAX,
+                };
+                let found = (0..view.end()).filter(|&doc| view.is_searchable(doc) && matches(doc));
+                let count = found
+                    .take(usize::try_from(limit).unwrap_or(usize::MAX))
+                    .count() as u64;
+                (hits, counted(request.total, count))
+            })
+        };
+        let hits: Vec<Value> = hits.into_iter().map(|doc| self.hit(doc, request)).collect();
+        let mut outer = json!({ "max_score": null, "hits": hits });
+        if let Some(total) = total {
+            outer["total"] = total;
+        }
+        json!({
+            "took": 0,
+            "timed_out": false,
+            "_shards": { "total": 1, "successful": 1, "skipped": 0, "failed": 0 },
+            "hits": outer,
+        })
+    }
+
+    /// One hit: `_id`, `_source` and the sort values of the request's sort.
+    fn hit(&self, doc: u64, request: &SearchRequest) -> Value {
+        let document = self.source.document(doc);
+        let timestamp = self.timeline.timestamp(doc);
+        let sort = if request.sort_by_timestamp {
+            json!([timestamp, doc])
+        } else {
+            json!([doc])
+        };
+        json!({
+            "_index": INDEX_NAME,
+            "_id": self.source.id(doc),
+            "_score": null,
+            "_source": {
+                "@timestamp": rfc3339(timestamp),
+                "log": { "level": LEVELS[usize::from(document.level)] },
+                "service": { "name": SERVICES[usize::from(document.service)] },
+                "message": document.message,
+            },
+            "sort": sort,
+        })
+    }
+}
+
+/// The documents of the requested page: searchable, matching, in the sort order from the
+/// `search_after` position, `from` skipped, at most `size`.
+fn page(view: &IndexView, request: &SearchRequest, matches: impl Fn(u64) -> bool) -> Vec<u64> {
+    let end = view.end();
+    let clamp = |doc: i64| u64::try_from(doc).unwrap_or(0).min(end);
+    let wanted = |doc: &u64| view.is_searchable(*doc) && matches(*doc);
+    let (from, size) = (request.from as usize, request.size as usize);
+    match request.direction {
+        Direction::Asc => {
+            let start = match request.search_after {
+                None => 0,
+                Some(SearchAfter::Key(key)) => view.first_after(key),
+                Some(SearchAfter::ShardDoc(doc)) => clamp(doc.saturating_add(1)),
+            };
+            (start..end).filter(wanted).skip(from).take(size).collect()
+        }
+        Direction::Desc => {
+            let stop = match request.search_after {
+                None => end,
+                Some(SearchAfter::Key(key)) => view.first_not_before(key),
+                Some(SearchAfter::ShardDoc(doc)) => clamp(doc),
+            };
+            (0..stop)
+                .rev()
+                .filter(wanted)
+                .skip(from)
+                .take(size)
+                .collect()
+        }
+    }
+}
+
+/// `hits.total` for `count` matches (counted up to the threshold plus one unless exact).
+fn counted(mode: TotalHits, count: u64) -> Option<Value> {
+    match mode {
+        TotalHits::Absent => None,
+        TotalHits::UpToThreshold if count > TOTAL_HITS_THRESHOLD => {
+            Some(json!({ "value": TOTAL_HITS_THRESHOLD, "relation": "gte" }))
+        }
+        TotalHits::UpToThreshold | TotalHits::Exact => {
+            Some(json!({ "value": count, "relation": "eq" }))
+        }
+    }
+}
+
+/// RFC 3339 UTC with milliseconds, e.g. `2026-11-21T05:00:00.000Z`.
+fn rfc3339(at: Millis) -> String {
+    let since_epoch = Duration::from_millis(u64::try_from(at).unwrap_or(0));
+    humantime::format_rfc3339_millis(UNIX_EPOCH + since_epoch).to_string()
+}

@@ -1,0 +1,232 @@
+//! The `query_string` grammar the corner models: `field:value` terms over `log.level`,
+//! `service.name` and `message`, and bare words, joined by AND.
+//!
+//! `log.level` and `service.name` are keywords: a term matches the whole value, ignoring case.
+//! `message` is text: a term matches whole words, and a value of several words (quote it to keep
+//! its spaces, as in `message:"connection refused"`) matches them in sequence. A bare word or
+//! quoted phrase matches any of the three fields. `AND` may be written between terms; `*` alone
+//! matches every document. Other query syntax (OR, NOT, grouping, wildcards, ranges, fuzziness,
+//! boosts) is refused rather than misread.
+
+use super::documents::{IndexedDoc, LEVELS, SERVICES, TokenIndex, words};
+
+/// The field a term applies to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Field {
+    /// `log.level`.
+    Level,
+    /// `service.name`.
+    Service,
+    /// `message`.
+    Message,
+    /// A bare term: any of the three.
+    Any,
+}
+
+/// One term of a query string.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Term {
+    /// Where it applies.
+    pub field: Field,
+    /// The value, unquoted.
+    pub value: String,
+}
+
+/// Parses a query string into terms joined by AND; an empty list matches every document. The
+/// error is the reason, to be wrapped in Elasticsearch's `Failed to parse query [...]`.
+pub fn parse(text: &str) -> Result<Vec<Term>, String> {
+    if text.trim() == "*" {
+        return Ok(Vec::new());
+    }
+    let mut terms = Vec::new();
+    let mut after_and = false;
+    for chunk in chunks(text)? {
+        if !chunk.quoted && chunk.text == "AND" {
+            if terms.is_empty() || after_and {
+                return Err("AND must stand between two terms".into());
+            }
+            after_and = true;
+            continue;
+        }
+        after_and = false;
+        terms.push(term(&chunk)?);
+    }
+    if after_and {
+        return Err("AND must stand between two terms".into());
+    }
+    Ok(terms)
+}
+
+/// A run of text up to unquoted whitespace. `quoted` is set when any part of it was in quotes;
+/// `bare` is the part before the first quote.
+struct Chunk {
+    text: String,
+    bare: String,
+    quoted: bool,
+}
+
+fn chunks(text: &str) -> Result<Vec<Chunk>, String> {
+    let mut chunks = Vec::new();
+    let mut chars = text.chars().peekable();
+    loop {
+        while chars.next_if(|c| c.is_whitespace()).is_some() {}
+        if chars.peek().is_none() {
+            return Ok(chunks);
+        }
+        let mut chunk = Chunk {
+            text: String::new(),
+            bare: String::new(),
+            quoted: false,
+        };
+        while let Some(c) = chars.next_if(|c| !c.is_whitespace()) {
+            if c == '"' {
+                chunk.quoted = true;
+                loop {
+                    match chars.next() {
+                        Some('"') => break,
+                        Some(inner) => chunk.text.push(inner),
+                        None => return Err("a quote is not closed".into()),
+                    }
+                }
+            } else {
+                chunk.text.push(c);
+                if !chunk.quoted {
+                    chunk.bare.push(c);
+                }
+            }
+        }
+        chunks.push(chunk);
+    }
+}
+
+fn term(chunk: &Chunk) -> Result<Term, String> {
+    let bare = chunk.bare.as_str();
+    if !chunk.quoted && matches!(bare, "OR" | "NOT" | "||" | "&&") {
+        return Err(format!("[{bare}] is not modelled: terms are joined by AND"));
+    }
+    if let Some(operator) = bare.chars().next().filter(|c| matches!(c, '+' | '-' | '!')) {
+        return Err(format!(
+            "the [{operator}] operator is not modelled: terms are joined by AND"
+        ));
+    }
+    if let Some(special) = bare.chars().find(|c| "()[]{}*?~^/\\<>=".contains(*c)) {
+        return Err(format!(
+            "[{special}] is not modelled: grouping, ranges, wildcards, regular expressions, fuzziness and boosts are not supported"
+        ));
+    }
+    let Some((field, _)) = bare.split_once(':') else {
+        return Ok(Term {
+            field: Field::Any,
+            value: chunk.text.clone(),
+        });
+    };
+    let field = match field {
+        "log.level" => Field::Level,
+        "service.name" => Field::Service,
+        "message" => Field::Message,
+        other => {
+            return Err(format!(
+                "unknown field [{other}]: the fields are log.level, service.name and message"
+            ));
+        }
+    };
+    let value = chunk.text[chunk.text.find(':').map_or(0, |colon| colon + 1)..].to_string();
+    if value.is_empty() {
+        return Err(format!("the term [{}] has no value", chunk.text));
+    }
+    Ok(Term { field, value })
+}
+
+/// A term resolved against the token index: which levels and services it accepts, and the word
+/// ids a message must contain in sequence (`None`: no message can match).
+#[derive(Clone, Debug)]
+pub struct CompiledTerm {
+    levels: u8,
+    services: u16,
+    phrase: Option<Vec<u32>>,
+}
+
+impl CompiledTerm {
+    /// Resolves `term` against `index`.
+    pub fn new(term: &Term, index: &TokenIndex) -> CompiledTerm {
+        let keyword_mask = |values: &[&str]| {
+            values
+                .iter()
+                .enumerate()
+                .filter(|(_, value)| value.eq_ignore_ascii_case(&term.value))
+                .fold(0_u16, |mask, (bit, _)| mask | 1 << bit)
+        };
+        let phrase = || {
+            let ids: Option<Vec<u32>> = words(&term.value)
+                .map(|word| index.word_id(&word))
+                .collect();
+            ids.filter(|ids| !ids.is_empty())
+        };
+        let (levels, services, phrase) = match term.field {
+            Field::Level => (keyword_mask(&LEVELS), 0, None),
+            Field::Service => (0, keyword_mask(&SERVICES), None),
+            Field::Message => (0, 0, phrase()),
+            Field::Any => (keyword_mask(&LEVELS), keyword_mask(&SERVICES), phrase()),
+        };
+        CompiledTerm {
+            levels: levels as u8,
+            services,
+            phrase,
+        }
+    }
+
+    /// Whether the document (with its message word ids) matches.
+    pub fn matches(&self, doc: &IndexedDoc, message: &[u32]) -> bool {
+        self.levels & 1 << doc.level != 0
+            || self.services & 1 << doc.service != 0
+            || self.phrase.as_deref().is_some_and(|phrase| match phrase {
+                [word] => message.contains(word),
+                _ => message.windows(phrase.len()).any(|window| window == phrase),
+            })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn term(field: Field, value: &str) -> Term {
+        Term {
+            field,
+            value: value.into(),
+        }
+    }
+
+    #[test]
+    fn parses_fields_bare_words_phrases_and_and() {
+        let terms = parse(
+            r#"log.level:ERROR AND service.name:payments message:"connection refused" timeout "card expired""#,
+        );
+        assert_eq!(
+            terms.expect("parses"),
+            vec![
+                term(Field::Level, "ERROR"),
+                term(Field::Service, "payments"),
+                term(Field::Message, "connection refused"),
+                term(Field::Any, "timeout"),
+                term(Field::Any, "card expired"),
+            ]
+        );
+        assert_eq!(parse("  *  ").expect("match all"), Vec::new());
+        assert_eq!(parse("").expect("empty"), Vec::new());
+        assert_eq!(
+            parse("message:product:123").expect("colon in value"),
+            vec![term(Field::Message, "product:123")]
+        );
+    }
+
+    #[test]
+    fn refuses_what_it_does_not_model() {
+        for query in [
+            "a OR b", "NOT a", "-a", "a*", "(a)", "host:web", "message:", "AND a", "a AND",
+            "\"open", "a~2",
+        ] {
+            assert!(parse(query).is_err(), "{query} should be refused");
+        }
+    }
+}
