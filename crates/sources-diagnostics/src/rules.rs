@@ -60,37 +60,673 @@ impl std::fmt::Display for Rule {
 }
 
 declare_rules! {
+    /// Finds a file that is not well-formed YAML or TOML, or that cannot be read as text at all: a
+    /// parse error, invalid UTF-8, a binary file, or a file too large to be a configuration file.
+    ///
+    /// **Why:** nothing else can be checked in text that does not parse. The diagnostic points at the
+    /// position where the parser gave up; other independent problems are still reported where the parser
+    /// could recover.
+    ///
+    /// **Example** (fails: the flow map is never closed):
+    ///
+    /// ```yaml
+    /// data:
+    ///   sources:
+    ///     apps: {type: http, url: "https://api.example.com/apps"
+    /// ```
+    ///
+    /// **Fix:** repair the syntax at the reported position (here, close the map with `}`), and save the
+    /// file as UTF-8.
     Syntax => "syntax", Error, "The YAML or TOML does not parse.";
+    /// Finds a field that the entry's kind does not have: a typo, or a field that belongs to another kind
+    /// (`paginate` applies to `http`, not `exec`).
+    ///
+    /// **Why:** the format has a fixed set of fields per kind, and an unknown one is ignored at run time,
+    /// so a misspelled `refresh` silently never polls. The diagnostic names the closest fields of that
+    /// kind.
+    ///
+    /// **Example** (fails: `urll`):
+    ///
+    /// ```yaml
+    /// data:
+    ///   sources:
+    ///     apps:
+    ///       type: http
+    ///       urll: https://api.example.com/apps
+    /// ```
+    ///
+    /// **Fix:** correct the name (`url`), or move the field to an entry of the kind it belongs to.
     UnknownField => "unknown-field", Error, "A field this kind of entry does not have.";
+    /// Finds an entry without a field its kind requires: `url` on `http` and `websocket`, `command` on
+    /// `exec`, `path` on `file`, `data` on `static`, `from` on most operators, `strategy` and `next_path`
+    /// on a `link` paginate, `ttl` on `cache`, and so on.
+    ///
+    /// **Why:** the spec marks these fields "required"; without them the source cannot fetch anything.
+    ///
+    /// **Example** (fails: an `exec` source without `command`):
+    ///
+    /// ```yaml
+    /// data:
+    ///   sources:
+    ///     pods:
+    ///       type: exec
+    ///       format: json
+    /// ```
+    ///
+    /// **Fix:** add the field (`command: [kubectl, get, pods, -o, json]`).
     MissingField => "missing-field", Error, "A required field is absent.";
+    /// Finds a value of the wrong type (a list where a string belongs, a string where a number belongs)
+    /// or outside its enumeration: `format` (`json`, `text`), `on_error` (`fail`, `skip`),
+    /// `on_page_error`, paginate `strategy` (`link`), sort `order` (`asc`, `desc`), join `emit`
+    /// (`separate`, `merged`), `anchor` and eventlog `start` (`newest`, `oldest`), an HTTP `method`, or a
+    /// parameter `type` (`string`, `int`, `bool`, `duration`).
+    ///
+    /// **Why:** the spec rejects "`format` other than `json` or `text`" and "`on_error` other than `fail`
+    /// or `skip`"; a value outside the enumeration has no defined behaviour.
+    ///
+    /// **Example** (fails: `yaml` is not a format):
+    ///
+    /// ```yaml
+    /// data:
+    ///   sources:
+    ///     apps:
+    ///       type: http
+    ///       url: https://api.example.com/apps
+    ///       format: yaml
+    /// ```
+    ///
+    /// **Fix:** use one of the values the message lists (`format: json`).
     InvalidValue => "invalid-value", Error, "A value of the wrong type, or outside its enumeration.";
+    /// Finds an entry whose `type` is neither a leaf kind (`http`, `exec`, `file`, `websocket`, `static`,
+    /// `merge`) nor an operator kind (`passthrough`, `filter`, `project`, `derive`, `sort`, `union`,
+    /// `compose`, `join`, `cache`).
+    ///
+    /// **Why:** "Every entry in `data.sources` has a `type`"; the kind decides which fields apply and how
+    /// the entry is fetched, so nothing about an entry of an unknown kind can be checked or run.
+    ///
+    /// **Example** (fails: `htp`):
+    ///
+    /// ```yaml
+    /// data:
+    ///   sources:
+    ///     apps:
+    ///       type: htp
+    ///       url: https://api.example.com/apps
+    /// ```
+    ///
+    /// **Fix:** write one of the kinds; the message suggests the closest (`http`).
     UnknownKind => "unknown-kind", Error, "`type` is neither a leaf kind nor an operator kind.";
+    /// Finds a duration that does not parse: `refresh`, `timeout`, `cache.ttl`, the `cache` operator's
+    /// `ttl`, `window.follow_every`, `sort_debounce`, or the `default` of a `duration` parameter.
+    ///
+    /// **Why:** the spec rejects "`refresh`, `timeout` or `cache.ttl` that do not parse as durations".
+    /// Durations are Go-style: a sequence of numbers with units `ns`, `us`, `ms`, `s`, `m`, `h`
+    /// (`250ms`, `1m30s`, `2h`), or `0`.
+    ///
+    /// **Example** (fails: `5 minutes`):
+    ///
+    /// ```yaml
+    /// data:
+    ///   sources:
+    ///     apps:
+    ///       type: http
+    ///       url: https://api.example.com/apps
+    ///       refresh: 5 minutes
+    /// ```
+    ///
+    /// **Fix:** write a Go-style duration (`refresh: 5m`).
     InvalidDuration => "invalid-duration", Error, "A duration that does not parse (Go style: `250ms`, `1m30s`, `2h`).";
+    /// Finds two fields that exclude each other set on one entry: `refresh` with `follow`, `window` with
+    /// `paginate`, `window` with `follow`, `paginate` with `follow`, a parameter both `required` and with a
+    /// `default`, `growing` with `refresh`, merge/union `sources` with `children`, `tag_field` without
+    /// `sources`.
+    ///
+    /// **Why:** the spec says `refresh` is "not with `follow`", `window` is "not with `follow` or
+    /// `paginate`", `required` is "Not with `default`", and a merge needs "exactly one of `sources` and
+    /// `children`"; each pair describes two different behaviours and the source can have only one.
+    ///
+    /// **Example** (fails: a streamed source cannot also poll):
+    ///
+    /// ```yaml
+    /// data:
+    ///   sources:
+    ///     events:
+    ///       type: http
+    ///       url: https://api.example.com/events
+    ///       follow: true
+    ///       refresh: 10s
+    /// ```
+    ///
+    /// **Fix:** keep the field that says what you mean and remove the other.
     ConflictingFields => "conflicting-fields", Error, "Two fields that exclude each other are both set.";
+    /// Finds a reference to an entry that does not exist in `data.sources`: an operator's `from`, a
+    /// merge/union's `sources` or `children[].source`, a compose's `parts` values, a join's `driver.from`
+    /// or `lookups.*.from`, `window.growing.source`, or a `tui` component's `source`.
+    ///
+    /// **Why:** leaves and operators share one namespace and address each other by name; a dangling name
+    /// means the screen or operator has nothing to read.
+    ///
+    /// **Example** (fails: `aps` is not defined):
+    ///
+    /// ```yaml
+    /// data:
+    ///   sources:
+    ///     apps:
+    ///       type: http
+    ///       url: https://api.example.com/apps
+    ///     healthy:
+    ///       type: filter
+    ///       from: aps
+    ///       where: health == "Healthy"
+    /// ```
+    ///
+    /// **Fix:** correct the name (the message suggests close ones: `apps`), or define the entry.
     UnknownSource => "unknown-source", Error, "A reference to an entry that does not exist.";
+    /// Finds entries that reference each other in a cycle, through any reference field (`from`,
+    /// `sources`, `children`, `parts`, `driver`, `lookups`, `growing.source`). The diagnostic names the
+    /// whole cycle, with a label on each edge.
+    ///
+    /// **Why:** an entry's value is computed from the entries it names; in a cycle no entry can be
+    /// computed first.
+    ///
+    /// **Example** (fails: `a` reads `b`, which reads `a`):
+    ///
+    /// ```yaml
+    /// data:
+    ///   sources:
+    ///     a:
+    ///       type: passthrough
+    ///       from: b
+    ///     b:
+    ///       type: sort
+    ///       from: a
+    ///       by: name
+    /// ```
+    ///
+    /// **Fix:** break the cycle: make one of the entries read a leaf source instead.
     ReferenceCycle => "reference-cycle", Error, "Entries that reference each other in a cycle.";
+    /// Finds a parameter supplied to a source that does not declare it: in a component binding, a join
+    /// lookup's `on` map, or `sources try --param`.
+    ///
+    /// **Why:** the spec says "A supplied name the source does not declare is an error": the value would be
+    /// silently dropped.
+    ///
+    /// **Example** (fails: `app` declares `id`, the join supplies `name`):
+    ///
+    /// ```yaml
+    /// data:
+    ///   sources:
+    ///     app:
+    ///       type: http
+    ///       url: https://api.example.com/apps/${params.id}
+    ///       parameters:
+    ///         id: {required: true}
+    ///     enriched:
+    ///       type: join
+    ///       driver: {from: jobs}
+    ///       lookups:
+    ///         app:
+    ///           from: app
+    ///           on: {name: app_id}
+    /// ```
+    ///
+    /// **Fix:** supply a declared parameter (`on: {id: app_id}`), or declare the parameter on the source.
     UndeclaredParam => "undeclared-param", Error, "A supplied parameter the source does not declare.";
+    /// Finds a `${params.X}` template whose `X` the source does not declare under `parameters`.
+    ///
+    /// **Why:** the spec says "A `${params.X}` with no declared parameter stays literal": the request goes
+    /// out with the text `${params.X}` in it, which is almost never meant. It is a warning because the
+    /// configuration still runs.
+    ///
+    /// **Example** (warns: `id` is not declared):
+    ///
+    /// ```yaml
+    /// data:
+    ///   sources:
+    ///     app:
+    ///       type: http
+    ///       url: https://api.example.com/apps/${params.id}
+    /// ```
+    ///
+    /// **Fix:** declare the parameter (`parameters: {id: {required: true}}`), or correct the name.
     UndeclaredParamReference => "undeclared-param-reference", Warning, "`${params.X}` where `X` is not declared: it stays literal.";
+    /// Finds `window` on a source that is not `http` or `exec`.
+    ///
+    /// **Why:** the spec rejects "`window` on anything but `http` and `exec`": only those two kinds can
+    /// send offset, limit, filter and sort to whatever produces the rows.
+    ///
+    /// **Example** (fails: a file cannot be windowed):
+    ///
+    /// ```yaml
+    /// data:
+    ///   sources:
+    ///     events:
+    ///       type: file
+    ///       path: /var/log/events.json
+    ///       window: {page_size: 50}
+    /// ```
+    ///
+    /// **Fix:** remove `window`, or read the data through an `http` or `exec` source that can page.
     WindowKind => "window-kind", Error, "`window` on anything but `http` and `exec`.";
+    /// Finds `window` or `paginate` on a source whose `format` is not `json`.
+    ///
+    /// **Why:** the spec says both are "`json` only": rows, totals, cursors and next-page URLs are read
+    /// from the parsed JSON response by dot-paths.
+    ///
+    /// **Example** (fails):
+    ///
+    /// ```yaml
+    /// data:
+    ///   sources:
+    ///     apps:
+    ///       type: http
+    ///       url: https://api.example.com/apps
+    ///       format: text
+    ///       paginate: {strategy: link, next_path: next}
+    /// ```
+    ///
+    /// **Fix:** remove `format: text` (the default is `json`), or drop the paging.
     WindowFormat => "window-format", Error, "`window` or `paginate` with a non-`json` format.";
+    /// Finds a windowed source bound by a component other than a table or an eventlog, or an anchored or
+    /// growing source bound by anything but an eventlog.
+    ///
+    /// **Why:** the spec rejects "A windowed source bound by anything other than a table or an event log":
+    /// only those components scroll, filter and sort through the server and ask for the rows on screen.
+    ///
+    /// **Example** (fails: a text view cannot drive a window):
+    ///
+    /// ```yaml
+    /// data:
+    ///   sources:
+    ///     apps:
+    ///       type: http
+    ///       url: https://api.example.com/apps
+    ///       window: {offset_param: offset, limit_param: limit, search_param: q}
+    /// tui:
+    ///   components:
+    ///     summary:
+    ///       kind: text
+    ///       source: apps
+    /// ```
+    ///
+    /// **Fix:** bind the source from a table or an eventlog, or give the other component a source without
+    /// `window`.
     WindowBinding => "window-binding", Error, "A windowed, anchored or growing source bound by a component that cannot drive it.";
+    /// Finds an operator (or a `pipe` stage) that consumes a windowed source.
+    ///
+    /// **Why:** the spec rejects "an operator consuming a windowed source": a window holds only the rows
+    /// on screen, so a filter, sort or join over it would see one page, not the set.
+    ///
+    /// **Example** (fails):
+    ///
+    /// ```yaml
+    /// data:
+    ///   sources:
+    ///     apps:
+    ///       type: http
+    ///       url: https://api.example.com/apps
+    ///       window: {offset_param: offset, limit_param: limit, search_param: q}
+    ///     healthy:
+    ///       type: filter
+    ///       from: apps
+    ///       where: health == "Healthy"
+    /// ```
+    ///
+    /// **Fix:** let the server do the work through the window (filters, `search_param`, `sort_param`), or
+    /// read from a source that uses `paginate` or no paging.
     WindowOperatorInput => "window-operator-input", Error, "An operator or pipe consuming a windowed source.";
+    /// Finds an `http` window without `offset_param` or without `limit_param`.
+    ///
+    /// **Why:** the spec marks both "required on `http`": without them the request cannot say which rows
+    /// are wanted.
+    ///
+    /// **Example** (fails: no `limit_param`):
+    ///
+    /// ```yaml
+    /// data:
+    ///   sources:
+    ///     apps:
+    ///       type: http
+    ///       url: https://api.example.com/apps
+    ///       window: {offset_param: offset, search_param: q}
+    /// ```
+    ///
+    /// **Fix:** name the query parameters the API uses (`limit_param: limit`).
     WindowMissingParam => "window-missing-param", Error, "An `http` window without `offset_param` or `limit_param`.";
+    /// Finds a window with no way to send filters to the server: neither `search_param` nor `filters` (an
+    /// anchored `http` window also counts `${window.search}` in `body`, `older` or `newer`).
+    ///
+    /// **Why:** the spec rejects a window with "neither `search_param` nor `filters`": a windowed table
+    /// filters on the server, so without a channel the user's filter would do nothing.
+    ///
+    /// **Example** (fails):
+    ///
+    /// ```yaml
+    /// data:
+    ///   sources:
+    ///     apps:
+    ///       type: http
+    ///       url: https://api.example.com/apps
+    ///       window: {offset_param: offset, limit_param: limit}
+    /// ```
+    ///
+    /// **Fix:** add `search_param` (the query parameter for bare terms) or `filters` (column title to
+    /// parameter).
     WindowNoFilterChannel => "window-no-filter-channel", Error, "A window with no way to send filters to the server.";
+    /// Finds `sorts` or `sort_desc_prefix` on a window without `sort_param`, or a sortable column of a
+    /// table bound to a window without `sort_param`.
+    ///
+    /// **Why:** the spec says `sorts` and `sort_desc_prefix` need `sort_param`, and "A sortable column on
+    /// the bound table needs `sort_param`": a windowed table sorts on the server, and without the
+    /// parameter a sort request cannot be sent.
+    ///
+    /// **Example** (fails):
+    ///
+    /// ```yaml
+    /// data:
+    ///   sources:
+    ///     apps:
+    ///       type: http
+    ///       url: https://api.example.com/apps
+    ///       window:
+    ///         offset_param: offset
+    ///         limit_param: limit
+    ///         search_param: q
+    ///         sorts: {Name: name}
+    /// ```
+    ///
+    /// **Fix:** add `sort_param: sort` (the API's sort parameter), or remove the sort settings.
     WindowSortWithoutSortParam => "window-sort-without-sort-param", Error, "Sorting configured without `window.sort_param`.";
+    /// Finds an `http`-only window field on an `exec` window: `offset_param`, `limit_param`,
+    /// `search_param`, `sort_param`, `sorts`, `sort_desc_prefix`, `older`, `newer`.
+    ///
+    /// **Why:** the spec rejects "`exec` window: any http-only field": an exec window passes the request
+    /// through `${window.*}` tokens in `command`, not through query parameters, so these fields do nothing.
+    ///
+    /// **Example** (fails):
+    ///
+    /// ```yaml
+    /// data:
+    ///   sources:
+    ///     pods:
+    ///       type: exec
+    ///       command: [list-pods, "--offset=${window.offset}", "--limit=${window.limit}", "--q=${window.search}"]
+    ///       window: {offset_param: offset}
+    /// ```
+    ///
+    /// **Fix:** remove the field and use the matching token in `command`.
     WindowHttpOnlyField => "window-http-only-field", Error, "An `http`-only window field on an `exec` window.";
+    /// Finds an `exec` window whose `command` does not reference `${window.offset}`, `${window.limit}` and
+    /// at least one filter token (`${window.search}` or `${window.filters.NAME}`); for an anchored exec
+    /// window, one that does not reference `${window.cursor}`, `${window.dir}` and `${window.limit}`.
+    ///
+    /// **Why:** the spec requires "a `command` that ... reference[s] `${window.offset}`, `${window.limit}`
+    /// and at least one filter token": without them every request returns the same rows.
+    ///
+    /// **Example** (fails: no offset, no filter token):
+    ///
+    /// ```yaml
+    /// data:
+    ///   sources:
+    ///     pods:
+    ///       type: exec
+    ///       command: [list-pods, "--limit=${window.limit}"]
+    ///       window: {page_size: 50}
+    /// ```
+    ///
+    /// **Fix:** pass the missing tokens to the program (`"--offset=${window.offset}"`,
+    /// `"--q=${window.search}"`).
     WindowMissingToken => "window-missing-token", Error, "An `exec` window command that does not reference a required window token.";
+    /// Finds an entry of an `exec` window's `filters` whose token `${window.filters.NAME}` the command
+    /// never uses.
+    ///
+    /// **Why:** the spec rejects "a `filters` entry that is not referenced": a scoped `title:value` term on
+    /// that column would be accepted and then silently dropped.
+    ///
+    /// **Example** (fails: `ns` is mapped but not used):
+    ///
+    /// ```yaml
+    /// data:
+    ///   sources:
+    ///     pods:
+    ///       type: exec
+    ///       command: [list-pods, "--offset=${window.offset}", "--limit=${window.limit}", "--q=${window.search}"]
+    ///       window:
+    ///         filters: {Namespace: ns}
+    /// ```
+    ///
+    /// **Fix:** use the token in `command` (`"--namespace=${window.filters.ns}"`), or remove the entry.
     WindowUnreferencedFilter => "window-unreferenced-filter", Error, "An `exec` window filter whose token the command never uses.";
+    /// Finds a `${window.*}` token in `command[0]`, the program itself.
+    ///
+    /// **Why:** the spec rejects "a window token in `command[0]`": the first element is the program
+    /// looked up in the path, and an element whose tokens resolve empty is dropped, which would shift the
+    /// arguments into the program's place.
+    ///
+    /// **Example** (fails):
+    ///
+    /// ```yaml
+    /// data:
+    ///   sources:
+    ///     pods:
+    ///       type: exec
+    ///       command: ["${window.search}", "--offset=${window.offset}", "--limit=${window.limit}"]
+    ///       window: {}
+    /// ```
+    ///
+    /// **Fix:** put the program first and the tokens in later arguments.
     WindowTokenInProgram => "window-token-in-program", Error, "A window token in `command[0]`, the program itself.";
+    /// Finds a negative `window.page_size`, `window.prefetch` or `paginate.max_pages`.
+    ///
+    /// **Why:** the spec rejects "Negative `page_size` or `prefetch`"; a negative count of rows or pages has
+    /// no meaning (`max_pages` 0 means the default, 20).
+    ///
+    /// **Example** (fails):
+    ///
+    /// ```yaml
+    /// data:
+    ///   sources:
+    ///     apps:
+    ///       type: http
+    ///       url: https://api.example.com/apps
+    ///       window: {offset_param: offset, limit_param: limit, search_param: q, page_size: -50}
+    /// ```
+    ///
+    /// **Fix:** use a positive number, or remove the field for the default.
     WindowNegative => "window-negative", Error, "A negative `page_size`, `prefetch` or `max_pages`.";
+    /// Finds an anchored `http` window (one with `cursor`) without both `older` and `newer`.
+    ///
+    /// **Why:** the spec says anchored "`http` needs both `older` and `newer`": they say how a request
+    /// changes to walk from the edge item towards older or newer items.
+    ///
+    /// **Example** (fails: no `newer`):
+    ///
+    /// ```yaml
+    /// data:
+    ///   sources:
+    ///     logs:
+    ///       type: http
+    ///       url: https://api.example.com/logs/_search
+    ///       method: POST
+    ///       body: '{"query": {"match": {"message": "${window.search}"}}}'
+    ///       window:
+    ///         cursor: sort
+    ///         older: {search_after: "${window.cursor}"}
+    /// ```
+    ///
+    /// **Fix:** add the missing map (`newer: {search_after: "${window.cursor}", order: asc}`).
     AnchoredNeedsOlderNewer => "anchored-needs-older-newer", Error, "An anchored `http` window without both `older` and `newer`.";
+    /// Finds a field that does not apply to an anchored window — `offset_param`, `total_path`,
+    /// `sort_param`, `sorts`, `sort_desc_prefix` or `prefetch` together with `cursor` — as well as
+    /// `anchor`, `older` or `newer` without `cursor`, and an eventlog `start: oldest` on an anchored
+    /// source.
+    ///
+    /// **Why:** the spec says "An anchored window has no offsets, total or user sort" and "The start
+    /// position is `anchor`; the event-log `start` option is rejected"; "`anchor` without `cursor` is
+    /// rejected".
+    ///
+    /// **Example** (fails: an offset on an anchored window):
+    ///
+    /// ```yaml
+    /// data:
+    ///   sources:
+    ///     logs:
+    ///       type: http
+    ///       url: https://api.example.com/logs
+    ///       window:
+    ///         cursor: id
+    ///         offset_param: offset
+    ///         older: {before: "${window.cursor}"}
+    ///         newer: {after: "${window.cursor}"}
+    /// ```
+    ///
+    /// **Fix:** remove the field; to open at the oldest item write `anchor: oldest` on the window.
     AnchoredField => "anchored-field", Error, "A field that does not apply to an anchored window, or anchoring fields without `cursor`.";
+    /// Finds a source with `window.growing` that is not bound by an eventlog.
+    ///
+    /// **Why:** the spec says `growing` is for "Event-log sources only": only an eventlog follows the
+    /// newest item while the set still grows.
+    ///
+    /// **Example** (fails: bound by a table):
+    ///
+    /// ```yaml
+    /// data:
+    ///   sources:
+    ///     events:
+    ///       type: http
+    ///       url: https://api.example.com/jobs/1/events
+    ///       window: {cursor: id, older: {before: "${window.cursor}"}, newer: {after: "${window.cursor}"}, growing: true}
+    /// tui:
+    ///   components:
+    ///     events_table:
+    ///       kind: table
+    ///       source: events
+    /// ```
+    ///
+    /// **Fix:** bind the source from an eventlog, or remove `growing`.
     GrowingBinding => "growing-binding", Error, "A growing source not bound by an event log.";
+    /// Finds a `growing` that cannot work: a map without `source` or `while`, a `while` that does not
+    /// compile, `growing: false`, or `follow_every` without `growing`.
+    ///
+    /// **Why:** the spec rejects `growing` "with a missing `source`, or with a `while` that does not
+    /// compile; `follow_every` without `growing`". `growing` is either `true` or a map naming the source
+    /// whose value decides.
+    ///
+    /// **Example** (fails: no `while`):
+    ///
+    /// ```yaml
+    /// data:
+    ///   sources:
+    ///     events:
+    ///       type: http
+    ///       url: https://api.example.com/jobs/2/events
+    ///       window:
+    ///         cursor: id
+    ///         older: {before: "${window.cursor}"}
+    ///         newer: {after: "${window.cursor}"}
+    ///         growing: {source: job}
+    /// ```
+    ///
+    /// **Fix:** complete the map (`while: status == "running"`), or write `growing: true`.
     GrowingInvalid => "growing-invalid", Error, "A `growing` declaration that cannot work.";
+    /// Finds a CEL expression that does not compile: a filter's `where`, the values of `keep` and
+    /// `compute`, a sort's `by`, a join lookup's `on` values, or `window.growing.while`.
+    ///
+    /// **Why:** an expression that does not compile fails on every row at run time. In an expression the
+    /// item's fields are top-level names and `params.NAME` holds parameters.
+    ///
+    /// **Example** (fails: `=` is not a comparison):
+    ///
+    /// ```yaml
+    /// data:
+    ///   sources:
+    ///     healthy:
+    ///       type: filter
+    ///       from: apps
+    ///       where: health = "Healthy"
+    /// ```
+    ///
+    /// **Fix:** correct the expression at the reported position (`health == "Healthy"`).
     Expression => "expression", Error, "A CEL expression that does not compile.";
+    /// Finds a `${window.*}` token where no window resolves it: outside a windowed exec `command` or an
+    /// anchored http `body`, `older` or `newer`, or on a source without `window`.
+    ///
+    /// **Why:** window tokens are substituted only where a window makes the request; anywhere else the
+    /// text stays as written. It is a warning because the configuration still runs.
+    ///
+    /// **Example** (warns: the source has no window):
+    ///
+    /// ```yaml
+    /// data:
+    ///   sources:
+    ///     apps:
+    ///       type: http
+    ///       url: https://api.example.com/apps?offset=${window.offset}
+    /// ```
+    ///
+    /// **Fix:** add a `window` (and use `offset_param` on http), or remove the token.
     WindowTokenMisplaced => "window-token-misplaced", Warning, "A `${window.*}` token where no window resolves it.";
+    /// Finds a malformed `${...}` template (unclosed, empty) or one in an unknown namespace; the known
+    /// namespaces are `params`, `env` and `window`.
+    ///
+    /// **Why:** templates are substituted in `url`, `method`, `body`, `headers`, `path`, `command`, `env`
+    /// and `initial_messages`; a malformed one is never substituted and goes out as written.
+    ///
+    /// **Example** (fails: `param` is not a namespace):
+    ///
+    /// ```yaml
+    /// data:
+    ///   sources:
+    ///     app:
+    ///       type: http
+    ///       url: https://api.example.com/apps/${param.id}
+    ///       parameters:
+    ///         id: {required: true}
+    /// ```
+    ///
+    /// **Fix:** write `${params.NAME}`, `${env.NAME}` or a `${window.*}` token, and close every `${`.
     InvalidTemplate => "invalid-template", Error, "A malformed `${...}` template or an unknown token namespace.";
+    /// Finds a field that has no effect where it stands: `timeout` on a following websocket, `cache` on a
+    /// streamed source.
+    ///
+    /// **Why:** the spec says a websocket `timeout` "is ignored with `follow: true`", and "Streamed events
+    /// pass through uncached". It is a warning because the configuration still runs.
+    ///
+    /// **Example** (warns: a websocket always streams, so `cache` does nothing):
+    ///
+    /// ```yaml
+    /// data:
+    ///   sources:
+    ///     ticks:
+    ///       type: websocket
+    ///       url: wss://stream.example.com/ticks
+    ///       cache: {ttl: 30s}
+    /// ```
+    ///
+    /// **Fix:** remove the field.
     IneffectiveField => "ineffective-field", Warning, "A field that has no effect where it stands.";
+    /// Finds a join lookup whose `from` is not a leaf source that declares parameters (an operator,
+    /// or a leaf without `parameters`), and a lookup whose `on` leaves a required parameter of that
+    /// source unbound.
+    ///
+    /// **Why:** a lookup is fetched once per driver row with the parameters `on` binds from that row.
+    /// An operator cannot be fetched that way, a source without parameters would return the same
+    /// thing for every row, and an unbound required parameter means the lookup can never run.
+    ///
+    /// **Example** (fails: `app` declares no parameters):
+    ///
+    /// ```yaml
+    /// app: {type: http, url: "http://127.0.0.1:8099/apps/app-0001"}
+    /// detailed:
+    ///   type: join
+    ///   driver: {from: apps}
+    ///   lookups:
+    ///     detail: {from: app, on: {id: id}}
+    /// ```
+    ///
+    /// **Fix:** declare the parameters on the lookup source (`parameters: {id: {required: true}}`,
+    /// used as `${params.id}` in its url) and bind every required one in `on`.
+    JoinLookup => "join-lookup", Error, "A join lookup that is not a leaf with parameters, or leaves a required parameter unbound.";
 }
 
 #[cfg(test)]

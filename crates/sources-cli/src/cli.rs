@@ -1,0 +1,39 @@
+//! The command-line grammar: the top-level [`Cli`] and its [`Command`]s.
+//!
+//! Each subcommand's arguments live in that subcommand's module.
+
+use clap::{Parser, Subcommand};
+
+use crate::{explain, lint, rules};
+
+/// Lint, explain and inspect the `data.sources` block of a terminal-UI configuration file.
+#[derive(Debug, Parser)]
+#[command(name = "sources", version, about, propagate_version = true)]
+pub struct Cli {
+    /// The subcommand to run.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Check configuration files and report every problem in their `data.sources` block.
+    Lint(lint::Args),
+    /// Print the explanation of a rule: what it finds, why, an example and the fix.
+    Explain(explain::Args),
+    /// List every rule with its code, default severity and summary.
+    Rules(rules::Args),
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    use super::Cli;
+
+    #[test]
+    fn the_grammar_is_consistent() {
+        Cli::command().debug_assert();
+    }
+}

@@ -1,0 +1,111 @@
+//! `sources explain CODE`: prints a rule's declaration — code, severity, summary, explanation.
+
+use std::io::{self, Write};
+
+use sources_diagnostics::{Rule, did_you_mean};
+
+use crate::Outcome;
+
+/// Arguments of `sources explain`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The rule code, as printed in brackets by `sources lint` (`unknown-field`).
+    pub code: String,
+}
+
+/// Why `sources explain` could not print an explanation (exit code 2).
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// No rule has this code.
+    #[error("{}", unknown_rule_message(.code, .suggestions))]
+    UnknownRule {
+        /// The code asked for.
+        code: String,
+        /// Close codes, best first (the message names the best).
+        suggestions: Vec<&'static str>,
+    },
+    /// The explanation could not be written.
+    #[error("cannot write the explanation")]
+    Write(#[from] io::Error),
+}
+
+fn unknown_rule_message(code: &str, suggestions: &[&str]) -> String {
+    let hint = match suggestions.first() {
+        Some(best) => format!("; did you mean `{best}`?"),
+        None => String::new(),
+    };
+    format!("no rule has the code `{code}`{hint} (`sources rules` lists every rule)")
+}
+
+/// The rule with `code`, or an error with did-you-mean suggestions.
+pub fn find_rule(code: &str) -> Result<Rule, Error> {
+    let code = code.trim();
+    Rule::from_code(code).ok_or_else(|| Error::UnknownRule {
+        code: code.to_owned(),
+        suggestions: did_you_mean(code, Rule::ALL.iter().map(|rule| rule.code())),
+    })
+}
+
+/// A rule's explanation as plain Markdown: doc comments (`/// text`) keep the space after `///`,
+/// which this removes from every line.
+pub fn explanation(rule: Rule) -> String {
+    let lines: Vec<&str> = rule
+        .explanation()
+        .lines()
+        .map(|line| line.strip_prefix(' ').unwrap_or(line))
+        .collect();
+    lines.join("\n").trim().to_owned()
+}
+
+/// Runs `sources explain`.
+pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
+    let rule = find_rule(&args.code)?;
+    writeln!(
+        out,
+        "{} ({})\n",
+        rule.code(),
+        rule.default_severity().as_str()
+    )?;
+    writeln!(out, "{}\n", rule.summary())?;
+    writeln!(out, "{}", explanation(rule))?;
+    Ok(Outcome::Success)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prints_the_declaration() {
+        let mut out = Vec::new();
+        run(
+            &Args {
+                code: "unknown-field".into(),
+            },
+            &mut out,
+        )
+        .expect("known rule");
+        let text = String::from_utf8(out).expect("utf-8");
+        assert!(
+            text.starts_with(
+                "unknown-field (error)\n\nA field this kind of entry does not have.\n\n"
+            )
+        );
+        assert!(text.ends_with(&format!("{}\n", explanation(Rule::UnknownField))));
+        assert!(text.contains("\n```yaml\ndata:\n  sources:\n"), "{text}");
+    }
+
+    #[test]
+    fn an_unknown_code_suggests_close_ones() {
+        let error = find_rule("unknown-feild").expect_err("unknown");
+        assert_eq!(
+            error.to_string(),
+            "no rule has the code `unknown-feild`; did you mean `unknown-field`? (`sources rules` lists every rule)"
+        );
+        let error = find_rule("zzz").expect_err("unknown");
+        assert_eq!(
+            error.to_string(),
+            "no rule has the code `zzz` (`sources rules` lists every rule)"
+        );
+    }
+}

@@ -1,0 +1,42 @@
+//! The `sources` command line as a library: argument types, one module per subcommand and one per
+//! output format.
+//!
+//! Every check runs in `sources_check::analyze`; this crate only finds files, reads them, calls the
+//! analysis and renders what it returns. The binary (`src/main.rs`) parses the arguments and
+//! dispatches to a subcommand's `run`.
+//!
+//! Adding a subcommand: write `src/NAME.rs` with an `Args` struct (clap derive) and
+//! `pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error>`, add a variant to
+//! [`cli::Command`], and one match arm in `main.rs`.
+
+pub mod cli;
+pub mod explain;
+pub mod inputs;
+pub mod lint;
+pub mod render;
+pub mod report;
+pub mod rules;
+
+use std::process::ExitCode;
+
+/// How a successful run ended; errors that stop a run (usage, I/O) are exit code 2.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Nothing to complain about: exit code 0.
+    Success,
+    /// The run found problems (lint errors, or warnings with `--deny-warnings`): exit code 1.
+    Failure,
+}
+
+impl Outcome {
+    /// The process exit code for this outcome.
+    pub fn exit_code(self) -> ExitCode {
+        match self {
+            Outcome::Success => ExitCode::SUCCESS,
+            Outcome::Failure => ExitCode::from(1),
+        }
+    }
+}
+
+/// The exit code for usage and I/O failures.
+pub const EXIT_USAGE_OR_IO: u8 = 2;

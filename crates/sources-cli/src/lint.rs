@@ -1,0 +1,286 @@
+//! `sources lint`: find the configuration files, analyse each one, render every diagnostic.
+//!
+//! No rule is written here: every diagnostic comes from `sources_check::analyze`, except the few
+//! that say a file cannot be analysed at all (too large, binary, not UTF-8), which are reported as
+//! `syntax` diagnostics.
+
+use std::io::{self, Write};
+use std::path::PathBuf;
+
+use sources_diagnostics::{Diagnostic, Rule, Span};
+use sources_syntax::{LineIndex, Syntax};
+
+use crate::Outcome;
+use crate::inputs::{self, Content, Input, MAX_FILE_BYTES, ReadError};
+use crate::render::{self, Format, RenderOptions};
+use crate::report::{FileReport, Summary};
+
+/// Arguments of `sources lint`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Files and directories to lint; `-` reads standard input. Directories are walked for
+    /// `.yaml`, `.yml` and `.toml` files that have a `data.sources` block (hidden directories,
+    /// `target` and `node_modules` are skipped); files named here are always linted.
+    #[arg(default_value = ".")]
+    pub paths: Vec<PathBuf>,
+    /// Output format [default: human when standard output is a terminal, short otherwise].
+    #[arg(long, value_enum)]
+    pub format: Option<Format>,
+    /// Exit with status 1 on warnings too, not only on errors.
+    #[arg(long)]
+    pub deny_warnings: bool,
+    /// The name shown for standard input; a `.toml` name reads it as TOML, anything else as YAML.
+    #[arg(long, value_name = "NAME")]
+    pub stdin_filename: Option<String>,
+}
+
+/// Why `sources lint` could not finish (exit code 2).
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// A path could not be read.
+    #[error(transparent)]
+    Read(#[from] ReadError),
+    /// The report could not be written.
+    #[error("cannot write the report")]
+    Write(#[source] io::Error),
+}
+
+/// Runs `sources lint`: reads every input first (an unreadable one stops the run before any output),
+/// then renders the reports sorted by path.
+pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
+    let inputs = inputs::discover(&args.paths, args.stdin_filename.as_deref())?;
+    let mut reports = Vec::new();
+    for input in &inputs {
+        let content = inputs::read(input)?;
+        match lint_content(input, content) {
+            Linted::Report(report) => reports.push(report),
+            Linted::NotOurs => {}
+            Linted::SkippedTooLarge(size) => eprintln!(
+                "sources: skipping `{}`: {}, larger than the {} limit",
+                input.path,
+                human_size(size),
+                human_size(MAX_FILE_BYTES)
+            ),
+        }
+    }
+    for report in &reports {
+        if report.diagnostics.is_empty() && report.text().trim().is_empty() {
+            eprintln!(
+                "sources: note: `{}` is empty: nothing to check",
+                report.path
+            );
+        }
+    }
+    reports.sort_by(|a, b| a.path.cmp(&b.path));
+    let format = args.format.unwrap_or_else(Format::for_stdout);
+    render::render(format, &reports, &RenderOptions::for_stdout(), out).map_err(Error::Write)?;
+    let summary = Summary::of(&reports);
+    if summary.errors > 0 || (args.deny_warnings && summary.warnings > 0) {
+        Ok(Outcome::Failure)
+    } else {
+        Ok(Outcome::Success)
+    }
+}
+
+/// What linting one input gave.
+#[derive(Debug)]
+pub enum Linted {
+    /// The file's report (possibly without diagnostics).
+    Report(FileReport),
+    /// A walked file that has no `data.sources` block, or is binary: not a configuration file.
+    NotOurs,
+    /// A walked file over the size limit, skipped with a note.
+    SkippedTooLarge(u64),
+}
+
+/// Lints one input's content, as [`lint_bytes`] does, turning an oversized file into a diagnostic
+/// when it was named and a skip when it was walked.
+pub fn lint_content(input: &Input, content: Content) -> Linted {
+    match content {
+        Content::Bytes(bytes) => lint_bytes(&input.path, &bytes, input.syntax, input.named),
+        Content::TooLarge(Some(size)) if !input.named => Linted::SkippedTooLarge(size),
+        Content::TooLarge(size) => {
+            let measured = match size {
+                Some(size) => format!("is {}", human_size(size)),
+                None => format!("is larger than {}", human_size(MAX_FILE_BYTES)),
+            };
+            let diagnostic = Diagnostic::new(
+                Rule::Syntax,
+                Span::empty(0),
+                format!(
+                    "the file {measured}; `sources` reads configuration files of at most {}",
+                    human_size(MAX_FILE_BYTES)
+                ),
+            )
+            .with_help(
+                "a configuration file this large is almost certainly not one: check the path",
+            );
+            Linted::Report(FileReport {
+                path: input.path.clone(),
+                line_index: LineIndex::new(""),
+                diagnostics: vec![diagnostic],
+            })
+        }
+    }
+}
+
+/// Lints one document given as bytes. A `named` file is always reported; a walked one only when it
+/// is text with a `data.sources` block.
+pub fn lint_bytes(path: &str, bytes: &[u8], syntax: Syntax, named: bool) -> Linted {
+    let report = |text: &str, diagnostics| {
+        Linted::Report(FileReport {
+            path: path.to_owned(),
+            line_index: LineIndex::new(text),
+            diagnostics,
+        })
+    };
+    if let Some(nul) = bytes.iter().position(|&byte| byte == 0) {
+        if !named {
+            return Linted::NotOurs;
+        }
+        let text = String::from_utf8_lossy(bytes);
+        let diagnostic = Diagnostic::new(
+            Rule::Syntax,
+            Span::new(nul, nul + 1),
+            "this is a binary file, not YAML or TOML text",
+        )
+        .with_label("NUL byte")
+        .with_help("name a YAML or TOML configuration file");
+        return report(&text, vec![diagnostic]);
+    }
+    match std::str::from_utf8(bytes) {
+        Ok(text) => {
+            let analysis = sources_check::analyze(text, syntax);
+            if !named && !analysis.has_sources {
+                return Linted::NotOurs;
+            }
+            Linted::Report(FileReport {
+                path: path.to_owned(),
+                line_index: analysis.line_index,
+                diagnostics: analysis.diagnostics,
+            })
+        }
+        Err(error) => {
+            let text = String::from_utf8_lossy(bytes);
+            if !named && !sources_check::analyze(&text, syntax).has_sources {
+                return Linted::NotOurs;
+            }
+            let start = error.valid_up_to();
+            let end = start + error.error_len().unwrap_or(bytes.len() - start);
+            let shown: Vec<String> = bytes[start..end]
+                .iter()
+                .map(|byte| format!("0x{byte:02X}"))
+                .collect();
+            let diagnostic = Diagnostic::new(
+                Rule::Syntax,
+                Span::new(start, end),
+                format!(
+                    "the file is not valid UTF-8: byte {} is not part of a character",
+                    shown.join(" ")
+                ),
+            )
+            .with_label("invalid UTF-8")
+            .with_help("YAML and TOML files are UTF-8: save the file with UTF-8 encoding");
+            report(&text, vec![diagnostic])
+        }
+    }
+}
+
+/// `512 bytes`, `16 MiB`, `50.0 MiB`.
+fn human_size(bytes: u64) -> String {
+    const MIB: u64 = 1024 * 1024;
+    if bytes < MIB {
+        format!("{bytes} bytes")
+    } else if bytes.is_multiple_of(MIB) {
+        format!("{} MiB", bytes / MIB)
+    } else {
+        format!("{:.1} MiB", bytes as f64 / MIB as f64)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn only_diagnostic(linted: Linted) -> (FileReport, Diagnostic) {
+        let Linted::Report(report) = linted else {
+            panic!("expected a report, got {linted:?}")
+        };
+        assert_eq!(report.diagnostics.len(), 1, "{:?}", report.diagnostics);
+        let diagnostic = report.diagnostics[0].clone();
+        (report, diagnostic)
+    }
+
+    #[test]
+    fn invalid_utf8_is_a_syntax_diagnostic_at_the_first_bad_byte() {
+        let (report, diagnostic) = only_diagnostic(lint_bytes(
+            "bad.yaml",
+            b"data:\n  sources: {}\n  x: \xFF\xFEy\n",
+            Syntax::Yaml,
+            true,
+        ));
+        assert_eq!(diagnostic.rule, Rule::Syntax);
+        assert_eq!(diagnostic.span, Span::new(25, 26));
+        assert!(
+            diagnostic.message.contains("0xFF"),
+            "{}",
+            diagnostic.message
+        );
+        let (start, _) = report.line_cols(diagnostic.span);
+        assert_eq!((start.line, start.column), (3, 6));
+    }
+
+    #[test]
+    fn a_truncated_character_at_the_end_is_reported_with_its_bytes() {
+        let (_, diagnostic) =
+            only_diagnostic(lint_bytes("t.yaml", b"a: \xE2\x82", Syntax::Yaml, true));
+        assert_eq!(diagnostic.span, Span::new(3, 5));
+        assert!(
+            diagnostic.message.contains("0xE2 0x82"),
+            "{}",
+            diagnostic.message
+        );
+    }
+
+    #[test]
+    fn a_named_binary_file_is_reported_and_a_walked_one_skipped() {
+        let bytes = b"\x7fELF\x02\x01\x01\x00\x00";
+        let (_, diagnostic) = only_diagnostic(lint_bytes("a.yaml", bytes, Syntax::Yaml, true));
+        assert_eq!(diagnostic.span, Span::new(7, 8));
+        assert!(matches!(
+            lint_bytes("a.yaml", bytes, Syntax::Yaml, false),
+            Linted::NotOurs
+        ));
+    }
+
+    #[test]
+    fn an_oversized_named_file_gets_a_diagnostic_and_a_walked_one_a_skip() {
+        let named = Input {
+            path: "big.yaml".into(),
+            origin: inputs::Origin::Stdin,
+            syntax: Syntax::Yaml,
+            named: true,
+        };
+        let size = 50 * 1024 * 1024;
+        let (_, diagnostic) = only_diagnostic(lint_content(&named, Content::TooLarge(Some(size))));
+        assert_eq!(
+            diagnostic.message,
+            "the file is 50 MiB; `sources` reads configuration files of at most 16 MiB"
+        );
+        let walked = Input {
+            named: false,
+            ..named
+        };
+        assert!(matches!(
+            lint_content(&walked, Content::TooLarge(Some(size))),
+            Linted::SkippedTooLarge(bytes) if bytes == size
+        ));
+    }
+
+    #[test]
+    fn sizes_read_naturally() {
+        assert_eq!(human_size(512), "512 bytes");
+        assert_eq!(human_size(16 * 1024 * 1024), "16 MiB");
+        assert_eq!(human_size(52_500_000), "50.1 MiB");
+    }
+}

@@ -1,0 +1,32 @@
+//! The `sources` binary: parses the command line and dispatches to a subcommand.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use clap::Parser;
+use sources_cli::cli::{Cli, Command};
+use sources_cli::{EXIT_USAGE_OR_IO, Outcome, explain, lint, rules};
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(outcome) => outcome.exit_code(),
+        Err(error) => {
+            eprintln!("sources: {error:#}");
+            ExitCode::from(EXIT_USAGE_OR_IO)
+        }
+    }
+}
+
+/// Runs one subcommand, writing its report to standard output.
+fn run(cli: Cli) -> anyhow::Result<Outcome> {
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let outcome = match cli.command {
+        Command::Lint(args) => lint::run(&args, &mut out)?,
+        Command::Explain(args) => explain::run(&args, &mut out)?,
+        Command::Rules(args) => rules::run(&args, &mut out)?,
+    };
+    out.flush()?;
+    Ok(outcome)
+}

@@ -1,0 +1,218 @@
+//! `human`: source snippets through miette, with every label, the help line and the rule code.
+//!
+//! miette is used here and nowhere else: the core `Diagnostic` stays plain data.
+
+use std::fmt;
+use std::io::{self, Write};
+
+use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, SourceSpan};
+use sources_diagnostics::{Diagnostic, Severity, Span};
+
+use super::RenderOptions;
+use crate::report::{FileReport, Summary};
+
+/// Writes every diagnostic as a miette report, then a one-line summary.
+pub fn render(
+    reports: &[FileReport],
+    options: &RenderOptions,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let theme = if options.color {
+        GraphicalTheme::unicode()
+    } else {
+        GraphicalTheme::unicode_nocolor()
+    };
+    let handler = GraphicalReportHandler::new_themed(theme)
+        .with_width(options.width)
+        .with_links(false);
+    for report in reports {
+        let source = NamedSource::new(&report.path, report.text().to_owned());
+        for diagnostic in &report.diagnostics {
+            let adapter = Report {
+                diagnostic,
+                text: report.text(),
+                source: &source,
+            };
+            let mut rendered = String::new();
+            handler
+                .render_report(&mut rendered, &adapter)
+                .map_err(|_| io::Error::other("miette could not render a diagnostic"))?;
+            writeln!(out, "{rendered}")?;
+        }
+    }
+    writeln!(out, "{}", summary_line(&Summary::of(reports)))
+}
+
+/// `found 2 errors and 1 warning in 3 files`, or `no problems found in 3 files`.
+fn summary_line(summary: &Summary) -> String {
+    let plural =
+        |count: usize, noun: &str| format!("{count} {noun}{}", if count == 1 { "" } else { "s" });
+    let files = plural(summary.files, "file");
+    match (summary.errors, summary.warnings) {
+        _ if summary.files == 0 => {
+            "no configuration file with a `data.sources` block found".to_owned()
+        }
+        (0, 0) => format!("no problems found in {files}"),
+        (errors, 0) => format!("found {} in {files}", plural(errors, "error")),
+        (0, warnings) => format!("found {} in {files}", plural(warnings, "warning")),
+        (errors, warnings) => {
+            format!(
+                "found {} and {} in {files}",
+                plural(errors, "error"),
+                plural(warnings, "warning")
+            )
+        }
+    }
+}
+
+/// One diagnostic seen through miette's `Diagnostic` trait.
+struct Report<'a> {
+    diagnostic: &'a Diagnostic,
+    text: &'a str,
+    source: &'a NamedSource<String>,
+}
+
+impl Report<'_> {
+    /// `span` as miette wants it: clamped to the text and to character boundaries (a diagnostic
+    /// about invalid UTF-8 points at bytes the lossy text replaced).
+    fn source_span(&self, span: Span) -> SourceSpan {
+        let boundary = |offset: usize| {
+            let mut offset = offset.min(self.text.len());
+            while !self.text.is_char_boundary(offset) {
+                offset -= 1;
+            }
+            offset
+        };
+        let start = boundary(span.start);
+        let end = boundary(span.end).max(start);
+        SourceSpan::new(start.into(), end - start)
+    }
+}
+
+impl fmt::Debug for Report<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.diagnostic, f)
+    }
+}
+
+impl fmt::Display for Report<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.diagnostic.message)
+    }
+}
+
+impl std::error::Error for Report<'_> {}
+
+impl miette::Diagnostic for Report<'_> {
+    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        Some(Box::new(format!(
+            "{}[{}]",
+            self.diagnostic.severity.as_str(),
+            self.diagnostic.rule.code()
+        )))
+    }
+
+    fn severity(&self) -> Option<miette::Severity> {
+        Some(match self.diagnostic.severity {
+            Severity::Error => miette::Severity::Error,
+            Severity::Warning => miette::Severity::Warning,
+        })
+    }
+
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        let help = self.diagnostic.help.as_deref();
+        let fixes = self
+            .diagnostic
+            .fixes
+            .iter()
+            .map(|fix| format!("fix: {}", fix.title));
+        let lines: Vec<String> = help.map(str::to_owned).into_iter().chain(fixes).collect();
+        (!lines.is_empty()).then(|| Box::new(lines.join("\n")) as Box<dyn fmt::Display>)
+    }
+
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        Some(self.source)
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        let primary_text = Some(self.diagnostic.label.clone()).filter(|label| !label.is_empty());
+        let primary = LabeledSpan::new_primary_with_span(
+            primary_text,
+            self.source_span(self.diagnostic.span),
+        );
+        let secondary = self.diagnostic.labels.iter().map(|label| {
+            LabeledSpan::new_with_span(Some(label.message.clone()), self.source_span(label.span))
+        });
+        Some(Box::new(std::iter::once(primary).chain(secondary)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::render::fixtures;
+
+    fn rendered(reports: &[FileReport]) -> String {
+        let mut out = Vec::new();
+        render(
+            reports,
+            &RenderOptions {
+                color: false,
+                width: 100,
+            },
+            &mut out,
+        )
+        .expect("render");
+        String::from_utf8(out).expect("utf-8")
+    }
+
+    #[test]
+    fn snippets_with_every_label_help_and_code() {
+        insta::assert_snapshot!(rendered(&[fixtures::report(), fixtures::warning_report()]));
+    }
+
+    #[test]
+    fn a_clean_run_says_so() {
+        let mut clean = fixtures::report();
+        clean.diagnostics.clear();
+        assert_eq!(rendered(&[clean]), "no problems found in 1 file\n");
+        assert_eq!(
+            rendered(&[]),
+            "no configuration file with a `data.sources` block found\n"
+        );
+    }
+
+    #[test]
+    fn spans_inside_a_character_are_moved_to_its_start() {
+        let report = fixtures::report();
+        let diagnostic = &report.diagnostics[2];
+        let source = NamedSource::new("x", report.text().to_owned());
+        let adapter = Report {
+            diagnostic,
+            text: report.text(),
+            source: &source,
+        };
+        let emoji = report.text().find('😀').expect("emoji");
+        let span = adapter.source_span(Span::new(emoji + 1, emoji + 3));
+        assert_eq!((span.offset(), span.len()), (emoji, 0));
+        let past_end = adapter.source_span(Span::new(10_000, 10_001));
+        assert_eq!(
+            (past_end.offset(), past_end.len()),
+            (report.text().len(), 0)
+        );
+    }
+
+    #[test]
+    fn summary_lines_count_errors_warnings_and_files() {
+        let summary = |files, errors, warnings| {
+            summary_line(&Summary {
+                files,
+                errors,
+                warnings,
+            })
+        };
+        assert_eq!(summary(2, 1, 0), "found 1 error in 2 files");
+        assert_eq!(summary(1, 0, 3), "found 3 warnings in 1 file");
+        assert_eq!(summary(1, 2, 1), "found 2 errors and 1 warning in 1 file");
+    }
+}

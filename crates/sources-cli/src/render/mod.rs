@@ -1,0 +1,146 @@
+//! The output formats of `sources lint`, one module each. Every renderer takes the reports sorted
+//! by path (each report's diagnostics sorted by position) and writes them as they come.
+
+pub mod github;
+pub mod human;
+pub mod json;
+pub mod sarif;
+pub mod short;
+
+use std::io::{self, IsTerminal, Write};
+
+use crate::report::FileReport;
+
+/// An output format of `sources lint`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// Source snippets with every label, the help line and the rule code (miette).
+    Human,
+    /// One line per diagnostic: `path:line:col: severity[code]: message`.
+    Short,
+    /// A versioned JSON document (`"version": 1`).
+    Json,
+    /// GitHub Actions workflow commands (`::error file=…,line=…::message`).
+    Github,
+    /// SARIF 2.1.0, with rule metadata from the registry.
+    Sarif,
+}
+
+impl Format {
+    /// `human` when standard output is a terminal, `short` otherwise.
+    pub fn for_stdout() -> Format {
+        if io::stdout().is_terminal() {
+            Format::Human
+        } else {
+            Format::Short
+        }
+    }
+}
+
+/// How the human format looks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RenderOptions {
+    /// Colour (only on a terminal, and never when `NO_COLOR` is set to a non-empty value).
+    pub color: bool,
+    /// Line width for wrapping.
+    pub width: usize,
+}
+
+impl RenderOptions {
+    /// Colour when standard output is a terminal and `NO_COLOR` is unset or empty; the width from
+    /// `COLUMNS`, else 100.
+    pub fn for_stdout() -> RenderOptions {
+        let no_color = std::env::var_os("NO_COLOR").is_some_and(|value| !value.is_empty());
+        let width = std::env::var("COLUMNS")
+            .ok()
+            .and_then(|columns| columns.parse().ok())
+            .filter(|&columns: &usize| columns >= 40)
+            .unwrap_or(100);
+        RenderOptions {
+            color: io::stdout().is_terminal() && !no_color,
+            width,
+        }
+    }
+}
+
+/// Writes `reports` in `format`.
+pub fn render(
+    format: Format,
+    reports: &[FileReport],
+    options: &RenderOptions,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    match format {
+        Format::Human => human::render(reports, options, out),
+        Format::Short => short::render(reports, out),
+        Format::Json => json::render(reports, out),
+        Format::Github => github::render(reports, out),
+        Format::Sarif => sarif::render(reports, out),
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod fixtures {
+    //! Hand-made reports for the renderers' tests.
+
+    use sources_diagnostics::{Diagnostic, Rule, Span};
+    use sources_syntax::LineIndex;
+
+    use crate::report::FileReport;
+
+    /// The text of the sample configuration.
+    pub const TEXT: &str = "data:\n  sources:\n    apps:\n      type: http\n      urll: \"https://ex.com/é\"\n      refresh: 5 minutes\n    logs:\n      type: passthrough\n      from: ap😀s\n";
+
+    fn span_of(needle: &str) -> Span {
+        let start = TEXT.find(needle).expect("needle in sample");
+        Span::new(start, start + needle.len())
+    }
+
+    /// A report with an error carrying a fix, a warning and an error with a secondary label.
+    pub fn report() -> FileReport {
+        let diagnostics = vec![
+            Diagnostic::new(
+                Rule::UnknownField,
+                span_of("urll"),
+                "unknown field `urll` on an http source",
+            )
+            .with_label("not a field of http")
+            .with_help("did you mean `url`?")
+            .with_replacement("Rename `urll` to `url`", span_of("urll"), "url"),
+            Diagnostic::new(
+                Rule::InvalidDuration,
+                span_of("5 minutes"),
+                "`5 minutes` is not a duration",
+            )
+            .with_help("write a Go-style duration such as `5m`"),
+            Diagnostic::new(
+                Rule::UnknownSource,
+                span_of("ap😀s"),
+                "no source named `ap😀s`",
+            )
+            .with_label("referenced here")
+            .with_secondary(span_of("apps"), "a source with a similar name"),
+        ];
+        FileReport {
+            path: "conf/app, 1.yaml".into(),
+            line_index: LineIndex::new(TEXT),
+            diagnostics,
+        }
+    }
+
+    /// A warning-only report.
+    pub fn warning_report() -> FileReport {
+        let text = "data:\n  sources:\n    a:\n      type: http\n      url: \"${params.id}\"\n";
+        let start = text.find("${params.id}").expect("token");
+        let diagnostics = vec![Diagnostic::new(
+            Rule::UndeclaredParamReference,
+            Span::new(start, start + 12),
+            "`${params.id}` refers to an undeclared parameter: it stays literal",
+        )];
+        FileReport {
+            path: "b.yaml".into(),
+            line_index: LineIndex::new(text),
+            diagnostics,
+        }
+    }
+}
