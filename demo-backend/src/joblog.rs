@@ -1,6 +1,6 @@
 //! `GET /jobs/{id}/log`: a job's log as chunked `text/plain`, paced on the world clock.
 //!
-//! Line `k` of a job is due at `started + k / rate` seconds and is written while the job runs
+//! Line `k` of a job is due at `started + k / rate` seconds (whole milliseconds, rounded down) and is written while the job runs
 //! (due before the job ends); when the job ends, its closing lines follow and the stream closes.
 //! A stream opened on a finished job replays the whole log at once. Every line is a template with
 //! the `{app}` token, replaced by the application id, so no line carries stray formatting text.
@@ -51,8 +51,8 @@ pub struct LogPlan {
     outcome: Outcome,
     started: Millis,
     ends: Millis,
-    /// Microseconds between lines.
-    interval_us: i64,
+    /// Lines per second.
+    rate: f64,
 }
 
 /// Parses `rate` (lines per second, default 3, more than 0 and at most 10,000).
@@ -77,12 +77,12 @@ impl LogPlan {
             outcome: job.outcome,
             started: job.started,
             ends: job.ends,
-            interval_us: ((1_000_000.0 / rate).round() as i64).max(1),
+            rate,
         }
     }
 
     fn due(&self, line: i64) -> Millis {
-        self.started + line * self.interval_us / 1_000
+        self.started + (line as f64 * 1_000.0 / self.rate).floor() as Millis
     }
 
     fn templates(&self) -> &'static [&'static str] {

@@ -1,0 +1,75 @@
+//! A service on a manual clock, and helpers to read its answers.
+#![allow(dead_code, clippy::unwrap_used, missing_docs)]
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use demo_backend::clock::{Clock, ManualClock, Millis};
+use demo_backend::{Client, Options};
+use serde_json::Value;
+
+/// 2027-01-15T08:00:00.000Z.
+pub const T0: Millis = 1_800_000_000_000;
+
+pub struct Demo {
+    pub clock: ManualClock,
+    pub client: Client,
+}
+
+impl Demo {
+    /// 200 apps, seed 42, the scheduled work far away (a day) so that only commands change the world.
+    pub fn quiet() -> Demo {
+        Demo::with(Options { apps: 200, schedule: Duration::from_secs(86_400), ..Options::default() })
+    }
+
+    /// A service built from `options` with seed 42 (unless set) on a manual clock at [`T0`].
+    pub fn with(options: Options) -> Demo {
+        let clock = ManualClock::new(T0);
+        let shared: Arc<dyn Clock> = Arc::new(clock.clone());
+        let seed = if options.seed == 0 { 42 } else { options.seed };
+        let client = Client::in_process(Options { seed, now: Some(shared), ..options });
+        Demo { clock, client }
+    }
+
+    pub fn advance(&self, millis: u64) {
+        self.clock.advance(Duration::from_millis(millis));
+    }
+
+    /// GET, expecting `status`, returning the JSON body.
+    pub async fn get(&self, path: &str, status: u16) -> Value {
+        let response = self.client.get(path).await.unwrap();
+        json(response, status, path).await
+    }
+
+    /// POST, expecting `status`, returning the JSON body.
+    pub async fn post(&self, path: &str, status: u16) -> Value {
+        let response = self.client.post(path).await.unwrap();
+        json(response, status, path).await
+    }
+
+    /// GET, expecting a 4xx/5xx `status` with a JSON error body; returns the message.
+    pub async fn error(&self, method: &str, path: &str, status: u16) -> String {
+        let request = http::Request::builder().method(method).uri(path).body(bytes::Bytes::new()).unwrap();
+        let response = self.client.send(request).await.unwrap();
+        let body = json(response, status, path).await;
+        let object = body.as_object().unwrap();
+        assert_eq!(object.len(), 1, "{body}");
+        object["error"].as_str().unwrap().to_owned()
+    }
+}
+
+pub async fn json(response: http::Response<demo_backend::ClientBody>, status: u16, what: &str) -> Value {
+    let actual = response.status().as_u16();
+    let content_type = response.headers().get("content-type").map(|v| v.to_str().unwrap().to_owned());
+    let text = response.into_body().text().await.unwrap();
+    assert_eq!(actual, status, "{what}: {text}");
+    assert_eq!(content_type.as_deref(), Some("application/json"), "{what}");
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{what}: {e}: {text}"))
+}
+
+/// Lets spawned tasks run until they wait on something (the clock, a lock, a channel).
+pub async fn settle() {
+    for _ in 0..20 {
+        tokio::task::yield_now().await;
+    }
+}
