@@ -1,0 +1,94 @@
+//! Evaluation errors: each names the entry that failed and the cause, on one line.
+
+use crate::io::IoError;
+
+/// A failed evaluation of one entry.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("source `{entry}`: {cause}")]
+pub struct EvalError {
+    /// The entry whose fetch or evaluation failed.
+    pub entry: String,
+    /// Why.
+    pub cause: Cause,
+}
+
+impl EvalError {
+    /// An error of `entry`.
+    pub fn new(entry: impl Into<String>, cause: impl Into<Cause>) -> EvalError {
+        EvalError {
+            entry: entry.into(),
+            cause: cause.into(),
+        }
+    }
+}
+
+/// Why an entry could not be evaluated.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Cause {
+    /// The outside world failed (network, process, file, timeout).
+    #[error(transparent)]
+    Io(#[from] IoError),
+    /// The server answered with a status outside 200–299.
+    #[error("HTTP {status} from {method} {url}: {body}")]
+    Status {
+        /// The status code.
+        status: u16,
+        /// The method sent.
+        method: String,
+        /// The URL requested (credentials in it redacted).
+        url: String,
+        /// The start of the response body.
+        body: String,
+    },
+    /// A `json` source returned something that is not JSON.
+    #[error("{what} is not JSON ({detail}): {snippet}")]
+    NotJson {
+        /// `response`, `output`, `file`, `line` or `frame`.
+        what: &'static str,
+        /// The parser's complaint.
+        detail: String,
+        /// The start of the text.
+        snippet: String,
+    },
+    /// A dot-path (`root`, `next_path`, `total_path`, `cursor`) does not exist in the value.
+    #[error("{field} `{path}` not found: {detail}")]
+    MissingPath {
+        /// Which field holds the path.
+        field: &'static str,
+        /// The path as written.
+        path: String,
+        /// Where the walk stopped.
+        detail: String,
+    },
+    /// A parameter could not be bound.
+    #[error("{0}")]
+    Param(String),
+    /// A CEL expression failed to compile or evaluate.
+    #[error("{field} `{expression}`: {detail}")]
+    Expression {
+        /// The field holding the expression (`where`, `keep.name`, `by`, …).
+        field: String,
+        /// The expression as written.
+        expression: String,
+        /// What went wrong.
+        detail: String,
+    },
+    /// A reference to an entry that does not exist.
+    #[error("unknown source `{0}`")]
+    UnknownSource(String),
+    /// Entries that depend on each other in a cycle.
+    #[error("reference cycle: {0}")]
+    Cycle(String),
+    /// A child or lookup failed; the inner error names it.
+    #[error("{0}")]
+    Child(Box<EvalError>),
+    /// The configuration asks for something the engine cannot do (explained).
+    #[error("{0}")]
+    Unsupported(String),
+}
+
+impl From<EvalError> for Cause {
+    fn from(error: EvalError) -> Cause {
+        Cause::Child(Box::new(error))
+    }
+}

@@ -1,0 +1,275 @@
+//! The I/O seam: every file, process, network and clock access of the engine goes through [`Io`].
+//!
+//! The engine never calls tokio, reqwest or the file system directly; [`crate::system::SystemIo`]
+//! is the real implementation, [`crate::demo::DemoIo`] routes the demo address to the in-process
+//! demo backend, and tests supply fakes. The linter and the language server never hold an `Io`.
+
+use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
+use std::time::Duration;
+
+use bytes::Bytes;
+use futures::stream::BoxStream;
+
+/// A boxed, sendable future (the seam is used as `Arc<dyn Io>`).
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// A response body or process output, chunk by chunk as it arrives.
+pub type ByteStream = BoxStream<'static, Result<Bytes, IoError>>;
+
+/// Lines of a followed process's stdout; a non-zero exit ends it with [`IoError::Exit`].
+pub type LineStream = BoxStream<'static, Result<String, IoError>>;
+
+/// Frames of a websocket, as text (binary frames are decoded as UTF-8, lossily).
+pub type FrameStream = BoxStream<'static, Result<String, IoError>>;
+
+/// One HTTP request, after template substitution.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HttpRequest {
+    /// The method, upper case (`GET`, `POST`, …).
+    pub method: String,
+    /// The absolute URL.
+    pub url: String,
+    /// Request headers, in declaration order.
+    pub headers: Vec<(String, String)>,
+    /// The body, sent as written.
+    pub body: Option<String>,
+}
+
+/// The head of an HTTP response and its body as a stream.
+pub struct HttpResponse {
+    /// The status code.
+    pub status: u16,
+    /// The body, chunk by chunk.
+    pub body: ByteStream,
+}
+
+impl fmt::Debug for HttpResponse {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("HttpResponse")
+            .field("status", &self.status)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A process to run: argv (no shell) and variables added to the inherited environment.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CommandSpec {
+    /// The program (looked up in `PATH`) and its arguments.
+    pub argv: Vec<String>,
+    /// Variables added to or overriding the inherited environment.
+    pub env: Vec<(String, String)>,
+}
+
+/// What a finished process left behind.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CommandOutput {
+    /// The exit code (`None` when killed by a signal).
+    pub code: Option<i32>,
+    /// Everything written to stdout.
+    pub stdout: Vec<u8>,
+    /// Everything written to stderr.
+    pub stderr: Vec<u8>,
+}
+
+/// A websocket connection request, after template substitution.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WebSocketRequest {
+    /// The `ws://` or `wss://` URL.
+    pub url: String,
+    /// Headers sent on the upgrade request.
+    pub headers: Vec<(String, String)>,
+    /// Text frames sent in order right after connecting.
+    pub initial_messages: Vec<String>,
+}
+
+/// Why an I/O operation failed, in words a user can act on.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum IoError {
+    /// The host name does not resolve.
+    #[error("cannot resolve host `{host}`")]
+    Dns {
+        /// The host name.
+        host: String,
+    },
+    /// Nothing accepted the connection.
+    #[error("cannot connect to {address}: {detail}")]
+    Connect {
+        /// `host:port`.
+        address: String,
+        /// What the system said.
+        detail: String,
+    },
+    /// The URL cannot be requested.
+    #[error("invalid URL `{url}`: {detail}")]
+    Url {
+        /// The URL as rendered.
+        url: String,
+        /// What is wrong with it.
+        detail: String,
+    },
+    /// A transport failure after connecting (reset, protocol error, body cut short).
+    #[error("{0}")]
+    Transport(String),
+    /// The program is not in `PATH` (or the path does not exist).
+    #[error("command `{program}` not found")]
+    CommandNotFound {
+        /// `argv[0]`.
+        program: String,
+    },
+    /// The process could not be started for another reason.
+    #[error("cannot run `{program}`: {detail}")]
+    Spawn {
+        /// `argv[0]`.
+        program: String,
+        /// What the system said.
+        detail: String,
+    },
+    /// The process exited unsuccessfully.
+    #[error("{}", exit_message(*.code, .stderr))]
+    Exit {
+        /// The exit code (`None`: killed by a signal).
+        code: Option<i32>,
+        /// The end of what it wrote to stderr.
+        stderr: String,
+    },
+    /// A file could not be read.
+    #[error("cannot read `{path}`: {detail}")]
+    File {
+        /// The path as rendered.
+        path: String,
+        /// What the system said.
+        detail: String,
+    },
+    /// The websocket handshake or a frame failed.
+    #[error("websocket: {0}")]
+    WebSocket(String),
+    /// The operation did not finish within its time limit.
+    #[error("timed out after {}", crate::format_duration(*.0))]
+    Timeout(Duration),
+}
+
+/// How much of stderr an exit error shows.
+pub const STDERR_TAIL: usize = 400;
+
+fn exit_message(code: Option<i32>, stderr: &str) -> String {
+    let status = match code {
+        Some(code) => format!("exited with status {code}"),
+        None => "was killed by a signal".to_owned(),
+    };
+    let stderr = stderr.trim();
+    if stderr.is_empty() {
+        status
+    } else {
+        format!("{status}: {}", one_line(stderr))
+    }
+}
+
+/// Flattens text to one line (newlines shown as ` ⏎ `) so an error stays one line.
+pub fn one_line(text: &str) -> String {
+    text.lines()
+        .map(str::trim_end)
+        .filter(|line| !line.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ⏎ ")
+}
+
+/// The last `max` bytes of `bytes` as text, starting on a character boundary.
+pub fn tail(bytes: &[u8], max: usize) -> String {
+    let text = String::from_utf8_lossy(bytes);
+    if text.len() <= max {
+        return text.into_owned();
+    }
+    let mut start = text.len() - max;
+    while !text.is_char_boundary(start) {
+        start += 1;
+    }
+    format!("…{}", &text[start..])
+}
+
+/// The first `max` bytes of `bytes` as text, ending on a character boundary.
+pub fn head(bytes: &[u8], max: usize) -> String {
+    let text = String::from_utf8_lossy(bytes);
+    if text.len() <= max {
+        return text.into_owned();
+    }
+    let mut end = max;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", &text[..end])
+}
+
+/// Everything the engine may do to the outside world.
+pub trait Io: Send + Sync {
+    /// Sends an HTTP request and returns as soon as the response head arrives.
+    fn http(&self, request: HttpRequest) -> BoxFuture<'_, Result<HttpResponse, IoError>>;
+
+    /// Runs a process to completion. Dropping the future kills the process.
+    fn run(&self, command: CommandSpec) -> BoxFuture<'_, Result<CommandOutput, IoError>>;
+
+    /// Starts a process and streams its stdout line by line. The stream ends with
+    /// [`IoError::Exit`] when the process exits unsuccessfully; dropping it kills the process.
+    fn follow(&self, command: CommandSpec) -> BoxFuture<'_, Result<LineStream, IoError>>;
+
+    /// Reads a whole file.
+    fn read_file(&self, path: String) -> BoxFuture<'_, Result<Vec<u8>, IoError>>;
+
+    /// Connects a websocket, sends the initial messages in order, and streams incoming frames.
+    /// The future resolves once connected and the initial messages are sent.
+    fn websocket(&self, request: WebSocketRequest) -> BoxFuture<'_, Result<FrameStream, IoError>>;
+
+    /// An environment variable of the process that runs the engine.
+    fn env_var(&self, name: &str) -> Option<String>;
+
+    /// Monotonic time since an arbitrary origin.
+    fn now(&self) -> Duration;
+
+    /// Resolves after `duration` on this seam's clock.
+    fn sleep(&self, duration: Duration) -> BoxFuture<'static, ()>;
+}
+
+/// Runs `future` with a time limit measured on the seam's clock.
+pub async fn with_timeout<T>(
+    io: &dyn Io,
+    limit: Duration,
+    future: impl Future<Output = Result<T, IoError>>,
+) -> Result<T, IoError> {
+    let sleep = io.sleep(limit);
+    futures::pin_mut!(future);
+    match futures::future::select(future, sleep).await {
+        futures::future::Either::Left((result, _)) => result,
+        futures::future::Either::Right(((), _)) => Err(IoError::Timeout(limit)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exit_errors_show_the_end_of_stderr_on_one_line() {
+        let error = IoError::Exit {
+            code: Some(2),
+            stderr: "line one\nfatal: bad thing\n".into(),
+        };
+        assert_eq!(
+            error.to_string(),
+            "exited with status 2: line one ⏎ fatal: bad thing"
+        );
+        let killed = IoError::Exit {
+            code: None,
+            stderr: String::new(),
+        };
+        assert_eq!(killed.to_string(), "was killed by a signal");
+    }
+
+    #[test]
+    fn head_and_tail_cut_on_character_boundaries() {
+        assert_eq!(tail("abcdé".as_bytes(), 2), "…é");
+        assert_eq!(head("éabc".as_bytes(), 1), "…");
+        assert_eq!(head(b"abc", 10), "abc");
+        assert_eq!(tail(b"abcdef", 3), "…def");
+    }
+}

@@ -1,0 +1,254 @@
+//! The row operators (`filter`, `project`, `derive`, `sort`) over an entry's value.
+//!
+//! A list is transformed row by row; any other value is treated as a single row, so a `pipe` on an
+//! object-shaped source (a detail document) works the same way and keeps the shape.
+
+use std::cmp::Ordering;
+use std::collections::BTreeMap;
+
+use serde_json::{Map, Value};
+
+use crate::error::Cause;
+use crate::expr::Expr;
+
+/// Parameters as operators' expressions see them.
+pub type Params = BTreeMap<String, String>;
+
+fn with_row(index: Option<usize>, cause: Cause) -> Cause {
+    match (index, cause) {
+        (
+            Some(index),
+            Cause::Expression {
+                field,
+                expression,
+                detail,
+            },
+        ) => Cause::Expression {
+            field,
+            expression,
+            detail: format!("{detail} (row {index})"),
+        },
+        (_, cause) => cause,
+    }
+}
+
+/// Keeps the rows for which `condition` is true (a single value becomes `null` when dropped).
+pub fn filter(value: Value, condition: &Expr, params: &Params) -> Result<Value, Cause> {
+    match value {
+        Value::Array(rows) => {
+            let mut kept = Vec::with_capacity(rows.len());
+            for (index, row) in rows.into_iter().enumerate() {
+                if condition
+                    .eval_bool(&row, params)
+                    .map_err(|cause| with_row(Some(index), cause))?
+                {
+                    kept.push(row);
+                }
+            }
+            Ok(Value::Array(kept))
+        }
+        single => Ok(if condition.eval_bool(&single, params)? {
+            single
+        } else {
+            Value::Null
+        }),
+    }
+}
+
+/// Replaces each row by the keys of `keep`, in the order written.
+pub fn project(value: Value, keep: &[(String, Expr)], params: &Params) -> Result<Value, Cause> {
+    map_rows(value, |row, index| {
+        let mut out = Map::new();
+        for (key, expr) in keep {
+            let computed = expr
+                .eval(&row, params)
+                .map_err(|cause| with_row(index, cause))?;
+            out.insert(key.clone(), computed);
+        }
+        Ok(Value::Object(out))
+    })
+}
+
+/// Adds the keys of `compute` to each row (a computed key replaces an existing one). Every
+/// expression sees the row as it came in.
+pub fn derive(value: Value, compute: &[(String, Expr)], params: &Params) -> Result<Value, Cause> {
+    map_rows(value, |row, index| {
+        let Value::Object(fields) = &row else {
+            let detail = format!("the row is {}, not an object", crate::path::kind(&row));
+            return Err(match compute.first() {
+                Some((_, expr)) => with_row(index, expr.error(detail)),
+                None => Cause::Unsupported(detail),
+            });
+        };
+        let mut out = fields.clone();
+        for (key, expr) in compute {
+            let computed = expr
+                .eval(&row, params)
+                .map_err(|cause| with_row(index, cause))?;
+            out.insert(key.clone(), computed);
+        }
+        Ok(Value::Object(out))
+    })
+}
+
+/// Sorts rows by the key `by` computes, ascending or descending; equal keys keep their order.
+pub fn sort(value: Value, by: &Expr, descending: bool, params: &Params) -> Result<Value, Cause> {
+    let Value::Array(rows) = value else {
+        return Ok(value);
+    };
+    let mut keyed = Vec::with_capacity(rows.len());
+    for (index, row) in rows.into_iter().enumerate() {
+        let key = by
+            .eval(&row, params)
+            .map_err(|cause| with_row(Some(index), cause))?;
+        keyed.push((key, row));
+    }
+    keyed.sort_by(|a, b| {
+        let order = compare(&a.0, &b.0);
+        if descending { order.reverse() } else { order }
+    });
+    Ok(Value::Array(
+        keyed.into_iter().map(|(_, row)| row).collect(),
+    ))
+}
+
+fn map_rows(
+    value: Value,
+    mut apply: impl FnMut(Value, Option<usize>) -> Result<Value, Cause>,
+) -> Result<Value, Cause> {
+    match value {
+        Value::Array(rows) => rows
+            .into_iter()
+            .enumerate()
+            .map(|(index, row)| apply(row, Some(index)))
+            .collect::<Result<Vec<_>, _>>()
+            .map(Value::Array),
+        single => apply(single, None),
+    }
+}
+
+fn rank(value: &Value) -> u8 {
+    match value {
+        Value::Null => 0,
+        Value::Bool(_) => 1,
+        Value::Number(_) => 2,
+        Value::String(_) => 3,
+        Value::Array(_) => 4,
+        Value::Object(_) => 5,
+    }
+}
+
+/// A total order on JSON values: null < booleans < numbers < strings < lists < objects; lists
+/// compare item by item.
+pub fn compare(a: &Value, b: &Value) -> Ordering {
+    match (a, b) {
+        (Value::Bool(x), Value::Bool(y)) => x.cmp(y),
+        (Value::Number(x), Value::Number(y)) => match (x.as_i64(), y.as_i64()) {
+            (Some(x), Some(y)) => x.cmp(&y),
+            _ => x
+                .as_f64()
+                .unwrap_or(f64::NAN)
+                .total_cmp(&y.as_f64().unwrap_or(f64::NAN)),
+        },
+        (Value::String(x), Value::String(y)) => x.cmp(y),
+        (Value::Array(x), Value::Array(y)) => x
+            .iter()
+            .zip(y)
+            .map(|(x, y)| compare(x, y))
+            .find(|order| order.is_ne())
+            .unwrap_or_else(|| x.len().cmp(&y.len())),
+        (Value::Object(x), Value::Object(y)) => Value::Object(x.clone())
+            .to_string()
+            .cmp(&Value::Object(y.clone()).to_string()),
+        _ => rank(a).cmp(&rank(b)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn expr(field: &str, text: &str) -> Expr {
+        Expr::compile(field, text).expect("compiles")
+    }
+
+    fn apps() -> Value {
+        json!([
+            {"id": "a", "health": "Degraded", "rev": 3},
+            {"id": "b", "health": "Healthy", "rev": 10},
+            {"id": "c", "health": "Degraded", "rev": 7},
+        ])
+    }
+
+    #[test]
+    fn filter_keeps_matching_rows_and_uses_params() {
+        let params = Params::from([("health".to_owned(), "Degraded".to_owned())]);
+        let out = filter(apps(), &expr("where", "health == params.health"), &params).expect("ok");
+        assert_eq!(
+            out,
+            json!([{"id": "a", "health": "Degraded", "rev": 3}, {"id": "c", "health": "Degraded", "rev": 7}])
+        );
+        let single = filter(json!({"rev": 1}), &expr("where", "rev > 5"), &params).expect("ok");
+        assert_eq!(single, Value::Null);
+    }
+
+    #[test]
+    fn project_keeps_declared_keys_in_order() {
+        let keep = vec![
+            ("app".to_owned(), expr("keep.app", "id")),
+            ("bad".to_owned(), expr("keep.bad", "health != 'Healthy'")),
+        ];
+        let out = project(apps(), &keep, &Params::new()).expect("ok");
+        assert_eq!(out[1], json!({"app": "b", "bad": false}));
+        assert_eq!(
+            serde_json::to_string(&out[0]).expect("json"),
+            r#"{"app":"a","bad":true}"#
+        );
+    }
+
+    #[test]
+    fn derive_adds_keys_and_reports_the_row_that_failed() {
+        let compute = vec![("next".to_owned(), expr("compute.next", "rev + 1"))];
+        let out = derive(apps(), &compute, &Params::new()).expect("ok");
+        assert_eq!(
+            out[2],
+            json!({"id": "c", "health": "Degraded", "rev": 7, "next": 8})
+        );
+        let rows = json!([{"rev": 1}, {"id": "no rev"}]);
+        let error = derive(rows, &compute, &Params::new()).expect_err("row 1 has no rev");
+        let text = error.to_string();
+        assert!(text.starts_with("compute.next `rev + 1`: "), "{text}");
+        assert!(text.ends_with("(row 1)"), "{text}");
+    }
+
+    #[test]
+    fn sort_is_stable_in_both_directions() {
+        let by = expr("by", "health");
+        let asc = sort(apps(), &by, false, &Params::new()).expect("ok");
+        let ids: Vec<&str> = asc
+            .as_array()
+            .expect("list")
+            .iter()
+            .filter_map(|r| r["id"].as_str())
+            .collect();
+        assert_eq!(ids, ["a", "c", "b"]);
+        let desc = sort(apps(), &expr("by", "rev"), true, &Params::new()).expect("ok");
+        let ids: Vec<&str> = desc
+            .as_array()
+            .expect("list")
+            .iter()
+            .filter_map(|r| r["id"].as_str())
+            .collect();
+        assert_eq!(ids, ["b", "c", "a"]);
+    }
+
+    #[test]
+    fn compare_orders_kinds_and_numbers() {
+        assert_eq!(compare(&json!(2), &json!(10)), Ordering::Less);
+        assert_eq!(compare(&json!(2.5), &json!(2)), Ordering::Greater);
+        assert_eq!(compare(&json!(null), &json!("a")), Ordering::Less);
+        assert_eq!(compare(&json!([1, 2]), &json!([1, 3])), Ordering::Less);
+        assert_eq!(compare(&json!([1]), &json!([1, 0])), Ordering::Less);
+    }
+}

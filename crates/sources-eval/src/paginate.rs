@@ -1,0 +1,240 @@
+//! `paginate: {strategy: link}`: walks every page up front, following the next-page URL read at
+//! `next_path` in the raw response (before `root`), and concatenates each page's items.
+
+use std::time::Duration;
+
+use serde_json::Value;
+
+use crate::decode::{Format, apply_root, decode};
+use crate::error::Cause;
+use crate::fetch::http_body;
+use crate::io::{HttpRequest, Io, IoError};
+use crate::path;
+use crate::trace::Trace;
+
+/// `max_pages` when unset or 0.
+pub const DEFAULT_MAX_PAGES: u64 = 20;
+
+/// A link walk.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LinkWalk {
+    /// Dot-path to the next page's URL in the raw response.
+    pub next_path: String,
+    /// The most pages fetched (0 or less means [`DEFAULT_MAX_PAGES`]).
+    pub max_pages: i64,
+    /// Whether a failing page after the first ends the walk with what was fetched (`skip`)
+    /// instead of failing it.
+    pub skip_page_errors: bool,
+    /// The entry's `root`.
+    pub root: Option<String>,
+}
+
+impl LinkWalk {
+    /// The page cap in force.
+    pub fn cap(&self) -> u64 {
+        u64::try_from(self.max_pages)
+            .ok()
+            .filter(|pages| *pages > 0)
+            .unwrap_or(DEFAULT_MAX_PAGES)
+    }
+}
+
+/// The next page's URL from a raw response: `None` when the link is absent, null or empty.
+fn next_url(raw: &Value, next_path: &str, current: &str) -> Result<Option<String>, Cause> {
+    let link = match path::lookup(raw, next_path) {
+        Ok(Value::String(text)) if !text.is_empty() => text.clone(),
+        Ok(Value::Null) | Err(_) => return Ok(None),
+        Ok(Value::String(_)) => return Ok(None),
+        Ok(other) => {
+            return Err(Cause::MissingPath {
+                field: "next_path",
+                path: next_path.to_owned(),
+                detail: format!("it holds {}, not a URL", path::kind(other)),
+            });
+        }
+    };
+    let base = url::Url::parse(current).map_err(|error| IoError::Url {
+        url: current.to_owned(),
+        detail: error.to_string(),
+    })?;
+    let joined = base.join(&link).map_err(|error| IoError::Url {
+        url: link.clone(),
+        detail: error.to_string(),
+    })?;
+    Ok(Some(joined.to_string()))
+}
+
+fn page_items(raw: Value, root: Option<&str>, page: u64) -> Result<Vec<Value>, Cause> {
+    match apply_root(raw, root)? {
+        Value::Array(items) => Ok(items),
+        Value::Null => Ok(Vec::new()),
+        other => Err(Cause::Unsupported(format!(
+            "page {page} holds {} at `root`, not a list of items",
+            path::kind(&other)
+        ))),
+    }
+}
+
+/// Walks the pages from `first` (a relative next link is resolved against the page's URL; every
+/// page is requested with the first request's method, headers and body).
+pub async fn walk(
+    io: &dyn Io,
+    trace: &dyn Trace,
+    first: HttpRequest,
+    walk: &LinkWalk,
+    timeout: Duration,
+) -> Result<Value, Cause> {
+    let cap = walk.cap();
+    let mut items = Vec::new();
+    let mut request = first;
+    let mut page = 1;
+    loop {
+        let fetched = async {
+            let body = http_body(io, trace, request.clone(), timeout).await?;
+            let raw = decode(&body, Format::Json, "response")?;
+            let next = next_url(&raw, &walk.next_path, &request.url)?;
+            Ok::<_, Cause>((page_items(raw, walk.root.as_deref(), page)?, next))
+        }
+        .await;
+        let (mut page_items, next) = match fetched {
+            Ok(fetched) => fetched,
+            Err(cause) if walk.skip_page_errors && page > 1 => {
+                trace.note(&format!(
+                    "  page {page} failed ({cause}); on_page_error: skip keeps the {} items fetched",
+                    items.len()
+                ));
+                break;
+            }
+            Err(cause) => return Err(cause),
+        };
+        items.append(&mut page_items);
+        let Some(next) = next else {
+            trace.note(&format!(
+                "  {page} page(s), {} items: no next link",
+                items.len()
+            ));
+            break;
+        };
+        if page >= cap {
+            trace.note(&format!(
+                "  stopped at max_pages {cap} with {} items; more pages remain",
+                items.len()
+            ));
+            break;
+        }
+        request.url = next;
+        page += 1;
+    }
+    Ok(Value::Array(items))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fetch::DEFAULT_TIMEOUT;
+    use crate::testing::{FakeIo, Reply};
+    use crate::trace::{Collect, Silent};
+    use serde_json::json;
+
+    fn events_server() -> FakeIo {
+        FakeIo::new().with_http(|request| {
+            let page: u32 = request
+                .url
+                .split("page=")
+                .nth(1)
+                .and_then(|p| p.parse().ok())
+                .unwrap_or(1);
+            if page > 3 {
+                return Reply::Body(404, vec![r#"{"error":"Invalid page."}"#.into()]);
+            }
+            let next = if page < 3 {
+                json!(format!("/api/v2/jobs/1/job_events/?page={}", page + 1))
+            } else {
+                Value::Null
+            };
+            Reply::json(json!({"count": 6, "next": next, "results": [{"counter": page * 2 - 1}, {"counter": page * 2}]}))
+        })
+    }
+
+    fn first() -> HttpRequest {
+        HttpRequest {
+            method: "GET".into(),
+            url: "http://127.0.0.1:8099/api/v2/jobs/1/job_events/?page=1".into(),
+            headers: vec![("Accept".into(), "application/json".into())],
+            body: None,
+        }
+    }
+
+    fn spec(max_pages: i64) -> LinkWalk {
+        LinkWalk {
+            next_path: "next".into(),
+            max_pages,
+            skip_page_errors: false,
+            root: Some("results".into()),
+        }
+    }
+
+    #[tokio::test]
+    async fn follows_relative_links_until_the_link_is_null() {
+        let io = events_server();
+        let value = walk(&io, &Silent, first(), &spec(0), DEFAULT_TIMEOUT)
+            .await
+            .expect("walks");
+        let counters: Vec<i64> = value
+            .as_array()
+            .expect("list")
+            .iter()
+            .filter_map(|e| e["counter"].as_i64())
+            .collect();
+        assert_eq!(counters, [1, 2, 3, 4, 5, 6]);
+        let log = io.http_log();
+        assert_eq!(log.len(), 3);
+        assert_eq!(
+            log[2].url,
+            "http://127.0.0.1:8099/api/v2/jobs/1/job_events/?page=3"
+        );
+        assert_eq!(log[2].headers, first().headers);
+    }
+
+    #[tokio::test]
+    async fn max_pages_caps_the_walk_and_zero_means_twenty() {
+        let io = events_server();
+        let trace = Collect::default();
+        let value = walk(&io, &trace, first(), &spec(2), DEFAULT_TIMEOUT)
+            .await
+            .expect("walks");
+        assert_eq!(value.as_array().map(Vec::len), Some(4));
+        assert!(
+            trace
+                .lines()
+                .iter()
+                .any(|l| l.contains("stopped at max_pages 2"))
+        );
+        assert_eq!(spec(0).cap(), 20);
+        assert_eq!(spec(-1).cap(), 20);
+        assert_eq!(spec(5).cap(), 5);
+    }
+
+    #[tokio::test]
+    async fn a_failing_later_page_fails_or_is_skipped() {
+        let io = FakeIo::new().with_http(|request| {
+            if request.url.ends_with("page=2") {
+                Reply::Body(503, vec!["unavailable".into()])
+            } else {
+                Reply::json(json!({"next": "?page=2", "results": [1]}))
+            }
+        });
+        let error = walk(&io, &Silent, first(), &spec(0), DEFAULT_TIMEOUT)
+            .await
+            .expect_err("fails");
+        assert!(error.to_string().starts_with("HTTP 503"), "{error}");
+        let skipping = LinkWalk {
+            skip_page_errors: true,
+            ..spec(0)
+        };
+        let value = walk(&io, &Silent, first(), &skipping, DEFAULT_TIMEOUT)
+            .await
+            .expect("skips");
+        assert_eq!(value, json!([1]));
+    }
+}

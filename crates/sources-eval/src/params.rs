@@ -1,0 +1,198 @@
+//! Parameter binding: the caller's value, else the default, else an error when required, else
+//! empty; undeclared names are refused and values are checked against the declared type.
+
+use std::collections::BTreeMap;
+
+use sources_config::enums::{Enumeration, ParamType};
+
+/// Checks `value` against a parameter type; the message says what is expected.
+pub fn check(kind: ParamType, value: &str) -> Result<(), String> {
+    match kind {
+        ParamType::String => Ok(()),
+        ParamType::Int => value
+            .trim()
+            .parse::<i64>()
+            .map(drop)
+            .map_err(|_| "expected an integer such as `42`".to_owned()),
+        ParamType::Bool => match value {
+            "true" | "false" => Ok(()),
+            _ => Err("expected `true` or `false`".to_owned()),
+        },
+        ParamType::Duration => sources_config::duration::parse_duration(value)
+            .map(drop)
+            .map_err(|error| format!("expected a duration such as `30s` ({error})")),
+    }
+}
+
+/// One declared parameter, as the engine needs it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParamDecl {
+    /// The parameter's name.
+    pub name: String,
+    /// Its type.
+    pub kind: ParamType,
+    /// Whether a caller must supply it.
+    pub required: bool,
+    /// The value used when no caller supplies one.
+    pub default: Option<String>,
+}
+
+/// Binds parameters for one entry. The result holds every declared name (empty when neither
+/// supplied nor defaulted), so an undeclared `${params.X}` stays literal.
+pub fn bind(
+    declared: &[ParamDecl],
+    supplied: &BTreeMap<String, String>,
+) -> Result<BTreeMap<String, String>, String> {
+    for name in supplied.keys() {
+        if !declared.iter().any(|decl| &decl.name == name) {
+            let names: Vec<&str> = declared.iter().map(|decl| decl.name.as_str()).collect();
+            let hint = match sources_diagnostics::did_you_mean(name, names.iter().copied()).first()
+            {
+                Some(best) => format!("; did you mean `{best}`?"),
+                None if names.is_empty() => "; it declares no parameters".to_owned(),
+                None => format!("; it declares {}", list(&names)),
+            };
+            return Err(format!(
+                "parameter `{name}` is not declared by this source{hint}"
+            ));
+        }
+    }
+    let mut bound = BTreeMap::new();
+    for decl in declared {
+        let value = match (supplied.get(&decl.name), &decl.default) {
+            (Some(value), _) => value.clone(),
+            (None, Some(default)) => default.clone(),
+            (None, None) if decl.required => {
+                return Err(format!(
+                    "parameter `{}` is required: pass it with `--param {}=VALUE`",
+                    decl.name, decl.name
+                ));
+            }
+            (None, None) => String::new(),
+        };
+        let supplied_or_default = supplied.contains_key(&decl.name) || decl.default.is_some();
+        if supplied_or_default {
+            check(decl.kind, &value).map_err(|expected| {
+                format!(
+                    "parameter `{}` is declared `{}` but got `{value}`: {expected}",
+                    decl.name,
+                    decl.kind.as_str()
+                )
+            })?;
+        }
+        bound.insert(decl.name.clone(), value);
+    }
+    Ok(bound)
+}
+
+fn list(names: &[&str]) -> String {
+    names
+        .iter()
+        .map(|name| format!("`{name}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Parses `k=v` command-line parameters; the last of a repeated name wins.
+pub fn parse_assignments(pairs: &[String]) -> Result<BTreeMap<String, String>, String> {
+    let mut out = BTreeMap::new();
+    for pair in pairs {
+        let Some((name, value)) = pair.split_once('=') else {
+            return Err(format!("`--param {pair}` is not NAME=VALUE"));
+        };
+        if name.is_empty() {
+            return Err(format!("`--param {pair}` has an empty name"));
+        }
+        out.insert(name.to_owned(), value.to_owned());
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn decl(name: &str, kind: ParamType, required: bool, default: Option<&str>) -> ParamDecl {
+        ParamDecl {
+            name: name.into(),
+            kind,
+            required,
+            default: default.map(Into::into),
+        }
+    }
+
+    fn supplied(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
+        pairs
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+            .collect()
+    }
+
+    #[test]
+    fn caller_then_default_then_required_then_empty() {
+        let declared = [
+            decl("id", ParamType::String, true, None),
+            decl("limit", ParamType::Int, false, Some("50")),
+            decl("q", ParamType::String, false, None),
+        ];
+        let bound = bind(&declared, &supplied(&[("id", "app-0003")])).expect("bound");
+        assert_eq!(bound["id"], "app-0003");
+        assert_eq!(bound["limit"], "50");
+        assert_eq!(bound["q"], "");
+        let bound = bind(&declared, &supplied(&[("id", "x"), ("limit", "7")])).expect("bound");
+        assert_eq!(bound["limit"], "7");
+        let missing = bind(&declared, &BTreeMap::new()).expect_err("required");
+        assert_eq!(
+            missing,
+            "parameter `id` is required: pass it with `--param id=VALUE`"
+        );
+    }
+
+    #[test]
+    fn undeclared_names_are_refused_with_a_suggestion() {
+        let declared = [decl("app_id", ParamType::String, false, None)];
+        assert_eq!(
+            bind(&declared, &supplied(&[("app_ib", "x")])).expect_err("undeclared"),
+            "parameter `app_ib` is not declared by this source; did you mean `app_id`?"
+        );
+        assert_eq!(
+            bind(&[], &supplied(&[("x", "1")])).expect_err("undeclared"),
+            "parameter `x` is not declared by this source; it declares no parameters"
+        );
+    }
+
+    #[test]
+    fn values_are_checked_against_the_declared_type() {
+        let declared = [
+            decl("n", ParamType::Int, false, None),
+            decl("b", ParamType::Bool, false, None),
+            decl("d", ParamType::Duration, false, Some("1m30s")),
+        ];
+        assert!(bind(&declared, &supplied(&[("n", "-3"), ("b", "true")])).is_ok());
+        assert_eq!(
+            bind(&declared, &supplied(&[("n", "ten")])).expect_err("int"),
+            "parameter `n` is declared `int` but got `ten`: expected an integer such as `42`"
+        );
+        assert!(
+            bind(&declared, &supplied(&[("b", "yes")]))
+                .expect_err("bool")
+                .contains("expected `true` or `false`")
+        );
+        assert!(
+            bind(&declared, &supplied(&[("d", "5")]))
+                .expect_err("duration")
+                .contains("declared `duration` but got `5`")
+        );
+        assert!(bind(&declared, &supplied(&[("d", "250ms")])).is_ok());
+    }
+
+    #[test]
+    fn assignments_split_on_the_first_equals_sign() {
+        let pairs = vec!["q=a=b".to_owned(), "id=1".to_owned(), "id=2".to_owned()];
+        let parsed = parse_assignments(&pairs).expect("parsed");
+        assert_eq!(parsed["q"], "a=b");
+        assert_eq!(parsed["id"], "2");
+        assert!(parse_assignments(&["novalue".to_owned()]).is_err());
+        assert!(parse_assignments(&["=x".to_owned()]).is_err());
+    }
+}

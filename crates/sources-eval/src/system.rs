@@ -1,0 +1,436 @@
+//! The real [`Io`]: reqwest (rustls) for HTTP, tokio processes and files, tokio-tungstenite for
+//! websockets, and tokio's clock.
+
+use std::error::Error as _;
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use futures::{SinkExt, StreamExt};
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, BufReader};
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+
+use crate::io::{
+    BoxFuture, CommandOutput, CommandSpec, FrameStream, HttpRequest, HttpResponse, Io, IoError,
+    LineStream, STDERR_TAIL, WebSocketRequest, tail,
+};
+
+/// The process's real network, processes, files, environment and clock.
+#[derive(Clone, Debug)]
+pub struct SystemIo {
+    client: reqwest::Client,
+    origin: Instant,
+}
+
+impl SystemIo {
+    /// A seam over the real world. Redirects are followed (up to 10); no proxy is read from the
+    /// environment.
+    pub fn new() -> Result<SystemIo, IoError> {
+        let client = reqwest::Client::builder()
+            .no_proxy()
+            .user_agent(concat!("sources-try/", env!("CARGO_PKG_VERSION")))
+            .build()
+            .map_err(|error| IoError::Transport(chain(&error)))?;
+        Ok(SystemIo {
+            client,
+            origin: Instant::now(),
+        })
+    }
+}
+
+/// An error and its causes on one line, without repeating a cause the message already includes.
+fn chain(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        let cause_text = cause.to_string();
+        if !text.contains(&cause_text) {
+            text.push_str(": ");
+            text.push_str(&cause_text);
+        }
+        source = cause.source();
+    }
+    text
+}
+
+fn host_and_port(url: &reqwest::Url) -> (String, String) {
+    let host = url.host_str().unwrap_or_default().to_owned();
+    let address = match url.port_or_known_default() {
+        Some(port) => format!("{host}:{port}"),
+        None => host.clone(),
+    };
+    (host, address)
+}
+
+fn is_dns_failure(text: &str) -> bool {
+    let text = text.to_ascii_lowercase();
+    text.contains("dns error")
+        || text.contains("failed to lookup address")
+        || text.contains("name or service not known")
+        || text.contains("no address associated")
+        || text.contains("temporary failure in name resolution")
+}
+
+fn http_error(url: &reqwest::Url, error: &reqwest::Error) -> IoError {
+    let (host, address) = host_and_port(url);
+    let detail = chain(error);
+    if is_dns_failure(&detail) {
+        return IoError::Dns { host };
+    }
+    if error.is_connect() {
+        let reason = error
+            .source()
+            .map(|source| {
+                let mut last = source;
+                while let Some(next) = last.source() {
+                    last = next;
+                }
+                last.to_string()
+            })
+            .unwrap_or(detail);
+        return IoError::Connect {
+            address,
+            detail: reason,
+        };
+    }
+    if error.is_builder() {
+        return IoError::Url {
+            url: crate::trace::url(url.as_str()),
+            detail,
+        };
+    }
+    IoError::Transport(detail)
+}
+
+fn spawn_error(program: &str, error: &std::io::Error) -> IoError {
+    if error.kind() == std::io::ErrorKind::NotFound {
+        IoError::CommandNotFound {
+            program: program.to_owned(),
+        }
+    } else {
+        IoError::Spawn {
+            program: program.to_owned(),
+            detail: error.to_string(),
+        }
+    }
+}
+
+fn command(spec: &CommandSpec) -> Result<tokio::process::Command, IoError> {
+    let Some((program, args)) = spec.argv.split_first() else {
+        return Err(IoError::Spawn {
+            program: String::new(),
+            detail: "the command is empty".to_owned(),
+        });
+    };
+    let mut command = tokio::process::Command::new(program);
+    command
+        .args(args)
+        .envs(spec.env.iter().map(|(name, value)| (name, value)))
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true);
+    Ok(command)
+}
+
+impl Io for SystemIo {
+    fn http(&self, request: HttpRequest) -> BoxFuture<'_, Result<HttpResponse, IoError>> {
+        Box::pin(async move {
+            let url = reqwest::Url::parse(&request.url).map_err(|error| IoError::Url {
+                url: crate::trace::url(&request.url),
+                detail: error.to_string(),
+            })?;
+            if !matches!(url.scheme(), "http" | "https") {
+                return Err(IoError::Url {
+                    url: crate::trace::url(&request.url),
+                    detail: format!("scheme `{}` is not http or https", url.scheme()),
+                });
+            }
+            let method = reqwest::Method::from_bytes(request.method.as_bytes()).map_err(|_| {
+                IoError::Transport(format!("`{}` is not an HTTP method", request.method))
+            })?;
+            let mut builder = self.client.request(method, url.clone());
+            for (name, value) in &request.headers {
+                builder = builder.header(name, value);
+            }
+            if let Some(body) = request.body {
+                builder = builder.body(body);
+            }
+            let response = builder
+                .send()
+                .await
+                .map_err(|error| http_error(&url, &error))?;
+            let status = response.status().as_u16();
+            let body = response
+                .bytes_stream()
+                .map(move |chunk| chunk.map_err(|error| http_error(&url, &error)))
+                .boxed();
+            Ok(HttpResponse { status, body })
+        })
+    }
+
+    fn run(&self, spec: CommandSpec) -> BoxFuture<'_, Result<CommandOutput, IoError>> {
+        Box::pin(async move {
+            let program = spec.argv.first().cloned().unwrap_or_default();
+            let child = command(&spec)?
+                .spawn()
+                .map_err(|error| spawn_error(&program, &error))?;
+            let output = child
+                .wait_with_output()
+                .await
+                .map_err(|error| spawn_error(&program, &error))?;
+            Ok(CommandOutput {
+                code: output.status.code(),
+                stdout: output.stdout,
+                stderr: output.stderr,
+            })
+        })
+    }
+
+    fn follow(&self, spec: CommandSpec) -> BoxFuture<'_, Result<LineStream, IoError>> {
+        Box::pin(async move {
+            let program = spec.argv.first().cloned().unwrap_or_default();
+            let mut child = command(&spec)?
+                .spawn()
+                .map_err(|error| spawn_error(&program, &error))?;
+            let (Some(stdout), Some(mut stderr)) = (child.stdout.take(), child.stderr.take())
+            else {
+                return Err(IoError::Spawn {
+                    program,
+                    detail: "its output could not be captured".to_owned(),
+                });
+            };
+            let stderr_task = tokio::spawn(async move {
+                let mut buffer = Vec::new();
+                // A read error only shortens what an exit error shows.
+                let _ = stderr.read_to_end(&mut buffer).await;
+                buffer
+            });
+            let lines = BufReader::new(stdout).lines();
+            let state = (Some(lines), Some(child), Some(stderr_task));
+            let stream = futures::stream::unfold(state, |(lines, child, stderr)| async move {
+                let mut lines = lines?;
+                match lines.next_line().await {
+                    Ok(Some(line)) => Some((Ok(line), (Some(lines), child, stderr))),
+                    Ok(None) => {
+                        let mut child = child?;
+                        let status = child.wait().await;
+                        let stderr = match stderr {
+                            Some(task) => task.await.unwrap_or_default(),
+                            None => Vec::new(),
+                        };
+                        match status {
+                            Ok(status) if status.success() => None,
+                            Ok(status) => Some((
+                                Err(IoError::Exit {
+                                    code: status.code(),
+                                    stderr: tail(&stderr, STDERR_TAIL),
+                                }),
+                                (None, None, None),
+                            )),
+                            Err(error) => Some((
+                                Err(IoError::Transport(error.to_string())),
+                                (None, None, None),
+                            )),
+                        }
+                    }
+                    Err(error) => Some((
+                        Err(IoError::Transport(format!("reading stdout: {error}"))),
+                        (None, None, None),
+                    )),
+                }
+            });
+            Ok(stream.boxed())
+        })
+    }
+
+    fn read_file(&self, path: String) -> BoxFuture<'_, Result<Vec<u8>, IoError>> {
+        Box::pin(async move {
+            tokio::fs::read(&path).await.map_err(|error| IoError::File {
+                path,
+                detail: error.to_string(),
+            })
+        })
+    }
+
+    fn websocket(&self, request: WebSocketRequest) -> BoxFuture<'_, Result<FrameStream, IoError>> {
+        Box::pin(async move {
+            let mut upgrade = request
+                .url
+                .as_str()
+                .into_client_request()
+                .map_err(|error| IoError::Url {
+                    url: crate::trace::url(&request.url),
+                    detail: error.to_string(),
+                })?;
+            for (name, value) in &request.headers {
+                let name = reqwest::header::HeaderName::from_bytes(name.as_bytes())
+                    .map_err(|error| IoError::WebSocket(format!("header `{name}`: {error}")))?;
+                let value = reqwest::header::HeaderValue::from_str(value)
+                    .map_err(|error| IoError::WebSocket(format!("header `{name}`: {error}")))?;
+                upgrade.headers_mut().insert(name, value);
+            }
+            let (mut socket, _) = tokio_tungstenite::connect_async(upgrade)
+                .await
+                .map_err(|error| websocket_error(&request.url, &error))?;
+            for message in request.initial_messages {
+                socket
+                    .send(Message::text(message))
+                    .await
+                    .map_err(|error| IoError::WebSocket(chain(&error)))?;
+            }
+            let frames = socket.filter_map(|message| async move {
+                match message {
+                    Ok(Message::Text(text)) => Some(Ok(text.as_str().to_owned())),
+                    Ok(Message::Binary(bytes)) => {
+                        Some(Ok(String::from_utf8_lossy(&bytes).into_owned()))
+                    }
+                    Ok(_) => None,
+                    Err(error) => Some(Err(IoError::WebSocket(chain(&error)))),
+                }
+            });
+            Ok(frames.boxed())
+        })
+    }
+
+    fn env_var(&self, name: &str) -> Option<String> {
+        std::env::var(name).ok()
+    }
+
+    fn now(&self) -> Duration {
+        self.origin.elapsed()
+    }
+
+    fn sleep(&self, duration: Duration) -> BoxFuture<'static, ()> {
+        Box::pin(tokio::time::sleep(duration))
+    }
+}
+
+fn websocket_error(url: &str, error: &tokio_tungstenite::tungstenite::Error) -> IoError {
+    let detail = chain(error);
+    let parsed = url::Url::parse(url).ok();
+    let host = parsed
+        .as_ref()
+        .and_then(|url| url.host_str())
+        .unwrap_or_default()
+        .to_owned();
+    if is_dns_failure(&detail) {
+        return IoError::Dns { host };
+    }
+    if let tokio_tungstenite::tungstenite::Error::Io(io) = error {
+        let port = parsed
+            .as_ref()
+            .and_then(url::Url::port_or_known_default)
+            .map(|port| format!(":{port}"))
+            .unwrap_or_default();
+        return IoError::Connect {
+            address: format!("{host}{port}"),
+            detail: io.to_string(),
+        };
+    }
+    IoError::WebSocket(detail)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(argv: &[&str]) -> CommandSpec {
+        CommandSpec {
+            argv: argv.iter().map(|arg| (*arg).to_owned()).collect(),
+            env: vec![("SOURCES_TRY_TEST".into(), "from-env".into())],
+        }
+    }
+
+    #[tokio::test]
+    async fn runs_argv_without_a_shell_with_added_env() {
+        let io = SystemIo::new().expect("client");
+        let output = io
+            .run(spec(&[
+                "sh",
+                "-c",
+                "printf '%s|%s' \"$SOURCES_TRY_TEST\" \"$1\"",
+                "sh",
+                "$HOME; x",
+            ]))
+            .await
+            .expect("runs");
+        assert_eq!(output.code, Some(0));
+        assert_eq!(String::from_utf8_lossy(&output.stdout), "from-env|$HOME; x");
+    }
+
+    #[tokio::test]
+    async fn a_missing_program_is_named() {
+        let io = SystemIo::new().expect("client");
+        let error = io
+            .run(spec(&["sources-no-such-command-xyz"]))
+            .await
+            .expect_err("not found");
+        assert_eq!(
+            error.to_string(),
+            "command `sources-no-such-command-xyz` not found"
+        );
+    }
+
+    #[tokio::test]
+    async fn followed_output_ends_with_the_exit_error() {
+        let io = SystemIo::new().expect("client");
+        let lines: Vec<Result<String, IoError>> = io
+            .follow(spec(&[
+                "sh",
+                "-c",
+                "echo one; echo two; echo bad >&2; exit 4",
+            ]))
+            .await
+            .expect("starts")
+            .collect()
+            .await;
+        assert_eq!(lines[0].as_deref().ok(), Some("one"));
+        assert_eq!(lines[1].as_deref().ok(), Some("two"));
+        assert_eq!(
+            lines[2].as_ref().expect_err("exit").to_string(),
+            "exited with status 4: bad"
+        );
+        assert_eq!(lines.len(), 3);
+    }
+
+    #[tokio::test]
+    async fn a_refused_connection_names_the_address() {
+        let io = SystemIo::new().expect("client");
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+        let port = listener.local_addr().expect("addr").port();
+        drop(listener);
+        let error = io
+            .http(HttpRequest {
+                method: "GET".into(),
+                url: format!("http://127.0.0.1:{port}/"),
+                headers: vec![],
+                body: None,
+            })
+            .await
+            .expect_err("refused");
+        let text = error.to_string();
+        assert!(
+            text.starts_with(&format!("cannot connect to 127.0.0.1:{port}: ")),
+            "{text}"
+        );
+    }
+
+    #[tokio::test]
+    async fn an_unresolvable_host_is_a_dns_error() {
+        let io = SystemIo::new().expect("client");
+        let error = io
+            .http(HttpRequest {
+                method: "GET".into(),
+                url: "http://sources-try-test.invalid/".into(),
+                headers: vec![],
+                body: None,
+            })
+            .await
+            .expect_err("dns");
+        assert_eq!(
+            error.to_string(),
+            "cannot resolve host `sources-try-test.invalid`"
+        );
+    }
+}

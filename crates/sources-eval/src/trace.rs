@@ -1,0 +1,156 @@
+//! What `--verbose` shows: one line per request, cache decision and paging step, with credentials
+//! redacted.
+
+use std::sync::{Mutex, PoisonError};
+
+/// Where the engine reports what it does.
+pub trait Trace: Send + Sync {
+    /// One line of progress.
+    fn note(&self, line: &str);
+}
+
+/// Reports nothing.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Silent;
+
+impl Trace for Silent {
+    fn note(&self, _line: &str) {}
+}
+
+/// Keeps every line (tests and callers that print later).
+#[derive(Debug, Default)]
+pub struct Collect(Mutex<Vec<String>>);
+
+impl Collect {
+    /// The lines so far.
+    pub fn lines(&self) -> Vec<String> {
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+}
+
+impl Trace for Collect {
+    fn note(&self, line: &str) {
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(line.to_owned());
+    }
+}
+
+/// What a redacted value is shown as.
+pub const REDACTED: &str = "[redacted]";
+
+/// Whether a header or query parameter name looks like it carries a credential.
+pub fn is_credential(name: &str) -> bool {
+    let name = name.to_ascii_lowercase();
+    const EXACT: &[&str] = &[
+        "authorization",
+        "proxy-authorization",
+        "cookie",
+        "set-cookie",
+    ];
+    const PARTS: &[&str] = &[
+        "token",
+        "key",
+        "secret",
+        "password",
+        "passwd",
+        "auth",
+        "session",
+        "signature",
+        "credential",
+    ];
+    EXACT.contains(&name.as_str()) || PARTS.iter().any(|part| name.contains(part))
+}
+
+/// Headers as `Name: value` lines for the trace, credential values redacted.
+pub fn headers(headers: &[(String, String)]) -> Vec<String> {
+    headers
+        .iter()
+        .map(|(name, value)| {
+            if is_credential(name) {
+                format!("{name}: {REDACTED}")
+            } else {
+                format!("{name}: {value}")
+            }
+        })
+        .collect()
+}
+
+/// A URL for the trace and for error messages: a password in it and the values of
+/// credential-looking query parameters are redacted.
+pub fn url(text: &str) -> String {
+    let Ok(mut url) = url::Url::parse(text) else {
+        return text.to_owned();
+    };
+    let mut changed = false;
+    if url.password().is_some() {
+        // Setting a password only fails on URLs that cannot have one, which this one does.
+        changed = url.set_password(Some(REDACTED)).is_ok();
+    }
+    if url.query().is_some() {
+        let pairs: Vec<(String, String)> = url
+            .query_pairs()
+            .map(|(name, value)| {
+                let value = if is_credential(&name) {
+                    REDACTED.to_owned()
+                } else {
+                    value.into_owned()
+                };
+                (name.into_owned(), value)
+            })
+            .collect();
+        if pairs
+            .iter()
+            .any(|(name, value)| is_credential(name) && value == REDACTED)
+        {
+            url.query_pairs_mut().clear().extend_pairs(pairs);
+            changed = true;
+        }
+    }
+    if changed {
+        url.to_string()
+    } else {
+        text.to_owned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn credential_headers_are_redacted() {
+        let lines = headers(&[
+            ("Authorization".into(), "Bearer abc".into()),
+            ("X-Api-Key".into(), "k".into()),
+            ("PRIVATE-TOKEN".into(), "t".into()),
+            ("Accept".into(), "application/json".into()),
+        ]);
+        assert_eq!(
+            lines,
+            [
+                "Authorization: [redacted]",
+                "X-Api-Key: [redacted]",
+                "PRIVATE-TOKEN: [redacted]",
+                "Accept: application/json"
+            ]
+        );
+    }
+
+    #[test]
+    fn url_passwords_and_token_parameters_are_redacted() {
+        assert_eq!(
+            url("https://user:pw@example.test/x?access_token=abc&q=1"),
+            "https://user:%5Bredacted%5D@example.test/x?access_token=%5Bredacted%5D&q=1"
+        );
+        assert_eq!(
+            url("http://127.0.0.1:8099/apps?q=a b"),
+            "http://127.0.0.1:8099/apps?q=a b"
+        );
+        assert_eq!(url("not a url"), "not a url");
+    }
+}
