@@ -1,7 +1,32 @@
-//! The typed model of the `data.sources` block (being written).
+//! The typed model of the `data.sources` block and its decoder.
+//!
+//! [`decode`] turns the spanned tree of `sources-syntax` into a [`Config`]: every entry of
+//! `data.sources` in source order as a [`Source`] whose [`Body`] holds its kind's fields, each a
+//! [`Field`] with the key's and the value's spans; and the `tui.components` that bind entries.
+//! Decoding reports `unknown-field`, `missing-field`, `invalid-value`, `unknown-kind` and
+//! `invalid-duration` and never stops at the first problem. Rules over the whole model live in
+//! `sources-check`.
+//!
+//! The model's doc comments are the fields' documentation: the JSON Schema ([`fields::entry_schema`])
+//! and the field knowledge of [`fields`] are generated from them.
 
+mod config;
+mod decode;
+pub mod duration;
+pub mod enums;
+pub mod fields;
+pub mod model;
+mod spanned;
 pub mod template;
+#[cfg(test)]
+mod tests;
 
-/// The decoded configuration.
-#[derive(Clone, Debug, Default)]
-pub struct Config {}
+pub use config::{Config, ReferenceField, SourceRef};
+pub use decode::{decode, name_span};
+pub use duration::{DurationError, GoDuration, parse_duration};
+pub use enums::{
+    Anchor, Emit, Enumeration, EventlogStart, Format, Kind, Method, OnError, Order, ParamType,
+    Strategy,
+};
+pub use model::*;
+pub use spanned::{AnyValue, Field, Named, NamedMap, Spanned, Text};

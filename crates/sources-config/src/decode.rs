@@ -1,0 +1,1062 @@
+//! The decoder: spanned tree → typed model, collecting every error.
+//!
+//! Each map is read through a [`Fields`] reader: the decoder takes the fields it knows by name, and
+//! what is left is reported as `unknown-field`. A wrong value is reported and its field left unset,
+//! and decoding goes on, so one mistake never hides another.
+
+use sources_diagnostics::{Diagnostic, Rule, did_you_mean};
+use sources_syntax::{Entry, Key, Map, Node, ScalarStyle, Span, Value};
+
+use crate::config::Config;
+use crate::duration::{GoDuration, parse_duration};
+use crate::enums::{Enumeration, EventlogStart, Kind, Method};
+use crate::fields::{self, FieldInfo, Section};
+use crate::model::*;
+use crate::spanned::{AnyValue, Field, Named, NamedMap, Spanned, Text};
+
+/// Decodes the document's root into the model, reporting every decoding problem.
+///
+/// A document without a `data.sources` block decodes to an empty [`Config`] whose
+/// [`Config::has_sources`] is false, with no diagnostics: such files are not ours.
+pub fn decode(root: &Node) -> (Config, Vec<Diagnostic>) {
+    let mut decoder = Decoder {
+        diagnostics: Vec::new(),
+    };
+    let mut config = Config::default();
+    let Value::Map(root_map) = &root.value else {
+        return (config, decoder.diagnostics);
+    };
+    let Some(data) = get(root_map, "data") else {
+        return (config, decoder.diagnostics);
+    };
+    let Value::Map(data_map) = &data.value.value else {
+        return (config, decoder.diagnostics);
+    };
+    let Some(sources) = get(data_map, "sources") else {
+        return (config, decoder.diagnostics);
+    };
+    config.sources_key = Some(sources.key.span);
+    config.sources_span = Some(sources.value.span);
+    match &sources.value.value {
+        Value::Map(map) => {
+            for entry in &map.entries {
+                let name = Spanned::new(entry.key.name.clone(), entry.key.span);
+                let source = decoder.source(name, &entry.value);
+                config.entries.push(source);
+            }
+        }
+        Value::Null => {}
+        other => decoder.report(
+            Diagnostic::new(
+                Rule::InvalidValue,
+                sources.value.span,
+                format!(
+                    "`data.sources` must be a map from entry names to entries, found {}",
+                    describe(other)
+                ),
+            )
+            .with_help("write each source as `NAME:` followed by its fields, under `data.sources`"),
+        ),
+    }
+    if let Some(components) = get(root_map, "tui")
+        .and_then(|tui| as_map(&tui.value))
+        .and_then(|tui| get(tui, "components"))
+    {
+        config.components = decoder.components(&components.value);
+    }
+    config.build_index();
+    (config, decoder.diagnostics)
+}
+
+fn get<'a>(map: &'a Map, name: &str) -> Option<&'a Entry> {
+    map.entries.iter().find(|entry| entry.key.name == name)
+}
+
+fn as_map(node: &Node) -> Option<&Map> {
+    match &node.value {
+        Value::Map(map) => Some(map),
+        _ => None,
+    }
+}
+
+/// How a value is described in "expected X, found Y".
+pub(crate) fn describe(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "nothing",
+        Value::Bool(_) => "a boolean",
+        Value::Int(_) => "an integer",
+        Value::Float(_) => "a number",
+        Value::Str(_) => "a string",
+        Value::Seq(_) => "a list",
+        Value::Map(_) => "a map",
+        Value::Invalid => "an unreadable value",
+    }
+}
+
+/// The span of the bare name inside `span` when it is written plain or in single-line quotes:
+/// what a rename replaces. `None` when the written form is something else (escapes, blocks).
+pub fn name_span(span: Span, name: &str) -> Option<Span> {
+    if span.len() == name.len() {
+        Some(span)
+    } else if span.len() == name.len() + 2 {
+        Some(Span::new(span.start + 1, span.end - 1))
+    } else {
+        None
+    }
+}
+
+/// The reader of one map: takes known fields by name; the rest are unknown.
+pub(crate) struct Fields<'a> {
+    entries: &'a [Entry],
+    taken: Vec<bool>,
+    /// Every field name the decoder asked for: the fields this map accepts.
+    pub(crate) asked: Vec<&'static str>,
+    /// Where `missing-field` points: the entry's name, the section's key, or the list item.
+    owner_span: Span,
+    /// Whether the map is a `pipe` stage (whose input is the stage before: no `from` required).
+    stage: bool,
+}
+
+impl<'a> Fields<'a> {
+    pub(crate) fn new(map: &'a Map, owner_span: Span) -> Fields<'a> {
+        Fields {
+            entries: &map.entries,
+            taken: vec![false; map.entries.len()],
+            asked: Vec::new(),
+            owner_span,
+            stage: false,
+        }
+    }
+
+    /// The first entry named `name`, marking every entry of that name as known.
+    fn take(&mut self, name: &'static str) -> Option<&'a Entry> {
+        self.asked.push(name);
+        let mut first = None;
+        for (index, entry) in self.entries.iter().enumerate() {
+            if entry.key.name == name {
+                self.taken[index] = true;
+                first.get_or_insert(entry);
+            }
+        }
+        first
+    }
+
+    #[cfg(test)]
+    pub(crate) fn take_type_for_test(&mut self) {
+        self.take("type");
+    }
+
+    /// Whether a key `name` is written (decoded or not).
+    fn written(&self, name: &str) -> bool {
+        self.entries.iter().any(|entry| entry.key.name == name)
+    }
+
+    fn keys(&self) -> Vec<Key> {
+        self.entries.iter().map(|entry| entry.key.clone()).collect()
+    }
+}
+
+/// The decoder state: the diagnostics collected so far.
+pub(crate) struct Decoder {
+    pub(crate) diagnostics: Vec<Diagnostic>,
+}
+
+type Convert<T> = fn(&mut Decoder, &str, &Node) -> Option<T>;
+
+impl Decoder {
+    fn report(&mut self, diagnostic: Diagnostic) {
+        self.diagnostics.push(diagnostic);
+    }
+
+    fn wrong_type(&mut self, name: &str, expected: &str, node: &Node) {
+        self.report(
+            Diagnostic::new(
+                Rule::InvalidValue,
+                node.span,
+                format!(
+                    "`{name}`: expected {expected}, found {}",
+                    describe(&node.value)
+                ),
+            )
+            .with_label(format!("expected {expected}")),
+        );
+    }
+
+    /// Reads field `name` with `convert`; a wrong value is reported and gives `None`.
+    fn field<T>(
+        &mut self,
+        fields: &mut Fields<'_>,
+        name: &'static str,
+        convert: Convert<T>,
+    ) -> Option<Field<T>> {
+        let entry = fields.take(name)?;
+        let value = convert(self, name, &entry.value)?;
+        Some(Field {
+            key_span: entry.key.span,
+            value,
+            value_span: entry.value.span,
+        })
+    }
+
+    /// Reports `missing-field` for `name` unless it is written (a written but invalid value was
+    /// reported already).
+    fn require<T>(
+        &mut self,
+        fields: &Fields<'_>,
+        value: &Option<T>,
+        name: &str,
+        owner: &str,
+        docs: &[FieldInfo],
+    ) {
+        if value.is_some() || fields.written(name) || (fields.stage && name == "from") {
+            return;
+        }
+        let doc = docs
+            .iter()
+            .find(|info| info.name == name)
+            .map(|info| info.summary())
+            .unwrap_or_default();
+        self.report(
+            Diagnostic::new(
+                Rule::MissingField,
+                fields.owner_span,
+                format!("{owner} is missing `{name}`"),
+            )
+            .with_label(format!("`{name}` is required here"))
+            .with_help(format!("add `{name}`: {doc}")),
+        );
+    }
+
+    /// Reports every field `fields` did not take as `unknown-field`.
+    fn finish(&mut self, fields: &Fields<'_>, owner: &str, docs: &[FieldInfo], kind: Option<Kind>) {
+        for (index, entry) in fields.entries.iter().enumerate() {
+            if fields.taken[index] {
+                continue;
+            }
+            let name = entry.key.name.as_str();
+            let suggestions = did_you_mean(name, docs.iter().map(|info| info.name.as_str()));
+            let other_kinds: Vec<Kind> = match kind {
+                Some(kind) => fields::kinds_with_field(name)
+                    .into_iter()
+                    .filter(|other| *other != kind)
+                    .collect(),
+                None => Vec::new(),
+            };
+            let section = kind.and(fields::section_with_field(name));
+            let mut diagnostic = if !other_kinds.is_empty() {
+                let kinds: Vec<String> =
+                    other_kinds.iter().map(|kind| format!("`{kind}`")).collect();
+                let this = kind.map(|kind| kind.as_str()).unwrap_or_default();
+                Diagnostic::new(
+                    Rule::UnknownField,
+                    entry.key.span,
+                    format!("`{name}` applies to {}, not `{this}`", join_or(&kinds)),
+                )
+                .with_label(format!("not a field of `{this}`"))
+                .with_help(format!(
+                    "remove `{name}`, or change `type` to the kind that has it"
+                ))
+            } else if let Some(section) = section {
+                Diagnostic::new(
+                    Rule::UnknownField,
+                    entry.key.span,
+                    format!(
+                        "`{name}` is not a field of {owner}; it belongs under `{}`",
+                        section.key()
+                    ),
+                )
+                .with_label("misplaced field")
+                .with_help(format!("move `{name}` into the `{}` map", section.key()))
+            } else {
+                let mut diagnostic = Diagnostic::new(
+                    Rule::UnknownField,
+                    entry.key.span,
+                    format!("unknown field `{name}` in {owner}"),
+                )
+                .with_label("unknown field");
+                diagnostic = match suggestions.first() {
+                    Some(_) => {
+                        let list: Vec<String> =
+                            suggestions.iter().map(|s| format!("`{s}`")).collect();
+                        diagnostic.with_help(format!("did you mean {}?", join_or(&list)))
+                    }
+                    None => {
+                        let list: Vec<String> =
+                            docs.iter().map(|info| format!("`{}`", info.name)).collect();
+                        diagnostic
+                            .with_help(format!("the fields of {owner} are {}", list.join(", ")))
+                    }
+                };
+                diagnostic
+            };
+            if other_kinds.is_empty()
+                && let Some(best) = suggestions.first()
+                && let Some(span) = name_span(entry.key.span, name)
+                && !fields.written(best)
+            {
+                diagnostic = diagnostic.with_replacement(
+                    format!("Rename `{name}` to `{best}`"),
+                    span,
+                    *best,
+                );
+            }
+            self.report(diagnostic);
+        }
+    }
+
+    // ----- values -----
+
+    fn string(&mut self, name: &str, node: &Node) -> Option<String> {
+        match &node.value {
+            Value::Str(text) => Some(text.text.clone()),
+            _ => {
+                self.wrong_type(name, "a string", node);
+                None
+            }
+        }
+    }
+
+    /// Text for templates and expressions: a string, or a number or boolean kept as written.
+    fn text(&mut self, name: &str, node: &Node) -> Option<Text> {
+        let plain = |text: String| {
+            Some(Text {
+                text,
+                style: ScalarStyle::Plain,
+            })
+        };
+        match &node.value {
+            Value::Str(text) => Some(Text {
+                text: text.text.clone(),
+                style: text.style,
+            }),
+            Value::Int(value) => plain(value.to_string()),
+            Value::Float(value) => plain(value.to_string()),
+            Value::Bool(value) => plain(value.to_string()),
+            _ => {
+                self.wrong_type(name, "a string", node);
+                None
+            }
+        }
+    }
+
+    /// A scalar kept as its text (parameter defaults, option values).
+    fn scalar_text(&mut self, name: &str, node: &Node) -> Option<String> {
+        self.text(name, node).map(|text| text.text)
+    }
+
+    fn boolean(&mut self, name: &str, node: &Node) -> Option<bool> {
+        match &node.value {
+            Value::Bool(value) => Some(*value),
+            _ => {
+                self.wrong_type(name, "`true` or `false`", node);
+                None
+            }
+        }
+    }
+
+    fn integer(&mut self, name: &str, node: &Node) -> Option<i64> {
+        match &node.value {
+            Value::Int(value) => Some(*value),
+            _ => {
+                self.wrong_type(name, "an integer", node);
+                None
+            }
+        }
+    }
+
+    fn duration(&mut self, name: &str, node: &Node) -> Option<GoDuration> {
+        let text = match &node.value {
+            Value::Str(text) => text.text.clone(),
+            Value::Int(0) => return Some(GoDuration::default()),
+            Value::Int(value) => value.to_string(),
+            Value::Float(value) => value.to_string(),
+            _ => {
+                self.wrong_type(name, "a duration such as `30s`", node);
+                return None;
+            }
+        };
+        match parse_duration(&text) {
+            Ok(duration) => Some(GoDuration(duration)),
+            Err(error) => {
+                self.report(
+                    Diagnostic::new(
+                        Rule::InvalidDuration,
+                        node.span,
+                        format!("`{name}`: `{text}` is not a duration: {error}"),
+                    )
+                    .with_label("not a Go duration")
+                    .with_help("write a Go duration: a number and a unit (ns, us, ms, s, m, h), e.g. `250ms`, `30s`, `1m30s`, `2h`"),
+                );
+                None
+            }
+        }
+    }
+
+    fn enumeration<E: Enumeration>(&mut self, name: &str, node: &Node) -> Option<E> {
+        let Value::Str(text) = &node.value else {
+            let names: Vec<String> = E::names().iter().map(|n| format!("`{n}`")).collect();
+            self.wrong_type(name, &format!("one of {}", names.join(", ")), node);
+            return None;
+        };
+        if let Some(value) = E::from_name(&text.text) {
+            return Some(value);
+        }
+        self.report(invalid_choice(name, &text.text, node.span, &E::names()));
+        None
+    }
+
+    /// `method`: a template; when it holds no token it must name a standard method.
+    fn method(&mut self, name: &str, node: &Node) -> Option<Text> {
+        let text = self.text(name, node)?;
+        if !text.text.contains("${") && Method::from_name(&text.text.to_ascii_uppercase()).is_none()
+        {
+            self.report(invalid_choice(
+                name,
+                &text.text,
+                node.span,
+                &Method::names(),
+            ));
+            return None;
+        }
+        Some(text)
+    }
+
+    fn list<T>(&mut self, name: &str, node: &Node, item: Convert<T>) -> Option<Vec<Spanned<T>>> {
+        let Value::Seq(items) = &node.value else {
+            self.wrong_type(name, "a list", node);
+            return None;
+        };
+        Some(
+            items
+                .iter()
+                .filter_map(|node| {
+                    item(self, name, node).map(|value| Spanned::new(value, node.span))
+                })
+                .collect(),
+        )
+    }
+
+    fn named_map<T>(&mut self, name: &str, node: &Node, item: Convert<T>) -> Option<NamedMap<T>> {
+        let Value::Map(map) = &node.value else {
+            self.wrong_type(name, "a map", node);
+            return None;
+        };
+        let mut items = Vec::new();
+        for entry in &map.entries {
+            let label = format!("{name}.{}", entry.key.name);
+            if let Some(value) = item(self, &label, &entry.value) {
+                items.push(Named {
+                    name: Spanned::new(entry.key.name.clone(), entry.key.span),
+                    value: Spanned::new(value, entry.value.span),
+                });
+            }
+        }
+        Some(NamedMap(items))
+    }
+
+    /// A nested map read with its own field reader and its section's field list.
+    fn section<T>(
+        &mut self,
+        name: &str,
+        node: &Node,
+        owner_span: Span,
+        section: Section,
+        read: fn(&mut Decoder, &mut Fields<'_>) -> T,
+    ) -> Option<T> {
+        let Value::Map(map) = &node.value else {
+            self.wrong_type(name, "a map", node);
+            return None;
+        };
+        let mut fields = Fields::new(map, owner_span);
+        let value = read(self, &mut fields);
+        self.finish(
+            &fields,
+            &format!("`{name}`"),
+            fields::for_section(section),
+            None,
+        );
+        Some(value)
+    }
+
+    // ----- entries -----
+
+    /// Decodes one named entry of `data.sources`.
+    pub(crate) fn source(&mut self, name: Spanned<String>, node: &Node) -> Source {
+        let owner = format!("source `{}`", name.value);
+        let (kind, body, keys) = self.entry(node, name.span, &owner, false);
+        Source {
+            name,
+            span: node.span,
+            kind,
+            body,
+            keys,
+        }
+    }
+
+    fn stage(&mut self, _: &str, node: &Node) -> Option<Stage> {
+        let (kind, body, keys) = self.entry(node, node.span, "this pipe stage", true);
+        Some(Stage {
+            span: node.span,
+            kind,
+            body,
+            keys,
+        })
+    }
+
+    fn entry(
+        &mut self,
+        node: &Node,
+        owner_span: Span,
+        owner: &str,
+        stage: bool,
+    ) -> (Option<Spanned<Kind>>, Body, Vec<Key>) {
+        let Value::Map(map) = &node.value else {
+            self.report(
+                Diagnostic::new(
+                    Rule::InvalidValue,
+                    node.span,
+                    format!(
+                        "{owner} must be a map with a `type`, found {}",
+                        describe(&node.value)
+                    ),
+                )
+                .with_label("expected a map"),
+            );
+            return (None, Body::Unknown, Vec::new());
+        };
+        let mut fields = Fields::new(map, owner_span);
+        fields.stage = stage;
+        let keys = fields.keys();
+        let Some(type_entry) = fields.take("type") else {
+            let kinds: Vec<String> = Kind::names().iter().map(|n| format!("`{n}`")).collect();
+            self.report(
+                Diagnostic::new(
+                    Rule::MissingField,
+                    owner_span,
+                    format!("{owner} has no `type`"),
+                )
+                .with_label("`type` is required")
+                .with_help(format!("add `type:` with one of {}", kinds.join(", "))),
+            );
+            return (None, Body::Unknown, keys);
+        };
+        let Value::Str(type_name) = &type_entry.value.value else {
+            self.wrong_type("type", "a kind name such as `http`", &type_entry.value);
+            return (None, Body::Unknown, keys);
+        };
+        let Some(kind) = Kind::from_name(&type_name.text) else {
+            self.report(unknown_kind(&type_name.text, type_entry.value.span));
+            return (None, Body::Unknown, keys);
+        };
+        let owner = format!("`{kind}` {owner}");
+        let body = self.body(kind, &mut fields, &owner);
+        self.finish(&fields, &owner, fields::for_kind(kind), Some(kind));
+        (Some(Spanned::new(kind, type_entry.value.span)), body, keys)
+    }
+
+    /// Decodes the fields of a `kind` entry (the `type` key is already taken).
+    pub(crate) fn body(&mut self, kind: Kind, f: &mut Fields<'_>, owner: &str) -> Body {
+        let docs = fields::for_kind(kind);
+        match kind {
+            Kind::Http => {
+                let leaf = self.leaf(f);
+                let http = Http {
+                    leaf,
+                    url: self.field(f, "url", Decoder::text),
+                    method: self.field(f, "method", Decoder::method),
+                    headers: self.field(f, "headers", |d, n, v| d.named_map(n, v, Decoder::text)),
+                    body: self.field(f, "body", Decoder::text),
+                    follow: self.field(f, "follow", Decoder::boolean),
+                    paginate: self.field(f, "paginate", |d, n, v| {
+                        d.section(n, v, v.span, Section::Paginate, Decoder::paginate)
+                    }),
+                    window: self.window_field(f),
+                };
+                self.require(f, &http.url, "url", owner, docs);
+                Body::Http(http)
+            }
+            Kind::Exec => {
+                let leaf = self.leaf(f);
+                let exec = Exec {
+                    leaf,
+                    command: self.field(f, "command", |d, n, v| d.list(n, v, Decoder::text)),
+                    env: self.field(f, "env", |d, n, v| d.named_map(n, v, Decoder::text)),
+                    follow: self.field(f, "follow", Decoder::boolean),
+                    window: self.window_field(f),
+                };
+                self.require(f, &exec.command, "command", owner, docs);
+                Body::Exec(exec)
+            }
+            Kind::File => {
+                let leaf = self.leaf(f);
+                let file = File {
+                    leaf,
+                    path: self.field(f, "path", Decoder::text),
+                };
+                self.require(f, &file.path, "path", owner, docs);
+                Body::File(file)
+            }
+            Kind::Websocket => {
+                let leaf = self.leaf(f);
+                let websocket = Websocket {
+                    leaf,
+                    url: self.field(f, "url", Decoder::text),
+                    headers: self.field(f, "headers", |d, n, v| d.named_map(n, v, Decoder::text)),
+                    initial_messages: self
+                        .field(f, "initial_messages", |d, n, v| d.list(n, v, Decoder::text)),
+                    follow: self.field(f, "follow", Decoder::boolean),
+                };
+                self.require(f, &websocket.url, "url", owner, docs);
+                Body::Websocket(websocket)
+            }
+            Kind::Static => {
+                let leaf = self.leaf(f);
+                let data = f.take("data").map(|entry| Field {
+                    key_span: entry.key.span,
+                    value: AnyValue(entry.value.clone()),
+                    value_span: entry.value.span,
+                });
+                self.require(f, &data, "data", owner, docs);
+                Body::Static(Static { leaf, data })
+            }
+            Kind::Merge => {
+                let leaf = self.leaf(f);
+                Body::Merge(Merge {
+                    leaf,
+                    merge: self.merge_fields(f),
+                })
+            }
+            Kind::Passthrough => {
+                let common = self.common(f);
+                let from = self.field(f, "from", Decoder::string);
+                self.require(f, &from, "from", owner, docs);
+                Body::Passthrough(Passthrough { common, from })
+            }
+            Kind::Filter => {
+                let common = self.common(f);
+                let from = self.field(f, "from", Decoder::string);
+                let condition = self.field(f, "where", Decoder::text);
+                self.require(f, &from, "from", owner, docs);
+                self.require(f, &condition, "where", owner, docs);
+                Body::Filter(Filter {
+                    common,
+                    from,
+                    condition,
+                })
+            }
+            Kind::Project => {
+                let common = self.common(f);
+                let from = self.field(f, "from", Decoder::string);
+                let keep = self.field(f, "keep", |d, n, v| d.named_map(n, v, Decoder::text));
+                self.require(f, &from, "from", owner, docs);
+                self.require(f, &keep, "keep", owner, docs);
+                Body::Project(Project { common, from, keep })
+            }
+            Kind::Derive => {
+                let common = self.common(f);
+                let from = self.field(f, "from", Decoder::string);
+                let compute = self.field(f, "compute", |d, n, v| d.named_map(n, v, Decoder::text));
+                self.require(f, &from, "from", owner, docs);
+                self.require(f, &compute, "compute", owner, docs);
+                Body::Derive(Derive {
+                    common,
+                    from,
+                    compute,
+                })
+            }
+            Kind::Sort => {
+                let common = self.common(f);
+                let from = self.field(f, "from", Decoder::string);
+                let by = self.field(f, "by", Decoder::text);
+                let order = self.field(f, "order", Decoder::enumeration);
+                self.require(f, &from, "from", owner, docs);
+                self.require(f, &by, "by", owner, docs);
+                Body::Sort(Sort {
+                    common,
+                    from,
+                    by,
+                    order,
+                })
+            }
+            Kind::Union => {
+                let common = self.common(f);
+                Body::Union(Union {
+                    common,
+                    merge: self.merge_fields(f),
+                })
+            }
+            Kind::Compose => {
+                let common = self.common(f);
+                let parts = self.field(f, "parts", |d, n, v| d.named_map(n, v, Decoder::string));
+                let on_error = self.field(f, "on_error", Decoder::enumeration);
+                self.require(f, &parts, "parts", owner, docs);
+                Body::Compose(Compose {
+                    common,
+                    parts,
+                    on_error,
+                })
+            }
+            Kind::Join => {
+                let common = self.common(f);
+                let driver = self.field(f, "driver", |d, n, v| {
+                    d.section(n, v, v.span, Section::JoinDriver, Decoder::join_driver)
+                });
+                let lookups = self.field(f, "lookups", |d, n, v| {
+                    d.named_map(n, v, |d, n, v| {
+                        d.section(n, v, v.span, Section::JoinLookup, Decoder::join_lookup)
+                    })
+                });
+                let emit = self.field(f, "emit", Decoder::enumeration);
+                let on_error = self.field(f, "on_error", Decoder::enumeration);
+                self.require(f, &driver, "driver", owner, docs);
+                self.require(f, &lookups, "lookups", owner, docs);
+                Body::Join(Join {
+                    common,
+                    driver,
+                    lookups,
+                    emit,
+                    on_error,
+                })
+            }
+            Kind::Cache => {
+                let common = self.common(f);
+                let from = self.field(f, "from", Decoder::string);
+                let ttl = self.field(f, "ttl", Decoder::duration);
+                self.require(f, &from, "from", owner, docs);
+                self.require(f, &ttl, "ttl", owner, docs);
+                Body::Cache(CacheOperator { common, from, ttl })
+            }
+        }
+    }
+
+    fn common(&mut self, f: &mut Fields<'_>) -> Common {
+        Common {
+            parameters: self.field(f, "parameters", |d, n, v| {
+                d.named_map(n, v, |d, n, v| {
+                    d.section(n, v, v.span, Section::Parameter, Decoder::parameter)
+                })
+            }),
+            pipe: self.field(f, "pipe", |d, n, v| d.list(n, v, Decoder::stage)),
+        }
+    }
+
+    fn leaf(&mut self, f: &mut Fields<'_>) -> LeafFields {
+        LeafFields {
+            common: self.common(f),
+            root: self.field(f, "root", Decoder::string),
+            format: self.field(f, "format", Decoder::enumeration),
+            refresh: self.field(f, "refresh", Decoder::duration),
+            timeout: self.field(f, "timeout", Decoder::duration),
+            cache: self.field(f, "cache", |d, n, v| {
+                d.section(n, v, v.span, Section::Cache, Decoder::cache_spec)
+            }),
+        }
+    }
+
+    fn window_field(&mut self, f: &mut Fields<'_>) -> Option<Field<Window>> {
+        self.field(f, "window", |d, n, v| {
+            d.section(n, v, v.span, Section::Window, Decoder::window)
+        })
+    }
+
+    fn merge_fields(&mut self, f: &mut Fields<'_>) -> MergeFields {
+        MergeFields {
+            sources: self.field(f, "sources", |d, n, v| d.list(n, v, Decoder::string)),
+            tag_field: self.field(f, "tag_field", Decoder::string),
+            children: self.field(f, "children", |d, n, v| {
+                d.list(n, v, |d, n, v| {
+                    d.section(n, v, v.span, Section::MergeChild, Decoder::merge_child)
+                })
+            }),
+            meta_key: self.field(f, "meta_key", Decoder::string),
+            on_error: self.field(f, "on_error", Decoder::enumeration),
+        }
+    }
+
+    // ----- sections -----
+
+    pub(crate) fn merge_child(&mut self, f: &mut Fields<'_>) -> MergeChild {
+        let child = MergeChild {
+            source: self.field(f, "source", Decoder::string),
+            tags: self.field(f, "tags", |d, n, v| d.named_map(n, v, Decoder::scalar_text)),
+        };
+        self.require(
+            f,
+            &child.source,
+            "source",
+            "this child",
+            fields::for_section(Section::MergeChild),
+        );
+        child
+    }
+
+    pub(crate) fn parameter(&mut self, f: &mut Fields<'_>) -> Parameter {
+        Parameter {
+            kind: self.field(f, "type", Decoder::enumeration),
+            required: self.field(f, "required", Decoder::boolean),
+            default: self.field(f, "default", Decoder::scalar_text),
+            description: self.field(f, "description", Decoder::string),
+            label: self.field(f, "label", Decoder::string),
+            placeholder: self.field(f, "placeholder", Decoder::string),
+            options: self.field(f, "options", |d, n, v| d.list(n, v, Decoder::scalar_text)),
+            mask: self.field(f, "mask", Decoder::boolean),
+            order: self.field(f, "order", Decoder::integer),
+        }
+    }
+
+    pub(crate) fn paginate(&mut self, f: &mut Fields<'_>) -> Paginate {
+        let paginate = Paginate {
+            strategy: self.field(f, "strategy", Decoder::enumeration),
+            next_path: self.field(f, "next_path", Decoder::string),
+            max_pages: self.field(f, "max_pages", Decoder::integer),
+            on_page_error: self.field(f, "on_page_error", Decoder::enumeration),
+        };
+        let docs = fields::for_section(Section::Paginate);
+        self.require(f, &paginate.strategy, "strategy", "`paginate`", docs);
+        if paginate.strategy.is_some() {
+            self.require(
+                f,
+                &paginate.next_path,
+                "next_path",
+                "`paginate` with `strategy: link`",
+                docs,
+            );
+        }
+        paginate
+    }
+
+    pub(crate) fn window(&mut self, f: &mut Fields<'_>) -> Window {
+        Window {
+            page_size: self.field(f, "page_size", Decoder::integer),
+            prefetch: self.field(f, "prefetch", Decoder::integer),
+            total_path: self.field(f, "total_path", Decoder::string),
+            filters: self.field(f, "filters", |d, n, v| d.named_map(n, v, Decoder::string)),
+            offset_param: self.field(f, "offset_param", Decoder::string),
+            limit_param: self.field(f, "limit_param", Decoder::string),
+            search_param: self.field(f, "search_param", Decoder::string),
+            sort_param: self.field(f, "sort_param", Decoder::string),
+            sorts: self.field(f, "sorts", |d, n, v| d.named_map(n, v, Decoder::string)),
+            sort_desc_prefix: self.field(f, "sort_desc_prefix", Decoder::string),
+            cursor: self.field(f, "cursor", Decoder::string),
+            older: self.field(f, "older", |d, n, v| {
+                d.named_map(n, v, |_, _, v| Some(AnyValue(v.clone())))
+            }),
+            newer: self.field(f, "newer", |d, n, v| {
+                d.named_map(n, v, |_, _, v| Some(AnyValue(v.clone())))
+            }),
+            anchor: self.field(f, "anchor", Decoder::enumeration),
+            growing: self.field(f, "growing", Decoder::growing),
+            follow_every: self.field(f, "follow_every", Decoder::duration),
+        }
+    }
+
+    fn growing(&mut self, name: &str, node: &Node) -> Option<Growing> {
+        match &node.value {
+            Value::Bool(flag) => Some(Growing::Flag(*flag)),
+            Value::Map(_) => self
+                .section(
+                    name,
+                    node,
+                    node.span,
+                    Section::Growing,
+                    Decoder::growing_while,
+                )
+                .map(Growing::While),
+            _ => {
+                self.wrong_type(name, "`true` or a map with `source` and `while`", node);
+                None
+            }
+        }
+    }
+
+    pub(crate) fn growing_while(&mut self, f: &mut Fields<'_>) -> GrowingWhile {
+        GrowingWhile {
+            source: self.field(f, "source", Decoder::string),
+            condition: self.field(f, "while", Decoder::text),
+        }
+    }
+
+    pub(crate) fn cache_spec(&mut self, f: &mut Fields<'_>) -> CacheSpec {
+        let cache = CacheSpec {
+            ttl: self.field(f, "ttl", Decoder::duration),
+            size: self.field(f, "size", Decoder::integer),
+        };
+        self.require(
+            f,
+            &cache.ttl,
+            "ttl",
+            "`cache`",
+            fields::for_section(Section::Cache),
+        );
+        cache
+    }
+
+    pub(crate) fn join_driver(&mut self, f: &mut Fields<'_>) -> JoinDriver {
+        let driver = JoinDriver {
+            from: self.field(f, "from", Decoder::string),
+        };
+        self.require(
+            f,
+            &driver.from,
+            "from",
+            "`driver`",
+            fields::for_section(Section::JoinDriver),
+        );
+        driver
+    }
+
+    pub(crate) fn join_lookup(&mut self, f: &mut Fields<'_>) -> JoinLookup {
+        let lookup = JoinLookup {
+            from: self.field(f, "from", Decoder::string),
+            on: self.field(f, "on", |d, n, v| d.named_map(n, v, Decoder::text)),
+        };
+        let docs = fields::for_section(Section::JoinLookup);
+        self.require(f, &lookup.from, "from", "this lookup", docs);
+        self.require(f, &lookup.on, "on", "this lookup", docs);
+        lookup
+    }
+
+    // ----- components -----
+
+    fn components(&mut self, node: &Node) -> Vec<Component> {
+        match &node.value {
+            Value::Map(map) => map
+                .entries
+                .iter()
+                .filter_map(|entry| {
+                    let name = Spanned::new(entry.key.name.clone(), entry.key.span);
+                    self.component(Some(name), &entry.value)
+                })
+                .collect(),
+            Value::Seq(items) => items
+                .iter()
+                .filter_map(|item| self.component(None, item))
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    fn component(&mut self, name: Option<Spanned<String>>, node: &Node) -> Option<Component> {
+        let map = as_map(node)?;
+        let name = name.or_else(|| {
+            ["name", "id"].iter().find_map(|key| {
+                match get(map, key).map(|entry| (&entry.value.value, entry.value.span)) {
+                    Some((Value::Str(text), span)) => Some(Spanned::new(text.text.clone(), span)),
+                    _ => None,
+                }
+            })
+        });
+        let kind =
+            ["kind", "type"]
+                .iter()
+                .find_map(|key| match get(map, key).map(|entry| &entry.value) {
+                    Some(Node {
+                        value: Value::Str(text),
+                        span,
+                    }) => Some(Spanned::new(ComponentKind::from_name(&text.text), *span)),
+                    _ => None,
+                });
+        let source = get(map, "source").and_then(|entry| {
+            self.string("source", &entry.value)
+                .map(|value| Spanned::new(value, entry.value.span))
+        });
+        let columns = match get(map, "columns").map(|entry| &entry.value.value) {
+            Some(Value::Seq(items)) => items.iter().filter_map(|item| self.column(item)).collect(),
+            _ => Vec::new(),
+        };
+        let start = match kind.as_ref().map(|kind| &kind.value) {
+            Some(ComponentKind::Eventlog) => get(map, "start").and_then(|entry| {
+                self.enumeration::<EventlogStart>("start", &entry.value)
+                    .map(|value| Spanned::new(value, entry.value.span))
+            }),
+            _ => None,
+        };
+        Some(Component {
+            name,
+            span: node.span,
+            kind,
+            source,
+            columns,
+            start,
+        })
+    }
+
+    fn column(&mut self, node: &Node) -> Option<Column> {
+        let map = as_map(node)?;
+        let title = match get(map, "title").map(|entry| &entry.value) {
+            Some(Node {
+                value: Value::Str(text),
+                span,
+            }) => Some(Spanned::new(text.text.clone(), *span)),
+            _ => None,
+        };
+        let sortable = get(map, "sortable").and_then(|entry| {
+            self.boolean("sortable", &entry.value)
+                .map(|value| Spanned::new(value, entry.value.span))
+        });
+        Some(Column {
+            span: node.span,
+            title,
+            sortable,
+        })
+    }
+}
+
+/// `a`, `a or b`, `a, b or c`.
+fn join_or(items: &[String]) -> String {
+    match items.split_last() {
+        None => String::new(),
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+    }
+}
+
+/// `invalid-value` for a value outside its enumeration, with a did-you-mean and a fix.
+fn invalid_choice(name: &str, written: &str, span: Span, allowed: &[&'static str]) -> Diagnostic {
+    let list: Vec<String> = allowed.iter().map(|value| format!("`{value}`")).collect();
+    let mut diagnostic = Diagnostic::new(
+        Rule::InvalidValue,
+        span,
+        format!("`{name}` must be {}, found `{written}`", join_or(&list)),
+    )
+    .with_label(format!("not a valid `{name}`"));
+    let suggestions = did_you_mean(written, allowed.iter().copied());
+    if let Some(best) = suggestions.first() {
+        diagnostic = diagnostic.with_help(format!("did you mean `{best}`?"));
+        if let Some(edit) = name_span(span, written) {
+            diagnostic = diagnostic.with_replacement(
+                format!("Replace `{written}` with `{best}`"),
+                edit,
+                *best,
+            );
+        }
+    }
+    diagnostic
+}
+
+fn unknown_kind(written: &str, span: Span) -> Diagnostic {
+    let names = Kind::names();
+    let mut diagnostic = Diagnostic::new(
+        Rule::UnknownKind,
+        span,
+        format!("unknown source kind `{written}`"),
+    )
+    .with_label("not a leaf or operator kind");
+    match did_you_mean(written, names.iter().copied()).first() {
+        Some(best) => {
+            diagnostic = diagnostic.with_help(format!("did you mean `{best}`?"));
+            if let Some(edit) = name_span(span, written) {
+                diagnostic = diagnostic.with_replacement(
+                    format!("Replace `{written}` with `{best}`"),
+                    edit,
+                    *best,
+                );
+            }
+        }
+        None => {
+            let list: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+            diagnostic = diagnostic.with_help(format!("use one of {}", list.join(", ")));
+        }
+    }
+    diagnostic
+}

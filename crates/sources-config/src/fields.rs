@@ -1,0 +1,291 @@
+//! Field knowledge for the other crates (unknown-field suggestions, hover, completion), built once
+//! from the JSON Schema that schemars generates from the model's doc comments: the doc comment on
+//! a model field is the only place its meaning is written.
+
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
+use schemars::generate::SchemaSettings;
+use schemars::{JsonSchema, Schema};
+use serde_json::{Map, Value};
+
+use crate::enums::{Enumeration, Kind};
+use crate::model::{
+    Body, CacheSpec, GrowingWhile, JoinDriver, JoinLookup, MergeChild, Paginate, Parameter, Window,
+};
+
+/// One field of a kind or section: its name, documentation and whether it is required.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FieldInfo {
+    /// The key users write.
+    pub name: String,
+    /// The field's documentation (from its doc comment): meaning, type, default.
+    pub doc: String,
+    /// Whether the schema marks it required.
+    pub required: bool,
+}
+
+impl FieldInfo {
+    /// The first sentence of the documentation.
+    pub fn summary(&self) -> &str {
+        first_sentence(&self.doc)
+    }
+}
+
+/// Doc comment lines joined into one paragraph.
+fn normalize(doc: &str) -> String {
+    doc.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn first_sentence(doc: &str) -> &str {
+    doc.find(". ")
+        .map_or(doc.trim_end_matches('.'), |end| &doc[..end])
+}
+
+/// The nested maps that have fields of their own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Section {
+    /// One declaration under `parameters`.
+    Parameter,
+    /// `paginate`.
+    Paginate,
+    /// `window`.
+    Window,
+    /// `window.growing` as a map.
+    Growing,
+    /// `cache` on a leaf.
+    Cache,
+    /// One item of `children`.
+    MergeChild,
+    /// A join's `driver`.
+    JoinDriver,
+    /// One of a join's `lookups`.
+    JoinLookup,
+}
+
+impl Section {
+    /// Every section.
+    pub const ALL: &'static [Section] = &[
+        Section::Parameter,
+        Section::Paginate,
+        Section::Window,
+        Section::Growing,
+        Section::Cache,
+        Section::MergeChild,
+        Section::JoinDriver,
+        Section::JoinLookup,
+    ];
+
+    /// The key the section is written under (for the ones that have a fixed key).
+    pub fn key(self) -> &'static str {
+        match self {
+            Section::Parameter => "parameters",
+            Section::Paginate => "paginate",
+            Section::Window => "window",
+            Section::Growing => "growing",
+            Section::Cache => "cache",
+            Section::MergeChild => "children",
+            Section::JoinDriver => "driver",
+            Section::JoinLookup => "lookups",
+        }
+    }
+}
+
+struct Knowledge {
+    entry_schema: Value,
+    kinds: HashMap<Kind, (String, Vec<FieldInfo>)>,
+    sections: HashMap<Section, Vec<FieldInfo>>,
+}
+
+fn settings() -> SchemaSettings {
+    SchemaSettings::draft2020_12()
+}
+
+fn schema_value<T: JsonSchema>() -> Value {
+    settings()
+        .into_generator()
+        .into_root_schema_for::<T>()
+        .to_value()
+}
+
+static KNOWLEDGE: LazyLock<Knowledge> = LazyLock::new(|| {
+    let entry_schema = schema_value::<Body>();
+    let defs = entry_schema
+        .get("$defs")
+        .and_then(Value::as_object)
+        .cloned()
+        .unwrap_or_default();
+    let mut kinds = HashMap::new();
+    let variants = entry_schema
+        .get("oneOf")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    for variant in &variants {
+        let mut object = ObjectInfo::default();
+        object.collect(variant, &defs);
+        let kind_name = object
+            .properties
+            .get("type")
+            .and_then(|schema| schema.get("const"))
+            .and_then(Value::as_str)
+            .and_then(Kind::from_name);
+        if let Some(kind) = kind_name {
+            let summary = normalize(
+                variant
+                    .get("description")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default(),
+            );
+            let mut fields = object.into_fields();
+            for field in fields.iter_mut().filter(|field| field.name == "type") {
+                field.doc = format!("The entry's kind: `{kind}`. {summary}");
+            }
+            kinds.insert(kind, (summary, fields));
+        }
+    }
+    let mut sections = HashMap::new();
+    for section in Section::ALL {
+        let schema = match section {
+            Section::Parameter => schema_value::<Parameter>(),
+            Section::Paginate => schema_value::<Paginate>(),
+            Section::Window => schema_value::<Window>(),
+            Section::Growing => schema_value::<GrowingWhile>(),
+            Section::Cache => schema_value::<CacheSpec>(),
+            Section::MergeChild => schema_value::<MergeChild>(),
+            Section::JoinDriver => schema_value::<JoinDriver>(),
+            Section::JoinLookup => schema_value::<JoinLookup>(),
+        };
+        let defs = schema
+            .get("$defs")
+            .and_then(Value::as_object)
+            .cloned()
+            .unwrap_or_default();
+        let mut object = ObjectInfo::default();
+        object.collect(&schema, &defs);
+        sections.insert(*section, object.into_fields());
+    }
+    Knowledge {
+        entry_schema,
+        kinds,
+        sections,
+    }
+});
+
+/// The properties of an object schema, following `$ref` and `allOf`.
+#[derive(Default)]
+struct ObjectInfo {
+    order: Vec<String>,
+    properties: HashMap<String, Value>,
+    required: Vec<String>,
+}
+
+impl ObjectInfo {
+    fn collect(&mut self, schema: &Value, defs: &Map<String, Value>) {
+        if let Some(reference) = schema.get("$ref").and_then(Value::as_str)
+            && let Some(target) = reference
+                .strip_prefix("#/$defs/")
+                .and_then(|name| defs.get(name))
+        {
+            self.collect(target, defs);
+        }
+        for part in schema
+            .get("allOf")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            self.collect(part, defs);
+        }
+        if let Some(properties) = schema.get("properties").and_then(Value::as_object) {
+            for (name, property) in properties {
+                if !self.properties.contains_key(name) {
+                    self.order.push(name.clone());
+                }
+                self.properties.insert(name.clone(), property.clone());
+            }
+        }
+        for name in schema
+            .get("required")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            if let Some(name) = name.as_str() {
+                self.required.push(name.to_string());
+            }
+        }
+    }
+
+    fn into_fields(self) -> Vec<FieldInfo> {
+        self.order
+            .iter()
+            .map(|name| FieldInfo {
+                name: name.clone(),
+                doc: normalize(
+                    self.properties
+                        .get(name)
+                        .and_then(|schema| schema.get("description"))
+                        .and_then(Value::as_str)
+                        .unwrap_or_default(),
+                ),
+                required: self.required.contains(name),
+            })
+            .collect()
+    }
+}
+
+/// The fields an entry of `kind` accepts (including `type`), in declaration order.
+pub fn for_kind(kind: Kind) -> &'static [FieldInfo] {
+    KNOWLEDGE
+        .kinds
+        .get(&kind)
+        .map_or(&[], |(_, fields)| fields.as_slice())
+}
+
+/// One paragraph on what an entry of `kind` does.
+pub fn kind_summary(kind: Kind) -> &'static str {
+    KNOWLEDGE
+        .kinds
+        .get(&kind)
+        .map_or("", |(summary, _)| summary.as_str())
+}
+
+/// The fields of a nested section.
+pub fn for_section(section: Section) -> &'static [FieldInfo] {
+    KNOWLEDGE.sections.get(&section).map_or(&[], Vec::as_slice)
+}
+
+/// The field `name` of `kind`, if it has one.
+pub fn field(kind: Kind, name: &str) -> Option<&'static FieldInfo> {
+    for_kind(kind).iter().find(|info| info.name == name)
+}
+
+/// The kinds that have a field `name`, in kind order.
+pub fn kinds_with_field(name: &str) -> Vec<Kind> {
+    Kind::ALL
+        .iter()
+        .copied()
+        .filter(|kind| field(*kind, name).is_some())
+        .collect()
+}
+
+/// A section (window, paginate, cache) that has a field `name` no entry kind has.
+pub fn section_with_field(name: &str) -> Option<Section> {
+    if !kinds_with_field(name).is_empty() {
+        return None;
+    }
+    [Section::Window, Section::Paginate, Section::Cache]
+        .into_iter()
+        .find(|section| for_section(*section).iter().any(|info| info.name == name))
+}
+
+/// The JSON Schema (draft 2020-12) of one `data.sources` entry, with its `$defs`.
+pub fn entry_schema() -> &'static Value {
+    &KNOWLEDGE.entry_schema
+}
+
+/// The JSON Schema of one entry as a [`Schema`] (for embedding in a document schema).
+pub fn entry_schema_object() -> Schema {
+    Schema::try_from(KNOWLEDGE.entry_schema.clone()).unwrap_or_default()
+}

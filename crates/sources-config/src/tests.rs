@@ -1,0 +1,395 @@
+//! Decoder tests over parsed YAML and TOML text.
+
+use sources_diagnostics::{Diagnostic, Rule};
+use sources_syntax::{LineIndex, Map, Syntax};
+
+use crate::decode::{Decoder, Fields};
+use crate::enums::{Enumeration, Kind};
+use crate::fields::{self, Section};
+use crate::model::Body;
+use crate::{Config, ReferenceField, decode};
+
+fn run(text: &str, syntax: Syntax) -> (Config, Vec<Diagnostic>) {
+    let parse = sources_syntax::parse(text, syntax);
+    assert!(parse.errors.is_empty(), "{:?}", parse.errors);
+    let root = parse.root.expect("a root");
+    decode(&root)
+}
+
+fn yaml(text: &str) -> (Config, Vec<Diagnostic>) {
+    run(text, Syntax::Yaml)
+}
+
+fn codes(diagnostics: &[Diagnostic]) -> Vec<&'static str> {
+    diagnostics.iter().map(|d| d.rule.code()).collect()
+}
+
+fn position(text: &str, diagnostic: &Diagnostic) -> (u32, u32) {
+    let at = LineIndex::new(text).line_col(diagnostic.span.start);
+    (at.line, at.column)
+}
+
+#[test]
+fn decoder_accepts_exactly_the_schema_fields_of_each_kind() {
+    let empty = Map::default();
+    for kind in Kind::ALL {
+        let mut decoder = Decoder {
+            diagnostics: Vec::new(),
+        };
+        let mut reader = Fields::new(&empty, Default::default());
+        reader.take_type_for_test();
+        decoder.body(*kind, &mut reader, "test");
+        let mut asked: Vec<&str> = reader.asked.clone();
+        asked.sort_unstable();
+        let mut schema: Vec<&str> = fields::for_kind(*kind)
+            .iter()
+            .map(|f| f.name.as_str())
+            .collect();
+        schema.sort_unstable();
+        assert_eq!(asked, schema, "fields of `{kind}`");
+        assert!(
+            !fields::kind_summary(*kind).is_empty(),
+            "summary of `{kind}`"
+        );
+        assert!(
+            fields::for_kind(*kind).iter().all(|f| !f.doc.is_empty()),
+            "docs of `{kind}`"
+        );
+    }
+    type Read = fn(&mut Decoder, &mut Fields<'_>);
+    let sections: [(Section, Read); 8] = [
+        (Section::Parameter, |d, f| {
+            let _ = d.parameter(f);
+        }),
+        (Section::Paginate, |d, f| {
+            let _ = d.paginate(f);
+        }),
+        (Section::Window, |d, f| {
+            let _ = d.window(f);
+        }),
+        (Section::Growing, |d, f| {
+            let _ = d.growing_while(f);
+        }),
+        (Section::Cache, |d, f| {
+            let _ = d.cache_spec(f);
+        }),
+        (Section::MergeChild, |d, f| {
+            let _ = d.merge_child(f);
+        }),
+        (Section::JoinDriver, |d, f| {
+            let _ = d.join_driver(f);
+        }),
+        (Section::JoinLookup, |d, f| {
+            let _ = d.join_lookup(f);
+        }),
+    ];
+    assert_eq!(sections.len(), Section::ALL.len());
+    for (section, read) in sections {
+        let mut decoder = Decoder {
+            diagnostics: Vec::new(),
+        };
+        let mut reader = Fields::new(&empty, Default::default());
+        read(&mut decoder, &mut reader);
+        let mut asked: Vec<&str> = reader.asked.clone();
+        asked.sort_unstable();
+        let mut schema: Vec<&str> = fields::for_section(section)
+            .iter()
+            .map(|f| f.name.as_str())
+            .collect();
+        schema.sort_unstable();
+        assert_eq!(asked, schema, "fields of {section:?}");
+    }
+}
+
+#[test]
+fn no_data_sources_is_not_ours() {
+    for text in [
+        "app: {name: x}\n",
+        "- 1\n- 2\n",
+        "data: 5\n",
+        "data:\n  other: 1\n",
+        "just a scalar\n",
+    ] {
+        let (config, diagnostics) = yaml(text);
+        assert!(!config.has_sources(), "{text}");
+        assert!(diagnostics.is_empty(), "{text}");
+    }
+    let (config, diagnostics) = yaml("data:\n  sources: [a, b]\n");
+    assert!(config.has_sources());
+    assert_eq!(codes(&diagnostics), ["invalid-value"]);
+    let (config, diagnostics) = yaml("data:\n  sources:\n");
+    assert!(config.has_sources() && config.entries.is_empty() && diagnostics.is_empty());
+}
+
+#[test]
+fn unknown_field_points_at_the_key_with_a_rename_fix() {
+    let text = "app:\n  title: demo\ndata:\n  sources:\n    users:\n      type: http\n      urll: http://x\n";
+    let (_, mut diagnostics) = yaml(text);
+    sources_diagnostics::sort(&mut diagnostics);
+    let kinds = codes(&diagnostics);
+    assert_eq!(kinds, ["missing-field", "unknown-field"]);
+    let unknown = &diagnostics[1];
+    assert_eq!(position(text, unknown), (7, 7));
+    assert_eq!(unknown.help.as_deref(), Some("did you mean `url`?"));
+    let edit = &unknown.fixes[0].edits[0];
+    assert_eq!(&text[edit.span.start..edit.span.end], "urll");
+    assert_eq!(edit.replacement, "url");
+    // The missing `url` points at the entry's name.
+    assert_eq!(position(text, &diagnostics[0]), (5, 5));
+    assert_eq!(
+        diagnostics[0].message,
+        "`http` source `users` is missing `url`"
+    );
+}
+
+#[test]
+fn a_field_of_another_kind_says_so() {
+    let text = "data:\n  sources:\n    s:\n      type: exec\n      command: [ls]\n      paginate: {strategy: link, next_path: next}\n";
+    let (_, diagnostics) = yaml(text);
+    assert_eq!(codes(&diagnostics), ["unknown-field"]);
+    assert_eq!(
+        diagnostics[0].message,
+        "`paginate` applies to `http`, not `exec`"
+    );
+    assert!(diagnostics[0].fixes.is_empty());
+    let text = "data:\n  sources:\n    s:\n      type: http\n      url: u\n      page_size: 10\n";
+    let (_, diagnostics) = yaml(text);
+    assert!(
+        diagnostics[0].message.contains("belongs under `window`"),
+        "{}",
+        diagnostics[0].message
+    );
+}
+
+#[test]
+fn every_mistake_is_reported() {
+    let text = r#"data:
+  sources:
+    a:
+      type: htp
+      url: x
+    b:
+      type: http
+      url: x
+      format: jsn
+      refresh: 5
+      timeout: 1x
+      follow: "yes"
+      method: GTE
+      cache: {ttl: 1d, sise: 3}
+      window:
+        page_size: many
+        anchor: middle
+        growing: {source: a, while: "true"}
+        follow_every: soon
+    c:
+      type: merge
+      on_error: ignore
+      children:
+        - tags: {x: y}
+    d:
+      type: sort
+      from: b
+      order: up
+    e:
+      type: join
+      driver: {}
+      lookups:
+        l: {from: b}
+      emit: both
+    f: [1]
+    g:
+      url: x
+tui:
+  components:
+    t: {kind: eventlog, source: b, start: middle, anything: 1}
+"#;
+    let (config, diagnostics) = yaml(text);
+    let expected = [
+        "unknown-kind",
+        "invalid-value",
+        "invalid-duration",
+        "invalid-duration",
+        "invalid-value",
+        "invalid-value",
+        "invalid-duration",
+        "unknown-field",
+        "invalid-value",
+        "invalid-value",
+        "invalid-duration",
+        "invalid-value",
+        "missing-field",
+        "missing-field",
+        "invalid-value",
+        "missing-field",
+        "missing-field",
+        "invalid-value",
+        "invalid-value",
+        "missing-field",
+        "invalid-value",
+    ];
+    let mut sorted = diagnostics.clone();
+    sources_diagnostics::sort(&mut sorted);
+    let got: Vec<String> = sorted
+        .iter()
+        .map(|d| format!("{} {}", d.rule.code(), d.message))
+        .collect();
+    assert_eq!(codes(&sorted), expected, "{got:#?}");
+    assert_eq!(config.entries.len(), 7);
+    assert_eq!(config.components.len(), 1);
+    let format = sorted
+        .iter()
+        .find(|d| d.message.starts_with("`format`"))
+        .expect("format");
+    assert_eq!(
+        format.message,
+        "`format` must be `json` or `text`, found `jsn`"
+    );
+    assert_eq!(format.fixes[0].edits[0].replacement, "json");
+    let follow = sorted
+        .iter()
+        .find(|d| d.message.starts_with("`follow`"))
+        .expect("follow");
+    assert_eq!(
+        follow.message,
+        "`follow`: expected `true` or `false`, found a string"
+    );
+}
+
+#[test]
+fn toml_decodes_the_same() {
+    let text = r#"[data.sources.users]
+type = "http"
+url = "http://localhost/users"
+refresh = "30s"
+headres = { Accept = "application/json" }
+
+[data.sources.names]
+type = "project"
+from = "users"
+keep = { name = "name" }
+
+[[tui.components]]
+kind = "table"
+source = "names"
+columns = [{ title = "Name", sortable = true }]
+"#;
+    let (config, diagnostics) = run(text, Syntax::Toml);
+    assert_eq!(codes(&diagnostics), ["unknown-field"]);
+    assert_eq!(position(text, &diagnostics[0]), (5, 1));
+    assert_eq!(diagnostics[0].fixes[0].edits[0].replacement, "headers");
+    let users = config.get("users").expect("users");
+    let Body::Http(http) = &users.body else {
+        panic!("http")
+    };
+    assert_eq!(
+        http.leaf.refresh.as_ref().map(|r| r.value.0.as_secs()),
+        Some(30)
+    );
+    assert_eq!(
+        config.components[0].columns[0]
+            .sortable
+            .as_ref()
+            .map(|s| s.value),
+        Some(true)
+    );
+    let refs = config.references();
+    assert_eq!(refs.len(), 1);
+    assert_eq!(refs[0].1.name.value, "users");
+    assert_eq!(refs[0].1.field, ReferenceField::From);
+}
+
+#[test]
+fn references_cover_every_reference_field() {
+    let text = r#"data:
+  sources:
+    a: {type: static, data: [1]}
+    m: {type: merge, sources: [a], children: [{source: b}]}
+    c: {type: compose, parts: {x: a, y: m}}
+    j: {type: join, driver: {from: c}, lookups: {l: {from: a, on: {id: x}}}}
+    w:
+      type: http
+      url: u
+      window: {offset_param: o, limit_param: l, search_param: q, growing: {source: g, while: "true"}}
+    f: {type: filter, from: w, where: "true"}
+tui:
+  components:
+    - {type: table, source: f}
+"#;
+    let (config, diagnostics) = yaml(text);
+    assert!(diagnostics.is_empty(), "{diagnostics:#?}");
+    let fields: Vec<(String, ReferenceField)> = config
+        .references()
+        .into_iter()
+        .map(|(_, r)| (r.name.value, r.field))
+        .collect();
+    let expected = [
+        ("a", ReferenceField::Sources),
+        ("b", ReferenceField::Child),
+        ("a", ReferenceField::Part),
+        ("m", ReferenceField::Part),
+        ("c", ReferenceField::Driver),
+        ("a", ReferenceField::Lookup),
+        ("g", ReferenceField::Growing),
+        ("w", ReferenceField::From),
+    ];
+    let expected: Vec<(String, ReferenceField)> =
+        expected.iter().map(|(n, f)| (n.to_string(), *f)).collect();
+    assert_eq!(fields, expected);
+    let offset = text.find("offset_param").expect("offset_param");
+    let entry = config.entry_at(offset).expect("an entry");
+    assert_eq!(entry.name.value, "w");
+    assert_eq!(
+        entry
+            .key_at(text.find("window:").expect("window"))
+            .map(|k| k.name.as_str()),
+        Some("window")
+    );
+    assert_eq!(
+        config.components[0]
+            .source
+            .as_ref()
+            .map(|s| s.value.as_str()),
+        Some("f")
+    );
+}
+
+#[test]
+fn keys_outside_the_data_layer_are_never_reported() {
+    let text = "app: {whatever: 1}\nactions: [{x: 1}]\ntui:\n  theme: dark\n  components:\n    t: {type: chart, source: s, colour: red}\ndata:\n  sources:\n    s: {type: static, data: 1}\n";
+    let (_, diagnostics) = yaml(text);
+    assert!(diagnostics.is_empty(), "{diagnostics:#?}");
+}
+
+#[test]
+fn stages_decode_as_operators() {
+    let text = "data:\n  sources:\n    s:\n      type: static\n      data: []\n      pipe:\n        - {type: filter, where: \"x > 1\"}\n        - {type: sort, by: x, ordr: desc}\n";
+    let (config, diagnostics) = yaml(text);
+    assert_eq!(codes(&diagnostics), ["unknown-field"]);
+    assert_eq!(position(text, &diagnostics[0]), (8, 31));
+    let pipe = config.entries[0]
+        .body
+        .common()
+        .and_then(|c| c.pipe.as_ref())
+        .expect("pipe");
+    assert_eq!(pipe.value.len(), 2);
+    assert_eq!(
+        pipe.value[0].value.kind.as_ref().map(|k| k.value),
+        Some(Kind::Filter)
+    );
+}
+
+#[test]
+fn template_offsets_map_back_to_the_file() {
+    let text =
+        "data:\n  sources:\n    s:\n      type: http\n      url: \"http://h/${params.id}\"\n";
+    let (config, _) = yaml(text);
+    let Body::Http(http) = &config.entries[0].body else {
+        panic!("http")
+    };
+    let url = http.url.as_ref().expect("url").to_spanned();
+    let inside = url.value.text.find("${").expect("token");
+    let at = url.file_offset(text, inside).expect("mapped");
+    assert_eq!(&text[at..at + 2], "${");
+    assert_eq!(Rule::InvalidValue.code(), "invalid-value");
+}
