@@ -5,9 +5,11 @@
 //! end. This crate holds no rule logic: the checks live in `sources-config` (decoding) and
 //! `sources-check` (everything else).
 
+mod fix;
 mod rules;
 mod suggest;
 
+pub use fix::{AppliedFix, FixOutcome, apply_safe_fixes, unified_diff};
 pub use rules::Rule;
 pub use sources_syntax::Span;
 pub use suggest::did_you_mean;
