@@ -1,0 +1,70 @@
+//! The language server for the `data.sources` block of YAML and TOML configuration files.
+//!
+//! An adapter from [`sources_check::analyze`] to the Language Server Protocol, on
+//! `tower-lsp-server`. It owns the document store, position encoding, and the conversion of the
+//! analysis into diagnostics, hovers, completions, navigation, symbols and quick fixes. It runs no
+//! rule of its own, and never executes a command, reads a `file` source or touches the network.
+//!
+//! Only this crate knows LSP types. Standard output is the transport, so printing is denied.
+
+#![deny(clippy::print_stdout, clippy::print_stderr)]
+
+mod code_actions;
+mod diagnostics;
+mod document;
+mod guard;
+mod hover;
+mod position;
+mod server;
+
+use std::time::Duration;
+
+pub use diagnostics::{RULES_DOCS_URL, rule_docs_url};
+pub use server::Server;
+pub use tower_lsp_server::{ClientSocket, LspService};
+
+/// How the server behaves; the defaults are what `sources lsp` uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// How long the server waits after a change before analysing, so a burst of keystrokes is
+    /// analysed once. A change arriving during the wait restarts it.
+    pub debounce: Duration,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            debounce: Duration::from_millis(50),
+        }
+    }
+}
+
+/// Builds the server as a `tower` service and the socket of its messages to the client.
+pub fn service(options: Options) -> (LspService<Server>, ClientSocket) {
+    LspService::new(|client| Server::new(client, options))
+}
+
+/// Serves the protocol over `input` and `output` until the client sends `exit`.
+pub async fn serve<I, O>(input: I, output: O, options: Options)
+where
+    I: tokio::io::AsyncRead + Unpin,
+    O: tokio::io::AsyncWrite,
+{
+    let (service, socket) = service(options);
+    tower_lsp_server::Server::new(input, output, socket)
+        .serve(service)
+        .await;
+}
+
+/// Serves the protocol over standard input and output (what `sources lsp` runs).
+pub fn run_stdio() -> std::io::Result<()> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(serve(
+        tokio::io::stdin(),
+        tokio::io::stdout(),
+        Options::default(),
+    ));
+    Ok(())
+}

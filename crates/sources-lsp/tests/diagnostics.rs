@@ -1,0 +1,393 @@
+//! Protocol tests: diagnostics, position encodings, debouncing, quick fixes, hover on a
+//! diagnostic, robustness on half-typed text.
+
+mod support;
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use sources_diagnostics::Rule;
+use sources_lsp::{Options, rule_docs_url};
+use support::{TestClient, apply_edits, offset_of, utf8_position, utf16_position};
+
+/// An unknown reference after non-ASCII text on its line (`☕` and `😀` differ between UTF-8,
+/// UTF-16 and scalar columns), and a misspelt field with a did-you-mean fix.
+const MISTAKES: &str = "\
+# Überwachung der Anwendungen
+data:
+  sources:
+    ☕café😀:
+      type: static
+      data: [1, 2]
+    apps:
+      type: http
+      urll: https://example.invalid/apps
+    both:
+      type: merge
+      sources: [☕café😀, appz]
+";
+
+fn codes(diagnostics: &[tower_lsp_server::ls_types::Diagnostic]) -> Vec<String> {
+    diagnostics
+        .iter()
+        .filter_map(|diagnostic| match &diagnostic.code {
+            Some(tower_lsp_server::ls_types::NumberOrString::String(code)) => Some(code.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn with_code<'a>(
+    diagnostics: &'a [tower_lsp_server::ls_types::Diagnostic],
+    code: &str,
+) -> &'a tower_lsp_server::ls_types::Diagnostic {
+    diagnostics
+        .iter()
+        .find(|diagnostic| {
+            diagnostic.code
+                == Some(tower_lsp_server::ls_types::NumberOrString::String(
+                    code.into(),
+                ))
+        })
+        .unwrap_or_else(|| panic!("a `{code}` diagnostic among {:?}", codes(diagnostics)))
+}
+
+#[tokio::test]
+async fn the_server_picks_utf8_when_offered_and_utf16_otherwise() {
+    let utf8 = TestClient::utf8().await;
+    assert_eq!(
+        utf8.initialized["capabilities"]["positionEncoding"],
+        "utf-8"
+    );
+    let utf16 = TestClient::utf16().await;
+    assert_eq!(
+        utf16.initialized["capabilities"]["positionEncoding"],
+        "utf-16"
+    );
+    assert_eq!(utf16.initialized["serverInfo"]["name"], "sources");
+}
+
+#[tokio::test]
+async fn diagnostics_point_at_the_token_in_utf16_columns() {
+    let mut client = TestClient::utf16().await;
+    client.open("app.yaml", "yaml", MISTAKES).await;
+    let published = client.diagnostics("app.yaml").await;
+    assert_eq!(published.version, Some(1));
+    let unknown = with_code(&published.diagnostics, "unknown-source");
+    let appz = offset_of(MISTAKES, "appz");
+    assert_eq!(unknown.range.start, utf16_position(MISTAKES, appz));
+    assert_eq!(unknown.range.end, utf16_position(MISTAKES, appz + 4));
+    // `      sources: [` is 16 units, `☕café` 5, `😀` a surrogate pair, `, ` 2.
+    assert_eq!(unknown.range.start.character, 25);
+    assert!(unknown.message.contains("appz"), "{}", unknown.message);
+    assert_eq!(unknown.source.as_deref(), Some("sources"));
+    let href = unknown
+        .code_description
+        .as_ref()
+        .expect("a code description")
+        .href
+        .as_str();
+    assert_eq!(href, rule_docs_url(Rule::UnknownSource));
+    let field = with_code(&published.diagnostics, "unknown-field");
+    assert_eq!(
+        field.range.start,
+        utf16_position(MISTAKES, offset_of(MISTAKES, "urll"))
+    );
+}
+
+#[tokio::test]
+async fn diagnostics_point_at_the_token_in_utf8_columns_when_negotiated() {
+    let mut client = TestClient::utf8().await;
+    client.open("app.yaml", "yaml", MISTAKES).await;
+    let published = client.diagnostics("app.yaml").await;
+    let unknown = with_code(&published.diagnostics, "unknown-source");
+    let appz = offset_of(MISTAKES, "appz");
+    assert_eq!(unknown.range.start, utf8_position(MISTAKES, appz));
+    // `☕` is three bytes, `é` two, `😀` four.
+    assert_eq!(unknown.range.start.character, 31);
+}
+
+#[tokio::test]
+async fn toml_documents_are_analysed_too() {
+    let text = "[data.sources.apps]\ntype = \"http\"\nurll = \"https://example.invalid\"\n";
+    let mut client = TestClient::utf16().await;
+    client.open("app.toml", "toml", text).await;
+    let published = client.diagnostics("app.toml").await;
+    let field = with_code(&published.diagnostics, "unknown-field");
+    assert_eq!(
+        field.range.start,
+        utf16_position(text, offset_of(text, "urll"))
+    );
+}
+
+#[tokio::test]
+async fn a_document_without_data_sources_gets_no_diagnostics() {
+    let mut client = TestClient::utf16().await;
+    client
+        .open(
+            "workflow.yaml",
+            "yaml",
+            "on: push\njobs: {build: [unclosed\n",
+        )
+        .await;
+    assert!(
+        client
+            .diagnostics("workflow.yaml")
+            .await
+            .diagnostics
+            .is_empty()
+    );
+    client
+        .open(
+            "other.yaml",
+            "yaml",
+            "app:\n  name: demo\ntui:\n  anything: goes\n",
+        )
+        .await;
+    assert!(
+        client
+            .diagnostics("other.yaml")
+            .await
+            .diagnostics
+            .is_empty()
+    );
+}
+
+#[tokio::test]
+async fn secondary_labels_become_related_information() {
+    let text = "\
+data:
+  sources:
+    apps:
+      type: http
+      url: https://example.invalid/apps
+      window:
+        offset_param: offset
+        limit_param: limit
+        search_param: q
+tui:
+  components:
+    - kind: chart
+      source: apps
+";
+    let mut client = TestClient::utf16().await;
+    client.open("bound.yaml", "yaml", text).await;
+    let published = client.diagnostics("bound.yaml").await;
+    let binding = with_code(&published.diagnostics, "window-binding");
+    let related = binding
+        .related_information
+        .as_ref()
+        .expect("related information");
+    assert_eq!(related[0].message, "windowed here");
+    assert_eq!(related[0].location.uri.as_str(), support::uri("bound.yaml"));
+    assert_eq!(
+        related[0].location.range.start,
+        utf16_position(text, offset_of(text, "window:"))
+    );
+}
+
+#[tokio::test]
+async fn changes_are_debounced_and_stale_results_dropped() {
+    let mut client = TestClient::start(
+        Options {
+            debounce: Duration::from_millis(300),
+        },
+        json!({}),
+    )
+    .await;
+    client.open("app.yaml", "yaml", MISTAKES).await;
+    assert_eq!(client.diagnostics("app.yaml").await.version, Some(1));
+    client
+        .replace("app.yaml", 2, &MISTAKES.replace("appz", "appy"))
+        .await;
+    client
+        .replace("app.yaml", 3, &MISTAKES.replace("appz", "appx"))
+        .await;
+    client
+        .replace("app.yaml", 4, &MISTAKES.replace("appz", "apps"))
+        .await;
+    let published = client.diagnostics("app.yaml").await;
+    assert_eq!(
+        published.version,
+        Some(4),
+        "only the last version of a burst is published"
+    );
+    assert!(!codes(&published.diagnostics).contains(&"unknown-source".to_owned()));
+    assert!(
+        client.is_quiet_for(Duration::from_millis(600)).await,
+        "nothing stale follows"
+    );
+}
+
+#[tokio::test]
+async fn incremental_changes_are_applied_in_the_negotiated_encoding() {
+    let mut client = TestClient::utf16().await;
+    client.open("app.yaml", "yaml", MISTAKES).await;
+    client.diagnostics("app.yaml").await;
+    let appz = offset_of(MISTAKES, "appz");
+    let start = utf16_position(MISTAKES, appz);
+    let end = utf16_position(MISTAKES, appz + 4);
+    client
+        .notify(
+            "textDocument/didChange",
+            json!({
+                "textDocument": { "uri": support::uri("app.yaml"), "version": 2 },
+                "contentChanges": [{ "range": { "start": start, "end": end }, "text": "apps" }],
+            }),
+        )
+        .await;
+    let published = client.diagnostics("app.yaml").await;
+    assert_eq!(published.version, Some(2));
+    assert_eq!(
+        codes(&published.diagnostics),
+        vec!["unknown-field".to_owned()]
+    );
+}
+
+#[tokio::test]
+async fn closing_a_document_clears_its_diagnostics() {
+    let mut client = TestClient::utf16().await;
+    client.open("app.yaml", "yaml", MISTAKES).await;
+    assert!(!client.diagnostics("app.yaml").await.diagnostics.is_empty());
+    client
+        .notify(
+            "textDocument/didClose",
+            json!({ "textDocument": { "uri": support::uri("app.yaml") } }),
+        )
+        .await;
+    assert!(client.diagnostics("app.yaml").await.diagnostics.is_empty());
+}
+
+async fn quick_fixes_at(client: &mut TestClient, text: &str, needle: &str) -> Vec<Value> {
+    let offset = offset_of(text, needle);
+    let range = json!({
+        "start": utf16_position(text, offset),
+        "end": utf16_position(text, offset + needle.len()),
+    });
+    let actions = client
+        .request(
+            "textDocument/codeAction",
+            json!({
+                "textDocument": { "uri": support::uri("app.yaml") },
+                "range": range,
+                "context": { "diagnostics": [] },
+            }),
+        )
+        .await
+        .expect("code actions");
+    actions.as_array().cloned().unwrap_or_default()
+}
+
+#[tokio::test]
+async fn a_quick_fix_is_a_workspace_edit_that_repairs_the_diagnostic() {
+    let mut client = TestClient::utf16().await;
+    client.open("app.yaml", "yaml", MISTAKES).await;
+    client.diagnostics("app.yaml").await;
+    let actions = quick_fixes_at(&mut client, MISTAKES, "urll").await;
+    let rename = actions
+        .iter()
+        .find(|action| {
+            action["title"]
+                .as_str()
+                .is_some_and(|title| title.contains("`url`"))
+        })
+        .unwrap_or_else(|| panic!("a rename to `url` among {actions:#?}"));
+    assert_eq!(rename["kind"], "quickfix");
+    assert_eq!(rename["isPreferred"], true);
+    assert_eq!(rename["diagnostics"][0]["code"], "unknown-field");
+    let edits = rename["edit"]["changes"][support::uri("app.yaml")]
+        .as_array()
+        .expect("edits for the document")
+        .clone();
+    let fixed = apply_edits(MISTAKES, &edits);
+    assert!(
+        fixed.contains("      url: https://example.invalid/apps\n"),
+        "{fixed}"
+    );
+    client.replace("app.yaml", 2, &fixed).await;
+    let published = client.diagnostics("app.yaml").await;
+    assert!(!codes(&published.diagnostics).contains(&"unknown-field".to_owned()));
+    assert!(
+        quick_fixes_at(&mut client, MISTAKES, "sources")
+            .await
+            .is_empty()
+    );
+}
+
+#[tokio::test]
+async fn quick_fixes_are_offered_only_to_clients_asking_for_them() {
+    let mut client = TestClient::utf16().await;
+    client.open("app.yaml", "yaml", MISTAKES).await;
+    let offset = offset_of(MISTAKES, "urll");
+    let answer = client
+        .request(
+            "textDocument/codeAction",
+            json!({
+                "textDocument": { "uri": support::uri("app.yaml") },
+                "range": { "start": utf16_position(MISTAKES, offset), "end": utf16_position(MISTAKES, offset) },
+                "context": { "diagnostics": [], "only": ["refactor"] },
+            }),
+        )
+        .await
+        .expect("an answer");
+    assert_eq!(answer, Value::Null);
+}
+
+#[tokio::test]
+async fn hover_on_a_diagnostic_shows_its_rule_explanation() {
+    let mut client = TestClient::utf16().await;
+    client.open("app.yaml", "yaml", MISTAKES).await;
+    let position = utf16_position(MISTAKES, offset_of(MISTAKES, "appz") + 2);
+    let hover = client
+        .at("textDocument/hover", "app.yaml", position, json!({}))
+        .await
+        .expect("a hover");
+    let text = hover["contents"]["value"]
+        .as_str()
+        .expect("markdown contents");
+    assert!(text.contains("`unknown-source`"), "{text}");
+    assert!(
+        text.contains(
+            Rule::UnknownSource
+                .explanation()
+                .lines()
+                .next()
+                .unwrap_or_default()
+        ),
+        "{text}"
+    );
+    assert_eq!(hover["contents"]["kind"], "markdown");
+}
+
+#[tokio::test]
+async fn requests_about_documents_that_are_not_open_answer_nothing() {
+    let mut client = TestClient::utf16().await;
+    let position = tower_lsp_server::ls_types::Position::new(0, 0);
+    let hover = client
+        .at("textDocument/hover", "nowhere.yaml", position, json!({}))
+        .await;
+    assert_eq!(hover.expect("no error"), Value::Null);
+}
+
+#[tokio::test]
+async fn every_prefix_of_a_document_is_answered_without_error() {
+    // Half-typed text is the common case while editing: every prefix, hovered everywhere.
+    let mut client = TestClient::utf16().await;
+    client.open("app.yaml", "yaml", "").await;
+    let boundaries: Vec<usize> = MISTAKES
+        .char_indices()
+        .map(|(index, _)| index)
+        .step_by(3)
+        .collect();
+    for (version, end) in boundaries.iter().enumerate() {
+        let prefix = &MISTAKES[..*end];
+        client.replace("app.yaml", version as i32 + 2, prefix).await;
+        for probe in [0, boundaries[version / 2], *end] {
+            let position = utf16_position(prefix, probe);
+            let hover = client
+                .at("textDocument/hover", "app.yaml", position, json!({}))
+                .await;
+            assert!(hover.is_ok(), "hover at {probe} of {prefix:?}: {hover:?}");
+        }
+    }
+}

@@ -1,0 +1,236 @@
+//! An in-process LSP client for protocol tests: JSON-RPC messages straight into the
+//! `LspService`, the server's messages read from its socket, and `$0` cursor fixtures.
+
+#![allow(dead_code)]
+
+use std::time::Duration;
+
+use futures::StreamExt;
+use serde_json::{Value, json};
+use sources_lsp::{LspService, Options, Server};
+use tokio::sync::mpsc;
+use tower::{Service, ServiceExt};
+use tower_lsp_server::jsonrpc::{Error, Request};
+use tower_lsp_server::ls_types::{Position, PublishDiagnosticsParams};
+
+/// Splits a fixture at its `$0` cursor marker: the text without it and the cursor's byte offset.
+pub fn cursor(fixture: &str) -> (String, usize) {
+    let offset = fixture
+        .find("$0")
+        .expect("the fixture has a $0 cursor marker");
+    (fixture.replacen("$0", "", 1), offset)
+}
+
+/// The UTF-16 position of a byte offset (what a client without UTF-8 support sends).
+pub fn utf16_position(text: &str, offset: usize) -> Position {
+    let before = &text[..offset];
+    let line = before.matches('\n').count() as u32;
+    let line_start = before.rfind('\n').map_or(0, |newline| newline + 1);
+    Position::new(line, before[line_start..].encode_utf16().count() as u32)
+}
+
+/// The UTF-8 position of a byte offset.
+pub fn utf8_position(text: &str, offset: usize) -> Position {
+    let before = &text[..offset];
+    let line = before.matches('\n').count() as u32;
+    let line_start = before.rfind('\n').map_or(0, |newline| newline + 1);
+    Position::new(line, (offset - line_start) as u32)
+}
+
+/// The byte offset of the first occurrence of `needle` in `text`.
+pub fn offset_of(text: &str, needle: &str) -> usize {
+    text.find(needle)
+        .unwrap_or_else(|| panic!("`{needle}` is in the text"))
+}
+
+/// A client session with one server.
+pub struct TestClient {
+    service: LspService<Server>,
+    from_server: mpsc::UnboundedReceiver<Request>,
+    next_id: i64,
+    /// The `initialize` result.
+    pub initialized: Value,
+}
+
+/// The URI tests use for a file name.
+pub fn uri(name: &str) -> String {
+    format!("file:///work/{name}")
+}
+
+impl TestClient {
+    /// Starts a server, initialises it with these client capabilities and sends `initialized`.
+    pub async fn start(options: Options, capabilities: Value) -> TestClient {
+        let (service, socket) = sources_lsp::service(options);
+        let (sender, from_server) = mpsc::unbounded_channel();
+        tokio::spawn(async move {
+            let mut socket = socket;
+            while let Some(message) = socket.next().await {
+                if sender.send(message).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut client = TestClient {
+            service,
+            from_server,
+            next_id: 0,
+            initialized: Value::Null,
+        };
+        client.initialized = client
+            .request(
+                "initialize",
+                json!({ "processId": null, "rootUri": null, "capabilities": capabilities }),
+            )
+            .await
+            .expect("initialize succeeds");
+        client.notify("initialized", json!({})).await;
+        client
+    }
+
+    /// Starts a server with no debounce and a client that counts columns in UTF-16.
+    pub async fn utf16() -> TestClient {
+        TestClient::start(
+            Options {
+                debounce: Duration::ZERO,
+            },
+            json!({}),
+        )
+        .await
+    }
+
+    /// Starts a server with no debounce and a client that offers UTF-8 columns.
+    pub async fn utf8() -> TestClient {
+        TestClient::start(
+            Options {
+                debounce: Duration::ZERO,
+            },
+            json!({ "general": { "positionEncodings": ["utf-8", "utf-16"] } }),
+        )
+        .await
+    }
+
+    /// Sends a request and returns its result or error.
+    pub async fn request(&mut self, method: &'static str, params: Value) -> Result<Value, Error> {
+        self.next_id += 1;
+        let request = Request::build(method)
+            .id(self.next_id)
+            .params(params)
+            .finish();
+        let response = self
+            .service
+            .ready()
+            .await
+            .expect("the server is running")
+            .call(request)
+            .await
+            .expect("the server is running")
+            .expect("a request gets a response");
+        let (_, result) = response.into_parts();
+        result
+    }
+
+    /// Sends a notification.
+    pub async fn notify(&mut self, method: &'static str, params: Value) {
+        let notification = Request::build(method).params(params).finish();
+        let response = self
+            .service
+            .ready()
+            .await
+            .expect("the server is running")
+            .call(notification)
+            .await
+            .expect("the server is running");
+        assert!(response.is_none(), "a notification gets no response");
+    }
+
+    /// Opens a document.
+    pub async fn open(&mut self, name: &str, language: &str, text: &str) {
+        self.notify(
+            "textDocument/didOpen",
+            json!({ "textDocument": { "uri": uri(name), "languageId": language, "version": 1, "text": text } }),
+        )
+        .await;
+    }
+
+    /// Replaces a document's whole text.
+    pub async fn replace(&mut self, name: &str, version: i32, text: &str) {
+        self.notify(
+            "textDocument/didChange",
+            json!({ "textDocument": { "uri": uri(name), "version": version }, "contentChanges": [{ "text": text }] }),
+        )
+        .await;
+    }
+
+    /// The next diagnostics the server publishes for `name` (waits up to ten seconds).
+    pub async fn diagnostics(&mut self, name: &str) -> PublishDiagnosticsParams {
+        let wanted = uri(name);
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+        loop {
+            let message = tokio::time::timeout_at(deadline, self.from_server.recv())
+                .await
+                .expect("diagnostics are published within ten seconds")
+                .expect("the server is running");
+            if message.method() != "textDocument/publishDiagnostics" {
+                continue;
+            }
+            let params: PublishDiagnosticsParams =
+                serde_json::from_value(message.params().cloned().unwrap_or(Value::Null))
+                    .expect("well-formed publishDiagnostics params");
+            if params.uri.as_str() == wanted {
+                return params;
+            }
+        }
+    }
+
+    /// Whether the server sends anything within `wait`.
+    pub async fn is_quiet_for(&mut self, wait: Duration) -> bool {
+        tokio::time::timeout(wait, self.from_server.recv())
+            .await
+            .is_err()
+    }
+
+    /// A `textDocument/*` request at a position of `name`.
+    pub async fn at(
+        &mut self,
+        method: &'static str,
+        name: &str,
+        position: Position,
+        extra: Value,
+    ) -> Result<Value, Error> {
+        let mut params = json!({ "textDocument": { "uri": uri(name) }, "position": position });
+        if let (Some(params), Value::Object(extra)) = (params.as_object_mut(), extra) {
+            params.extend(extra);
+        }
+        self.request(method, params).await
+    }
+}
+
+/// Applies LSP text edits (UTF-16 positions) to `text`, last first.
+pub fn apply_edits(text: &str, edits: &[Value]) -> String {
+    let index = sources_syntax::LineIndex::new(text);
+    let mut spans: Vec<(usize, usize, String)> = edits
+        .iter()
+        .map(|edit| {
+            let offset = |position: &Value| {
+                index
+                    .offset(
+                        position["line"].as_u64().expect("a line") as u32,
+                        position["character"].as_u64().expect("a character") as u32,
+                        sources_syntax::PositionEncoding::Utf16,
+                    )
+                    .unwrap_or(text.len())
+            };
+            (
+                offset(&edit["range"]["start"]),
+                offset(&edit["range"]["end"]),
+                edit["newText"].as_str().expect("newText").to_owned(),
+            )
+        })
+        .collect();
+    spans.sort_by_key(|span| std::cmp::Reverse(span.0));
+    let mut out = text.to_owned();
+    for (start, end, replacement) in spans {
+        out.replace_range(start..end, &replacement);
+    }
+    out
+}
