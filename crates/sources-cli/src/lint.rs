@@ -63,13 +63,16 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
             ),
         }
     }
-    for report in &reports {
-        if report.diagnostics.is_empty() && report.text().trim().is_empty() {
-            eprintln!(
-                "sources: note: `{}` is empty: nothing to check",
-                report.path
-            );
-        }
+    let quiet = reports
+        .iter()
+        .filter(|report| report.diagnostics.is_empty() && !report.has_sources);
+    for report in quiet {
+        let why = if report.text().trim().is_empty() {
+            "is empty"
+        } else {
+            "has no `data.sources` block"
+        };
+        eprintln!("sources: note: `{}` {why}: nothing to check", report.path);
     }
     reports.sort_by(|a, b| a.path.cmp(&b.path));
     let format = args.format.unwrap_or_else(Format::for_stdout);
@@ -119,6 +122,7 @@ pub fn lint_content(input: &Input, content: Content) -> Linted {
                 path: input.path.clone(),
                 line_index: LineIndex::new(""),
                 diagnostics: vec![diagnostic],
+                has_sources: false,
             })
         }
     }
@@ -132,6 +136,7 @@ pub fn lint_bytes(path: &str, bytes: &[u8], syntax: Syntax, named: bool) -> Lint
             path: path.to_owned(),
             line_index: LineIndex::new(text),
             diagnostics,
+            has_sources: false,
         })
     };
     if let Some(nul) = bytes.iter().position(|&byte| byte == 0) {
@@ -158,6 +163,7 @@ pub fn lint_bytes(path: &str, bytes: &[u8], syntax: Syntax, named: bool) -> Lint
                 path: path.to_owned(),
                 line_index: analysis.line_index,
                 diagnostics: analysis.diagnostics,
+                has_sources: analysis.has_sources,
             })
         }
         Err(error) => {

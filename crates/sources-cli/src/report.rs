@@ -12,6 +12,8 @@ pub struct FileReport {
     pub line_index: LineIndex,
     /// Every diagnostic, sorted by position.
     pub diagnostics: Vec<Diagnostic>,
+    /// Whether the file has a `data.sources` block (a named file without one is linted, with a note).
+    pub has_sources: bool,
 }
 
 impl FileReport {

@@ -125,6 +125,7 @@ pub(crate) mod fixtures {
             path: "conf/app, 1.yaml".into(),
             line_index: LineIndex::new(TEXT),
             diagnostics,
+            has_sources: true,
         }
     }
 
@@ -141,6 +142,7 @@ pub(crate) mod fixtures {
             path: "b.yaml".into(),
             line_index: LineIndex::new(text),
             diagnostics,
+            has_sources: true,
         }
     }
 }

@@ -1,0 +1,464 @@
+//! The `sources` binary end to end: exit codes, standard input, every output format, directory
+//! walks, `explain`, `rules`, and the bad inputs of the foundation issue (each must give a clear
+//! diagnostic or message and never crash).
+
+use std::fs;
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+
+const CLEAN: &str =
+    "data:\n  sources:\n    apps:\n      type: http\n      url: https://api.example.com/apps\n";
+/// A YAML syntax error at line 3, column 1 (the flow sequence is never closed).
+const BROKEN: &str = "data:\n  sources: [apps,\n";
+/// A TOML syntax error.
+const BROKEN_TOML: &str = "[data.sources.apps]\ntype = \"http\nurl = 1\n";
+/// Lints with exactly one warning: `${params.id}` is not declared.
+const WARNS: &str = "data:\n  sources:\n    app:\n      type: http\n      url: https://api.example.com/apps/${params.id}\n";
+
+/// Runs `sources ARGS` in `dir` with `stdin`, without colour or terminal.
+fn sources(dir: &Path, args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sources"))
+        .args(args)
+        .current_dir(dir)
+        .env_remove("NO_COLOR")
+        .env_remove("COLUMNS")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    let mut input = child.stdin.take().expect("stdin");
+    // The binary may exit before reading everything (usage errors); a broken pipe is fine then.
+    let _ = input.write_all(stdin);
+    drop(input);
+    child.wait_with_output().expect("the binary finishes")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).expect("stdout is UTF-8")
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8(output.stderr.clone()).expect("stderr is UTF-8")
+}
+
+fn code(output: &Output) -> i32 {
+    output.status.code().expect("exited, not killed")
+}
+
+/// A temporary directory holding `files` (name, contents).
+fn tree(files: &[(&str, &[u8])]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("tempdir");
+    for (name, contents) in files {
+        let path = dir.path().join(name);
+        fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        fs::write(path, contents).expect("write");
+    }
+    dir
+}
+
+#[test]
+fn a_clean_file_exits_0_and_a_broken_one_1() {
+    let dir = tree(&[
+        ("ok.yaml", CLEAN.as_bytes()),
+        ("bad.yaml", BROKEN.as_bytes()),
+    ]);
+    let clean = sources(dir.path(), &["lint", "ok.yaml"], b"");
+    assert_eq!(code(&clean), 0, "{}", stderr(&clean));
+    assert_eq!(stdout(&clean), "");
+    let broken = sources(dir.path(), &["lint", "--format", "short", "bad.yaml"], b"");
+    assert_eq!(code(&broken), 1);
+    assert!(
+        stdout(&broken).starts_with("bad.yaml:3:1: error[syntax]: "),
+        "{}",
+        stdout(&broken)
+    );
+}
+
+#[test]
+fn warnings_fail_only_with_deny_warnings() {
+    let dir = tree(&[("warn.yaml", WARNS.as_bytes())]);
+    let lenient = sources(dir.path(), &["lint", "warn.yaml"], b"");
+    assert_eq!(code(&lenient), 0);
+    assert!(
+        stdout(&lenient).contains("warn.yaml:5:40: warning[undeclared-param-reference]: "),
+        "{}",
+        stdout(&lenient)
+    );
+    let strict = sources(dir.path(), &["lint", "--deny-warnings", "warn.yaml"], b"");
+    assert_eq!(code(&strict), 1);
+}
+
+#[test]
+fn an_unreadable_path_is_exit_2_with_one_line_naming_it() {
+    let dir = tree(&[("ok.yaml", CLEAN.as_bytes())]);
+    let output = sources(dir.path(), &["lint", "ok.yaml", "missing.yaml"], b"");
+    assert_eq!(code(&output), 2);
+    assert_eq!(stdout(&output), "");
+    let message = stderr(&output);
+    assert_eq!(message.lines().count(), 1, "{message}");
+    assert!(
+        message.starts_with("sources: cannot read `missing.yaml`: "),
+        "{message}"
+    );
+}
+
+#[test]
+fn usage_errors_are_exit_2() {
+    let dir = tree(&[]);
+    assert_eq!(
+        code(&sources(dir.path(), &["lint", "--format", "xml"], b"")),
+        2
+    );
+    assert_eq!(code(&sources(dir.path(), &["no-such-command"], b"")), 2);
+}
+
+#[test]
+fn stdin_is_named_by_stdin_filename_which_picks_the_syntax() {
+    let dir = tree(&[]);
+    let toml = sources(
+        dir.path(),
+        &["lint", "--stdin-filename", "conf/piped.toml", "-"],
+        BROKEN_TOML.as_bytes(),
+    );
+    assert_eq!(code(&toml), 1);
+    assert!(
+        stdout(&toml).starts_with("conf/piped.toml:2:13: error[syntax]: "),
+        "{}",
+        stdout(&toml)
+    );
+    let yaml = sources(dir.path(), &["lint", "-"], BROKEN.as_bytes());
+    assert!(
+        stdout(&yaml).starts_with("<stdin>:3:1: error[syntax]: "),
+        "{}",
+        stdout(&yaml)
+    );
+    let clean = sources(dir.path(), &["lint", "-"], CLEAN.as_bytes());
+    assert_eq!((code(&clean), stdout(&clean)), (0, String::new()));
+}
+
+#[test]
+fn a_directory_walk_lints_only_sources_configs_sorted_by_path() {
+    let dir = tree(&[
+        ("b/config.yaml", BROKEN_TOML.as_bytes()),
+        ("b/z.yml", WARNS.as_bytes()),
+        (
+            "a/app.toml",
+            b"[data.sources.apps]\ntype = \"http\"\nurl = \"https://api.example.com/apps\"\n",
+        ),
+        ("a/workflow.yaml", b"on: push\njobs: {}\n"),
+        (".hidden/x.yaml", WARNS.as_bytes()),
+        ("target/x.yaml", WARNS.as_bytes()),
+        ("node_modules/x.yaml", WARNS.as_bytes()),
+    ]);
+    let output = sources(dir.path(), &["lint", "--format", "json"], b"");
+    let document: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    assert_eq!(
+        document["summary"]["files"], 2,
+        "a/app.toml and b/z.yml: {document}"
+    );
+    let paths: Vec<&str> = document["diagnostics"]
+        .as_array()
+        .expect("array")
+        .iter()
+        .filter_map(|d| d["path"].as_str())
+        .collect();
+    assert_eq!(paths, ["b/z.yml"]);
+    assert_eq!(code(&output), 0);
+
+    let named = sources(dir.path(), &["lint", "b/z.yml", "b/config.yaml"], b"");
+    let lines: Vec<String> = stdout(&named)
+        .lines()
+        .map(|line| line.split(':').next().unwrap_or("").to_owned())
+        .collect();
+    assert_eq!(lines, ["b/config.yaml", "b/z.yml"], "sorted by path");
+}
+
+#[test]
+fn json_output_parses_back_with_every_field() {
+    let dir = tree(&[
+        ("bad.yaml", BROKEN.as_bytes()),
+        ("warn.yaml", WARNS.as_bytes()),
+    ]);
+    let output = sources(
+        dir.path(),
+        &["lint", "--format", "json", "bad.yaml", "warn.yaml"],
+        b"",
+    );
+    assert_eq!(code(&output), 1);
+    let document: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    assert_eq!(document["version"], 1);
+    assert_eq!(
+        document["summary"],
+        serde_json::json!({"files": 2, "errors": 1, "warnings": 1})
+    );
+    let first = &document["diagnostics"][0];
+    for field in [
+        "path",
+        "code",
+        "severity",
+        "message",
+        "line",
+        "column",
+        "end_line",
+        "end_column",
+        "start",
+        "end",
+        "labels",
+        "help",
+        "fixes",
+    ] {
+        assert!(first.get(field).is_some(), "missing {field}: {first}");
+    }
+    assert_eq!(
+        (first["path"].as_str(), first["code"].as_str()),
+        (Some("bad.yaml"), Some("syntax"))
+    );
+    let warning = &document["diagnostics"][1];
+    assert_eq!(
+        (warning["line"].as_u64(), warning["column"].as_u64()),
+        (Some(5), Some(40))
+    );
+    assert_eq!(
+        warning["start"].as_u64(),
+        WARNS.find("${params.id}").map(|offset| offset as u64)
+    );
+}
+
+#[test]
+fn sarif_output_is_one_run_with_rules_and_relative_uris() {
+    let dir = tree(&[("conf dir/bad.yaml", BROKEN.as_bytes())]);
+    let output = sources(
+        dir.path(),
+        &["lint", "--format", "sarif", "conf dir/bad.yaml"],
+        b"",
+    );
+    assert_eq!(code(&output), 1);
+    let log: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    assert_eq!(log["version"], "2.1.0");
+    let run = &log["runs"][0];
+    assert_eq!(run["columnKind"], "utf16CodeUnits");
+    assert!(
+        run["originalUriBaseIds"]["%SRCROOT%"]["uri"]
+            .as_str()
+            .is_some_and(|uri| uri.starts_with("file:///") && uri.ends_with('/'))
+    );
+    let result = &run["results"][0];
+    assert_eq!(result["ruleId"], "syntax");
+    let location = &result["locations"][0]["physicalLocation"];
+    assert_eq!(location["artifactLocation"]["uri"], "conf%20dir/bad.yaml");
+    assert_eq!(location["artifactLocation"]["uriBaseId"], "%SRCROOT%");
+    assert_eq!(location["region"]["startLine"], 3);
+    let rules = run["tool"]["driver"]["rules"].as_array().expect("rules");
+    let index = result["ruleIndex"].as_u64().expect("ruleIndex") as usize;
+    assert_eq!(rules[index]["id"], "syntax");
+    assert!(rules.iter().all(|rule| {
+        rule["help"]["markdown"]
+            .as_str()
+            .is_some_and(|help| help.contains("```"))
+    }));
+}
+
+#[test]
+fn github_output_is_workflow_commands() {
+    let dir = tree(&[
+        ("a,b.yaml", BROKEN.as_bytes()),
+        ("warn.yaml", WARNS.as_bytes()),
+    ]);
+    let output = sources(
+        dir.path(),
+        &["lint", "--format", "github", "a,b.yaml", "warn.yaml"],
+        b"",
+    );
+    let text = stdout(&output);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    assert!(
+        lines[0].starts_with("::error file=a%2Cb.yaml,line=3,col=1,endLine=3,endColumn="),
+        "{text}"
+    );
+    assert!(lines[0].contains(",title=sources syntax::"), "{text}");
+    assert!(lines[1].starts_with("::warning file=warn.yaml,line=5,col=40,endLine=5,endColumn=52,title=sources undeclared-param-reference::"), "{text}");
+}
+
+#[test]
+fn human_output_off_a_terminal_has_no_colour() {
+    let dir = tree(&[("bad.yaml", BROKEN.as_bytes())]);
+    let output = sources(dir.path(), &["lint", "--format", "human", "bad.yaml"], b"");
+    let text = stdout(&output);
+    assert!(text.starts_with("error[syntax]\n"), "{text}");
+    assert!(text.contains("╭─[bad.yaml:3:1]"), "{text}");
+    assert!(text.ends_with("found 1 error in 1 file\n"), "{text}");
+    assert!(
+        !text.contains('\u{1b}'),
+        "no escape codes off a terminal: {text:?}"
+    );
+}
+
+#[test]
+fn explain_prints_a_rule_and_suggests_on_a_typo() {
+    let dir = tree(&[]);
+    let known = sources(dir.path(), &["explain", "unknown-field"], b"");
+    assert_eq!(code(&known), 0);
+    let text = stdout(&known);
+    assert!(text.starts_with("unknown-field (error)\n"), "{text}");
+    assert!(text.contains("```yaml\n"), "{text}");
+    let typo = sources(dir.path(), &["explain", "unknown-feild"], b"");
+    assert_eq!(code(&typo), 2);
+    assert_eq!(stdout(&typo), "");
+    assert!(
+        stderr(&typo).contains("did you mean `unknown-field`?"),
+        "{}",
+        stderr(&typo)
+    );
+}
+
+#[test]
+fn rules_lists_every_rule() {
+    let dir = tree(&[]);
+    let output = sources(dir.path(), &["rules"], b"");
+    assert_eq!(code(&output), 0);
+    let text = stdout(&output);
+    assert_eq!(text.lines().count(), sources_diagnostics::Rule::ALL.len());
+    assert!(
+        text.lines()
+            .any(|line| line.starts_with("reference-cycle ")),
+        "{text}"
+    );
+}
+
+/// Lints `bytes` as a named `name`, checks it neither crashed nor hung, and returns the output.
+fn bad_input(name: &str, bytes: &[u8]) -> Output {
+    let dir = tree(&[(name, bytes)]);
+    let output = sources(dir.path(), &["lint", "--format", "short", name], b"");
+    let code = code(&output);
+    assert!(
+        code == 0 || code == 1,
+        "{name}: exit {code}: {}",
+        stderr(&output)
+    );
+    assert!(
+        !stderr(&output).contains("panicked"),
+        "{name}: {}",
+        stderr(&output)
+    );
+    output
+}
+
+#[test]
+fn empty_files_and_files_without_sources_get_a_note() {
+    for (name, text, note) in [
+        ("empty.yaml", "", "is empty"),
+        ("empty.toml", "\n\n", "is empty"),
+        (
+            "no-data.yaml",
+            "app:\n  title: x\n",
+            "has no `data.sources` block",
+        ),
+        ("list.yaml", "- a\n- b\n", "has no `data.sources` block"),
+        ("scalar.yaml", "just text\n", "has no `data.sources` block"),
+    ] {
+        let output = bad_input(name, text.as_bytes());
+        let message = stderr(&output);
+        if code(&output) == 0 {
+            assert!(
+                message.contains(&format!("`{name}` {note}: nothing to check")),
+                "{name}: {message}"
+            );
+        } else {
+            assert!(
+                !stdout(&output).is_empty(),
+                "{name}: exit 1 must come with a diagnostic"
+            );
+        }
+    }
+}
+
+#[test]
+fn sources_that_is_not_a_map_is_a_diagnostic() {
+    let output = bad_input("list.yaml", b"data:\n  sources: [a, b]\n");
+    assert_eq!(code(&output), 1);
+    assert!(
+        stdout(&output).starts_with("list.yaml:2:12: error["),
+        "{}",
+        stdout(&output)
+    );
+}
+
+#[test]
+fn invalid_utf8_and_binary_files_are_syntax_diagnostics() {
+    let output = bad_input(
+        "latin1.yaml",
+        b"data:\n  sources:\n    caf\xE9:\n      type: static\n",
+    );
+    assert_eq!(code(&output), 1);
+    assert_eq!(
+        stdout(&output),
+        "latin1.yaml:3:8: error[syntax]: the file is not valid UTF-8: byte 0xE9 is not part of a character\n"
+    );
+    let binary = bad_input("image.yaml", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR");
+    assert_eq!(code(&binary), 1);
+    assert!(
+        stdout(&binary).starts_with("image.yaml:"),
+        "{}",
+        stdout(&binary)
+    );
+    assert!(
+        stdout(&binary).contains("error[syntax]: "),
+        "{}",
+        stdout(&binary)
+    );
+}
+
+#[test]
+fn a_50_mb_file_is_refused_with_its_size() {
+    let dir = tree(&[]);
+    let path = dir.path().join("huge.yaml");
+    let file = fs::File::create(&path).expect("create");
+    file.set_len(50 * 1024 * 1024).expect("sparse 50 MiB file");
+    let output = sources(dir.path(), &["lint", "huge.yaml"], b"");
+    assert_eq!(code(&output), 1);
+    assert_eq!(
+        stdout(&output),
+        "huge.yaml:1:1: error[syntax]: the file is 50 MiB; `sources` reads configuration files of at most 16 MiB\n"
+    );
+    let walked = sources(dir.path(), &["lint", "."], b"");
+    assert_eq!(code(&walked), 0);
+    assert!(
+        stderr(&walked).contains("skipping `huge.yaml`: 50 MiB"),
+        "{}",
+        stderr(&walked)
+    );
+}
+
+#[test]
+fn ten_thousand_nested_flow_collections_are_a_syntax_error_not_a_stack_overflow() {
+    let depth = 10_000;
+    let yaml = format!(
+        "data: {{sources: {{a: {}{}}}}}\n",
+        "[".repeat(depth),
+        "]".repeat(depth)
+    );
+    let output = bad_input("deep.yaml", yaml.as_bytes());
+    assert_eq!(code(&output), 1);
+    assert!(
+        stdout(&output).contains("error[syntax]: "),
+        "{}",
+        stdout(&output)
+    );
+    let toml = format!(
+        "[data.sources.a]\ntype = \"static\"\ndata = {}{}\n",
+        "[".repeat(depth),
+        "]".repeat(depth)
+    );
+    let output = bad_input("deep.toml", toml.as_bytes());
+    assert_eq!(code(&output), 1);
+    assert!(
+        stdout(&output).contains("error[syntax]: "),
+        "{}",
+        stdout(&output)
+    );
+}
