@@ -10,37 +10,69 @@ use common::{Demo, T0, settle};
 use serde_json::Value;
 
 fn ids(page: &Value) -> Vec<String> {
-    page["rows"].as_array().unwrap().iter().map(|row| row["id"].as_str().unwrap().to_owned()).collect()
+    page["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|row| row["id"].as_str().unwrap().to_owned())
+        .collect()
 }
 
 fn column(page: &Value, name: &str) -> Vec<Value> {
-    page["rows"].as_array().unwrap().iter().map(|row| row[name].clone()).collect()
+    page["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|row| row[name].clone())
+        .collect()
 }
 
 #[tokio::test]
 async fn paging_defaults_and_edges() {
     let demo = Demo::quiet();
     let page = demo.get("/apps", 200).await;
-    assert_eq!((page["total"].as_u64(), page["offset"].as_u64()), (Some(200), Some(0)));
+    assert_eq!(
+        (page["total"].as_u64(), page["offset"].as_u64()),
+        (Some(200), Some(0))
+    );
     assert_eq!(ids(&page).len(), 100, "limit defaults to 100");
     assert_eq!(ids(&page)[0], "app-0001");
     let row = page["rows"][0].as_object().unwrap();
     let keys: BTreeSet<&str> = row.keys().map(String::as_str).collect();
-    assert_eq!(keys, BTreeSet::from(["id", "name", "region", "sync", "health", "rev", "phase"]));
+    assert_eq!(
+        keys,
+        BTreeSet::from(["id", "name", "region", "sync", "health", "rev", "phase"])
+    );
 
     let last = demo.get("/apps?offset=190&limit=25", 200).await;
     assert_eq!(ids(&last).len(), 10, "a final short page");
-    assert_eq!((last["total"].as_u64(), last["offset"].as_u64()), (Some(200), Some(190)));
+    assert_eq!(
+        (last["total"].as_u64(), last["offset"].as_u64()),
+        (Some(200), Some(190))
+    );
 
     let past = demo.get("/apps?offset=500", 200).await;
-    assert_eq!((ids(&past).len(), past["total"].as_u64(), past["offset"].as_u64()), (0, Some(200), Some(500)));
+    assert_eq!(
+        (
+            ids(&past).len(),
+            past["total"].as_u64(),
+            past["offset"].as_u64()
+        ),
+        (0, Some(200), Some(500))
+    );
 
     let zero = demo.get("/apps?limit=0", 200).await;
     assert_eq!((ids(&zero).len(), zero["total"].as_u64()), (0, Some(200)));
 
-    let big = Demo::with(demo_backend::Options { apps: 1_500, ..Default::default() });
+    let big = Demo::with(demo_backend::Options {
+        apps: 1_500,
+        ..Default::default()
+    });
     let clamped = big.get("/apps?limit=5000", 200).await;
-    assert_eq!((ids(&clamped).len(), clamped["total"].as_u64()), (1_000, Some(1_500)));
+    assert_eq!(
+        (ids(&clamped).len(), clamped["total"].as_u64()),
+        (1_000, Some(1_500))
+    );
     let total = big.get("/apps", 200).await;
     assert_eq!(total["total"].as_u64(), Some(1_500));
 }
@@ -49,16 +81,34 @@ async fn paging_defaults_and_edges() {
 async fn the_default_world_has_five_thousand_apps() {
     let demo = Demo::with(demo_backend::Options::default());
     let page = demo.get("/apps?offset=4999", 200).await;
-    assert_eq!((page["total"].as_u64(), ids(&page)), (Some(5_000), vec!["app-5000".to_owned()]));
+    assert_eq!(
+        (page["total"].as_u64(), ids(&page)),
+        (Some(5_000), vec!["app-5000".to_owned()])
+    );
 }
 
 #[tokio::test]
 async fn sorting_by_any_column_in_both_directions() {
     let demo = Demo::quiet();
     for name in ["id", "name", "region", "sync", "health", "rev", "phase"] {
-        let asc = column(&demo.get(&format!("/apps?sort={name}&limit=1000"), 200).await, name);
-        let desc = column(&demo.get(&format!("/apps?sort={name}&desc=1&limit=1000"), 200).await, name);
-        let prefixed = column(&demo.get(&format!("/apps?sort=-{name}&limit=1000"), 200).await, name);
+        let asc = column(
+            &demo
+                .get(&format!("/apps?sort={name}&limit=1000"), 200)
+                .await,
+            name,
+        );
+        let desc = column(
+            &demo
+                .get(&format!("/apps?sort={name}&desc=1&limit=1000"), 200)
+                .await,
+            name,
+        );
+        let prefixed = column(
+            &demo
+                .get(&format!("/apps?sort=-{name}&limit=1000"), 200)
+                .await,
+            name,
+        );
         let mut sorted = asc.clone();
         if name == "rev" {
             sorted.sort_by_key(|v| v.as_u64());
@@ -74,7 +124,11 @@ async fn sorting_by_any_column_in_both_directions() {
     let desc_one = demo.get("/apps?sort=name&desc=1", 200).await;
     assert_eq!(desc_true, desc_one);
     let no_sort_desc = ids(&demo.get("/apps?desc=1&limit=1", 200).await);
-    assert_eq!(no_sort_desc, vec!["app-0200".to_owned()], "desc without sort reverses id order");
+    assert_eq!(
+        no_sort_desc,
+        vec!["app-0200".to_owned()],
+        "desc without sort reverses id order"
+    );
 }
 
 #[tokio::test]
@@ -95,42 +149,76 @@ async fn q_terms_and_column_parameters_combine_with_and() {
     let all = demo.get("/apps?limit=1000", 200).await;
     let rows = all["rows"].as_array().unwrap();
     let matching = |pred: &dyn Fn(&Value) -> bool| -> Vec<String> {
-        rows.iter().filter(|r| pred(r)).map(|r| r["id"].as_str().unwrap().to_owned()).collect()
+        rows.iter()
+            .filter(|r| pred(r))
+            .map(|r| r["id"].as_str().unwrap().to_owned())
+            .collect()
     };
     let s = |r: &Value, k: &str| r[k].as_str().unwrap().to_lowercase();
 
     let bare = ids(&demo.get("/apps?q=CHECKOUT&limit=1000", 200).await);
-    assert_eq!(bare, matching(&|r| ["id", "name", "region"].iter().any(|k| s(r, k).contains("checkout"))));
+    assert_eq!(
+        bare,
+        matching(&|r| ["id", "name", "region"]
+            .iter()
+            .any(|k| s(r, k).contains("checkout")))
+    );
     assert!(!bare.is_empty());
 
     let region_term = ids(&demo.get("/apps?q=eu-&limit=1000", 200).await);
-    assert_eq!(region_term, matching(&|r| s(r, "region").contains("eu-") || s(r, "name").contains("eu-")));
+    assert_eq!(
+        region_term,
+        matching(&|r| s(r, "region").contains("eu-") || s(r, "name").contains("eu-"))
+    );
 
     let scoped = ids(&demo.get("/apps?q=health:degr&limit=1000", 200).await);
     assert_eq!(scoped, matching(&|r| s(r, "health").contains("degr")));
     assert!(!scoped.is_empty());
 
-    let regex = ids(&demo.get("/apps?q=~%5Ebilling-(api|web)%24&limit=1000", 200).await);
-    assert_eq!(regex, matching(&|r| s(r, "name") == "billing-api" || s(r, "name") == "billing-web"));
+    let regex = ids(&demo
+        .get("/apps?q=~%5Ebilling-(api|web)%24&limit=1000", 200)
+        .await);
+    assert_eq!(
+        regex,
+        matching(&|r| s(r, "name") == "billing-api" || s(r, "name") == "billing-web")
+    );
 
     let exact = ids(&demo.get("/apps?sync=outofsync&limit=1000", 200).await);
     assert_eq!(exact, matching(&|r| r["sync"] == "OutOfSync"));
     assert!(!exact.is_empty());
     let not_exact = demo.get("/apps?sync=outof", 200).await;
-    assert_eq!(not_exact["total"].as_u64(), Some(0), "per-column parameters match whole values");
+    assert_eq!(
+        not_exact["total"].as_u64(),
+        Some(0),
+        "per-column parameters match whole values"
+    );
 
-    let combined = demo.get("/apps?q=api%20region:us&health=Healthy&sync=Synced&limit=1000", 200).await;
+    let combined = demo
+        .get(
+            "/apps?q=api%20region:us&health=Healthy&sync=Synced&limit=1000",
+            200,
+        )
+        .await;
     let expected = matching(&|r| {
-        ["id", "name", "region"].iter().any(|k| s(r, k).contains("api"))
+        ["id", "name", "region"]
+            .iter()
+            .any(|k| s(r, k).contains("api"))
             && s(r, "region").contains("us")
             && r["health"] == "Healthy"
             && r["sync"] == "Synced"
     });
     assert_eq!(ids(&combined), expected);
-    assert_eq!(combined["total"].as_u64(), Some(expected.len() as u64), "total counts all matching rows");
+    assert_eq!(
+        combined["total"].as_u64(),
+        Some(expected.len() as u64),
+        "total counts all matching rows"
+    );
 
     let quoted = demo.get("/apps?q=%22billing-api%22&limit=1000", 200).await;
-    assert_eq!(ids(&quoted), matching(&|r| s(r, "name").contains("billing-api")));
+    assert_eq!(
+        ids(&quoted),
+        matching(&|r| s(r, "name").contains("billing-api"))
+    );
 
     let rev = ids(&demo.get("/apps?rev=7&limit=1000", 200).await);
     assert_eq!(rev, matching(&|r| r["rev"] == 7));
@@ -144,12 +232,30 @@ async fn q_terms_and_column_parameters_combine_with_and() {
 async fn malformed_list_parameters_are_400s_that_say_what_is_accepted() {
     let demo = Demo::quiet();
     let cases = [
-        ("/apps?sort=colour", "parameter sort: unknown field \"colour\"; accepted fields: id, name, region, sync, health, rev, phase"),
-        ("/apps?desc=yes", "parameter desc: expected 1, true, 0 or false, got \"yes\""),
-        ("/apps?offset=-1", "parameter offset: expected a non-negative integer, got \"-1\""),
-        ("/apps?limit=ten", "parameter limit: expected a non-negative integer, got \"ten\""),
-        ("/apps?q=~(", "parameter q: invalid regular expression \"(\""),
-        ("/apps?q=colour:red", "parameter q: unknown column \"colour\" in term \"colour:red\"; accepted columns: id, name, region, sync, health, rev, phase"),
+        (
+            "/apps?sort=colour",
+            "parameter sort: unknown field \"colour\"; accepted fields: id, name, region, sync, health, rev, phase",
+        ),
+        (
+            "/apps?desc=yes",
+            "parameter desc: expected 1, true, 0 or false, got \"yes\"",
+        ),
+        (
+            "/apps?offset=-1",
+            "parameter offset: expected a non-negative integer, got \"-1\"",
+        ),
+        (
+            "/apps?limit=ten",
+            "parameter limit: expected a non-negative integer, got \"ten\"",
+        ),
+        (
+            "/apps?q=~(",
+            "parameter q: invalid regular expression \"(\"",
+        ),
+        (
+            "/apps?q=colour:red",
+            "parameter q: unknown column \"colour\" in term \"colour:red\"; accepted columns: id, name, region, sync, health, rev, phase",
+        ),
         ("/apps?q=%22open", "parameter q: unclosed double quote"),
     ];
     for (path, message) in cases {
@@ -163,9 +269,21 @@ async fn facets_hold_the_whole_distinct_set() {
     let demo = Demo::quiet();
     let all = demo.get("/apps?limit=1000", 200).await;
     for field in ["region", "health", "sync", "phase", "name", "id"] {
-        let facets = demo.get(&format!("/apps/facets?field={field}&limit=1"), 200).await;
-        let values: Vec<&str> = facets["values"].as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
-        let expected: BTreeSet<&str> = all["rows"].as_array().unwrap().iter().map(|r| r[field].as_str().unwrap()).collect();
+        let facets = demo
+            .get(&format!("/apps/facets?field={field}&limit=1"), 200)
+            .await;
+        let values: Vec<&str> = facets["values"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap())
+            .collect();
+        let expected: BTreeSet<&str> = all["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r[field].as_str().unwrap())
+            .collect();
         assert_eq!(values, expected.into_iter().collect::<Vec<_>>(), "{field}");
     }
     let regions = demo.get("/apps/facets?field=region", 200).await;
@@ -173,13 +291,27 @@ async fn facets_hold_the_whole_distinct_set() {
     let sync = demo.get("/apps/facets?field=sync", 200).await;
     assert_eq!(sync["values"], serde_json::json!(["OutOfSync", "Synced"]));
     let revs = demo.get("/apps/facets?field=rev", 200).await;
-    let revs: Vec<u64> = revs["values"].as_array().unwrap().iter().map(|v| v.as_str().unwrap().parse().unwrap()).collect();
-    assert!(revs.windows(2).all(|w| w[0] < w[1]), "rev facets sort numerically: {revs:?}");
+    let revs: Vec<u64> = revs["values"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap().parse().unwrap())
+        .collect();
+    assert!(
+        revs.windows(2).all(|w| w[0] < w[1]),
+        "rev facets sort numerically: {revs:?}"
+    );
 
     let unknown = demo.error("GET", "/apps/facets?field=colour", 400).await;
-    assert_eq!(unknown, "parameter field: unknown field \"colour\"; accepted fields: id, name, region, sync, health, rev, phase");
+    assert_eq!(
+        unknown,
+        "parameter field: unknown field \"colour\"; accepted fields: id, name, region, sync, health, rev, phase"
+    );
     let missing = demo.error("GET", "/apps/facets", 400).await;
-    assert_eq!(missing, "parameter field is required; accepted fields: id, name, region, sync, health, rev, phase");
+    assert_eq!(
+        missing,
+        "parameter field is required; accepted fields: id, name, region, sync, health, rev, phase"
+    );
 }
 
 #[tokio::test]
@@ -188,18 +320,29 @@ async fn the_detail_document_is_nested_and_agrees_with_the_row() {
     let row = &demo.get("/apps?id=app-0007", 200).await["rows"][0];
     let detail = demo.get("/apps/app-0007", 200).await;
     assert_eq!(detail["metadata"]["name"], row["id"]);
-    assert_eq!(detail["metadata"]["labels"]["app.kubernetes.io/name"], row["name"]);
+    assert_eq!(
+        detail["metadata"]["labels"]["app.kubernetes.io/name"],
+        row["name"]
+    );
     assert_eq!(detail["metadata"]["labels"]["region"], row["region"]);
     assert_eq!(detail["metadata"]["generation"], row["rev"]);
     assert_eq!(detail["status"]["sync"]["status"], row["sync"]);
     assert_eq!(detail["status"]["health"]["status"], row["health"]);
-    assert_eq!(detail["status"]["sync"]["revision"].as_str().unwrap().len(), 40);
+    assert_eq!(
+        detail["status"]["sync"]["revision"].as_str().unwrap().len(),
+        40
+    );
     assert!(detail["spec"]["source"]["repoURL"].is_string());
     assert!(detail["spec"]["destination"]["server"].is_string());
     assert!(detail["spec"]["syncPolicy"]["automated"]["prune"].is_boolean());
     assert!(detail["status"]["history"].is_array());
     assert_eq!(detail["status"]["resources"].as_array().unwrap().len(), 3);
-    assert!(detail["status"]["reconciledAt"].as_str().unwrap().ends_with('Z'));
+    assert!(
+        detail["status"]["reconciledAt"]
+            .as_str()
+            .unwrap()
+            .ends_with('Z')
+    );
     let phase = row["phase"].as_str().unwrap();
     if phase.is_empty() {
         assert!(detail["status"]["operationState"].is_null());
@@ -226,17 +369,28 @@ async fn a_held_refresh_answers_after_takes_and_sets_reconciled_at() {
     demo.advance(1_999);
     settle().await;
     assert!(!held.is_finished(), "held for the default 2s");
-    assert_eq!(demo.get("/apps/app-0003", 200).await, before, "nothing changes until the reply is sent");
+    assert_eq!(
+        demo.get("/apps/app-0003", 200).await,
+        before,
+        "nothing changes until the reply is sent"
+    );
     demo.advance(1);
     let reply = common::json(held.await.unwrap().unwrap(), 200, "held").await;
     assert_eq!(reply["status"]["reconciledAt"], "2027-01-15T08:00:02.000Z");
-    assert_eq!(reply["metadata"]["generation"], before["metadata"]["generation"]);
+    assert_eq!(
+        reply["metadata"]["generation"],
+        before["metadata"]["generation"]
+    );
     let after = demo.get("/apps/app-0003", 200).await;
     assert_eq!(after, reply);
 
     let custom = {
         let client = demo.client.clone();
-        tokio::spawn(async move { client.get("/apps/app-0003?refresh=normal&takes=500ms").await })
+        tokio::spawn(async move {
+            client
+                .get("/apps/app-0003?refresh=normal&takes=500ms")
+                .await
+        })
     };
     settle().await;
     demo.advance(499);
@@ -251,8 +405,20 @@ async fn a_held_refresh_answers_after_takes_and_sets_reconciled_at() {
 #[tokio::test]
 async fn held_refresh_errors_answer_at_once() {
     let demo = Demo::quiet();
-    assert_eq!(demo.error("GET", "/apps/app-0999?refresh=normal", 404).await, "application \"app-0999\" not found");
-    assert_eq!(demo.error("GET", "/apps/app-0001?refresh=hard", 400).await, "parameter refresh: expected \"normal\", got \"hard\"");
-    let takes = demo.error("GET", "/apps/app-0001?refresh=normal&takes=soon", 400).await;
-    assert!(takes.starts_with("parameter takes: invalid duration \"soon\""), "{takes}");
+    assert_eq!(
+        demo.error("GET", "/apps/app-0999?refresh=normal", 404)
+            .await,
+        "application \"app-0999\" not found"
+    );
+    assert_eq!(
+        demo.error("GET", "/apps/app-0001?refresh=hard", 400).await,
+        "parameter refresh: expected \"normal\", got \"hard\""
+    );
+    let takes = demo
+        .error("GET", "/apps/app-0001?refresh=normal&takes=soon", 400)
+        .await;
+    assert!(
+        takes.starts_with("parameter takes: invalid duration \"soon\""),
+        "{takes}"
+    );
 }

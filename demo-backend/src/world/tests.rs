@@ -8,7 +8,12 @@ const T0: Millis = 1_800_000_000_000;
 const HOUR: Millis = 3_600_000;
 
 fn world(apps: usize, schedule: Millis) -> World {
-    World::new(WorldConfig { seed: 42, apps, schedule, start: T0 })
+    World::new(WorldConfig {
+        seed: 42,
+        apps,
+        schedule,
+        start: T0,
+    })
 }
 
 /// A world whose scheduled work never comes within the test (one event a year).
@@ -30,9 +35,15 @@ fn a_sync_is_running_at_one_second_and_finished_at_four_exactly() {
     assert_eq!(w.apps()[3].rev, rev);
     w.advance_to(T0 + 4_000);
     let finished = w.jobs.get(&job).unwrap();
-    assert_eq!((finished.status, finished.finished, finished.rev), (JobStatus::Succeeded, Some(T0 + 4_000), rev + 1));
+    assert_eq!(
+        (finished.status, finished.finished, finished.rev),
+        (JobStatus::Succeeded, Some(T0 + 4_000), rev + 1)
+    );
     let app = &w.apps()[3];
-    assert_eq!((app.sync, app.phase, app.rev, app.busy), (SyncStatus::Synced, Phase::Succeeded, rev + 1, None));
+    assert_eq!(
+        (app.sync, app.phase, app.rev, app.busy),
+        (SyncStatus::Synced, Phase::Succeeded, rev + 1, None)
+    );
 }
 
 #[test]
@@ -45,8 +56,14 @@ fn a_failing_sync_fails_at_one_and_a_half_seconds_and_rests() {
     w.advance_to(T0 + 1_500);
     assert_eq!(w.jobs.get(&job).unwrap().status, JobStatus::Failed);
     let app = &w.apps()[0];
-    assert_eq!((app.sync, app.phase, app.rev, app.busy), (SyncStatus::OutOfSync, Phase::Failed, rev + 1, None));
-    assert!(w.command(0, Command::Sync).is_ok(), "a failed job never leaves the app busy");
+    assert_eq!(
+        (app.sync, app.phase, app.rev, app.busy),
+        (SyncStatus::OutOfSync, Phase::Failed, rev + 1, None)
+    );
+    assert!(
+        w.command(0, Command::Sync).is_ok(),
+        "a failed job never leaves the app busy"
+    );
 }
 
 #[test]
@@ -64,9 +81,15 @@ fn a_refresh_is_finished_when_answered_and_changes_rev() {
     let before = w.apps()[2].clone();
     let job = w.command(2, Command::Refresh).unwrap();
     let job = w.jobs.get(&job).unwrap();
-    assert_eq!((job.kind, job.status, job.finished), (JobKind::Refresh, JobStatus::Succeeded, Some(T0)));
+    assert_eq!(
+        (job.kind, job.status, job.finished),
+        (JobKind::Refresh, JobStatus::Succeeded, Some(T0))
+    );
     let after = &w.apps()[2];
-    assert_eq!((after.rev, after.phase, after.sync, after.busy), (before.rev + 1, Phase::Succeeded, before.sync, None));
+    assert_eq!(
+        (after.rev, after.phase, after.sync, after.busy),
+        (before.rev + 1, Phase::Succeeded, before.sync, None)
+    );
     assert_eq!(w.pending_events(), 1, "a refresh queues nothing");
 }
 
@@ -76,11 +99,20 @@ fn any_command_on_a_busy_app_is_refused_and_changes_nothing() {
     let job = w.command(5, Command::Sync).unwrap();
     w.advance_to(T0 + 2_000);
     let snapshot = w.clone();
-    for command in [Command::Sync, Command::QuickSync, Command::FailingSync, Command::Refresh] {
+    for command in [
+        Command::Sync,
+        Command::QuickSync,
+        Command::FailingSync,
+        Command::Refresh,
+    ] {
         let busy = w.command(5, command).unwrap_err();
         assert_eq!(busy.job, job_id(job));
         assert_eq!(busy.app, "app-0006");
-        assert!(busy.to_string().contains("sync job-000001 has been running since"), "{busy}");
+        assert!(
+            busy.to_string()
+                .contains("sync job-000001 has been running since"),
+            "{busy}"
+        );
     }
     assert_eq!(w, snapshot);
 }
@@ -105,8 +137,16 @@ fn scheduled_work_starts_on_the_first_eight_and_drift_touches_only_the_rest() {
     }
     w.advance_to(T0 + HOUR);
     assert!(w.jobs().all(|job| job.app < SCHEDULED_WINDOW));
-    let drifted = |w: &World| w.apps()[SCHEDULED_WINDOW..].iter().filter(|a| a.sync == SyncStatus::OutOfSync).count();
-    assert!(drifted(&w) > drifted(&before), "an hour of scheduled events drifts further apps");
+    let drifted = |w: &World| {
+        w.apps()[SCHEDULED_WINDOW..]
+            .iter()
+            .filter(|a| a.sync == SyncStatus::OutOfSync)
+            .count()
+    };
+    assert!(
+        drifted(&w) > drifted(&before),
+        "an hour of scheduled events drifts further apps"
+    );
 }
 
 #[test]
@@ -114,14 +154,36 @@ fn generation_is_a_function_of_the_seed() {
     let a = world(500, 6_000);
     let b = world(500, 6_000);
     assert_eq!(a, b);
-    let c = World::new(WorldConfig { seed: 43, ..*a.config() });
+    let c = World::new(WorldConfig {
+        seed: 43,
+        ..*a.config()
+    });
     assert_ne!(a.apps(), c.apps());
     assert_eq!(a.apps()[0].id, "app-0001");
     assert_eq!(a.apps()[499].id, "app-0500");
-    let out_of_sync = a.apps().iter().filter(|app| app.sync == SyncStatus::OutOfSync).count();
-    assert!(out_of_sync > 25 && out_of_sync < 250, "some apps start drifted: {out_of_sync}");
-    assert!(a.apps().iter().all(|app| generate::REGIONS.contains(&app.region)));
-    assert_eq!(World::new(WorldConfig { apps: 12_000, ..*a.config() }).apps()[11_999].id, "app-12000");
+    let out_of_sync = a
+        .apps()
+        .iter()
+        .filter(|app| app.sync == SyncStatus::OutOfSync)
+        .count();
+    assert!(
+        out_of_sync > 25 && out_of_sync < 250,
+        "some apps start drifted: {out_of_sync}"
+    );
+    assert!(
+        a.apps()
+            .iter()
+            .all(|app| generate::REGIONS.contains(&app.region))
+    );
+    assert_eq!(
+        World::new(WorldConfig {
+            apps: 12_000,
+            ..*a.config()
+        })
+        .apps()[11_999]
+            .id,
+        "app-12000"
+    );
 }
 
 #[test]
@@ -146,17 +208,33 @@ fn an_hour_of_scheduled_work_keeps_history_bounded() {
     for second in 1..=HOUR / 1_000 {
         w.advance_to(T0 + second * 1_000);
         let index = (second as usize * 7) % w.apps().len();
-        let _ = w.command(index, if second % 3 == 0 { Command::Refresh } else { Command::QuickSync });
+        let _ = w.command(
+            index,
+            if second % 3 == 0 {
+                Command::Refresh
+            } else {
+                Command::QuickSync
+            },
+        );
         peak_jobs = peak_jobs.max(w.jobs().count());
         peak_events = peak_events.max(w.pending_events());
     }
     assert!(w.next_job > 5_000, "the hour ran many jobs: {}", w.next_job);
     let running = w.apps().iter().filter(|a| a.busy.is_some()).count();
-    assert!(peak_jobs <= MAX_FINISHED_JOBS + SCHEDULED_WINDOW + 2, "jobs kept: {peak_jobs}");
-    assert!(peak_events <= running + SCHEDULED_WINDOW + 3, "events queued: {peak_events}");
+    assert!(
+        peak_jobs <= MAX_FINISHED_JOBS + SCHEDULED_WINDOW + 2,
+        "jobs kept: {peak_jobs}"
+    );
+    assert!(
+        peak_events <= running + SCHEDULED_WINDOW + 3,
+        "events queued: {peak_events}"
+    );
     assert!(w.apps().iter().all(|a| a.history.len() <= MAX_HISTORY));
     assert_eq!(w.finished_order.len(), MAX_FINISHED_JOBS);
-    assert!(w.job("job-000001").is_none(), "the oldest jobs are forgotten");
+    assert!(
+        w.job("job-000001").is_none(),
+        "the oldest jobs are forgotten"
+    );
 }
 
 #[derive(Clone, Debug)]
@@ -174,7 +252,8 @@ fn steps() -> impl Strategy<Value = Vec<Step>> {
         Just(Command::Refresh)
     ];
     let step = prop_oneof![
-        (0..20_000_i64, proptest::collection::vec(1..=100_u8, 1..8)).prop_map(|(ms, split)| Step::Advance(ms, split)),
+        (0..20_000_i64, proptest::collection::vec(1..=100_u8, 1..8))
+            .prop_map(|(ms, split)| Step::Advance(ms, split)),
         (0..12_usize, command).prop_map(|(app, command)| Step::Command(app, command)),
     ];
     proptest::collection::vec(step, 1..40)

@@ -181,7 +181,7 @@ impl App {
                     "namespace": self.name,
                 },
                 "syncPolicy": {
-                    "automated": { "prune": self.index % 3 == 0, "selfHeal": self.index % 2 == 0 },
+                    "automated": { "prune": self.index.is_multiple_of(3), "selfHeal": self.index.is_multiple_of(2) },
                     "syncOptions": ["CreateNamespace=true"],
                 },
             },

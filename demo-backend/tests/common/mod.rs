@@ -19,7 +19,11 @@ pub struct Demo {
 impl Demo {
     /// 200 apps, seed 42, the scheduled work far away (a day) so that only commands change the world.
     pub fn quiet() -> Demo {
-        Demo::with(Options { apps: 200, schedule: Duration::from_secs(86_400), ..Options::default() })
+        Demo::with(Options {
+            apps: 200,
+            schedule: Duration::from_secs(86_400),
+            ..Options::default()
+        })
     }
 
     /// A service built from `options` with seed 42 (unless set) on a manual clock at [`T0`].
@@ -27,7 +31,11 @@ impl Demo {
         let clock = ManualClock::new(T0);
         let shared: Arc<dyn Clock> = Arc::new(clock.clone());
         let seed = if options.seed == 0 { 42 } else { options.seed };
-        let client = Client::in_process(Options { seed, now: Some(shared), ..options });
+        let client = Client::in_process(Options {
+            seed,
+            now: Some(shared),
+            ..options
+        });
         Demo { clock, client }
     }
 
@@ -49,7 +57,11 @@ impl Demo {
 
     /// GET, expecting a 4xx/5xx `status` with a JSON error body; returns the message.
     pub async fn error(&self, method: &str, path: &str, status: u16) -> String {
-        let request = http::Request::builder().method(method).uri(path).body(bytes::Bytes::new()).unwrap();
+        let request = http::Request::builder()
+            .method(method)
+            .uri(path)
+            .body(bytes::Bytes::new())
+            .unwrap();
         let response = self.client.send(request).await.unwrap();
         let body = json(response, status, path).await;
         let object = body.as_object().unwrap();
@@ -58,9 +70,16 @@ impl Demo {
     }
 }
 
-pub async fn json(response: http::Response<demo_backend::ClientBody>, status: u16, what: &str) -> Value {
+pub async fn json(
+    response: http::Response<demo_backend::ClientBody>,
+    status: u16,
+    what: &str,
+) -> Value {
     let actual = response.status().as_u16();
-    let content_type = response.headers().get("content-type").map(|v| v.to_str().unwrap().to_owned());
+    let content_type = response
+        .headers()
+        .get("content-type")
+        .map(|v| v.to_str().unwrap().to_owned());
     let text = response.into_body().text().await.unwrap();
     assert_eq!(actual, status, "{what}: {text}");
     assert_eq!(content_type.as_deref(), Some("application/json"), "{what}");

@@ -1,0 +1,180 @@
+//! The real `demo-backend` program: listening, the pidfile, signals, refusing public addresses.
+#![allow(clippy::unwrap_used, missing_docs)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use demo_backend::Client;
+
+const BINARY: &str = env!("CARGO_BIN_EXE_demo-backend");
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("demo-backend-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Waits (for the process, not for the world) until `path` exists, or the child exits.
+fn wait_for_file(path: &Path, child: &mut Child) -> String {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while Instant::now() < deadline {
+        if let Ok(text) = std::fs::read_to_string(path) {
+            return text;
+        }
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the program exited early"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    panic!("no pidfile at {}", path.display());
+}
+
+fn wait_for_exit(child: &mut Child) -> std::process::ExitStatus {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while Instant::now() < deadline {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = child.kill();
+    panic!("the program did not stop");
+}
+
+fn signal(pid: u32, name: &str) {
+    let status = Command::new("kill")
+        .arg(format!("-{name}"))
+        .arg(pid.to_string())
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
+fn serves_and_stops_on(signal_name: &str) {
+    let dir = scratch(signal_name);
+    let pidfile = dir.join("demo.pid");
+    let port = free_port();
+    let mut child = Command::new(BINARY)
+        .args(["--addr", &format!("127.0.0.1:{port}"), "--pidfile"])
+        .arg(&pidfile)
+        .args(["--seed", "11", "--apps", "40", "--schedule", "1s"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let pid = wait_for_file(&pidfile, &mut child);
+    assert_eq!(pid, format!("{}\n", child.id()));
+
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let client = Client::network(&format!("http://127.0.0.1:{port}")).unwrap();
+        let page = client
+            .get("/apps?limit=0")
+            .await
+            .unwrap()
+            .into_body()
+            .text()
+            .await
+            .unwrap();
+        assert_eq!(page, "{\"total\":40,\"offset\":0,\"rows\":[]}");
+        let sync = client.post("/apps/app-0020/sync?quick=1").await.unwrap();
+        assert_eq!(sync.status(), 202);
+        let missing = client.get("/apps/app-0041").await.unwrap();
+        assert_eq!(missing.status(), 404);
+        let teapot = client.get("/apps?fail=418").await.unwrap();
+        assert_eq!(teapot.status(), 418);
+    });
+
+    signal(child.id(), signal_name);
+    let status = wait_for_exit(&mut child);
+    assert!(status.success(), "{status:?}");
+    assert!(!pidfile.exists(), "the pidfile is removed on {signal_name}");
+    assert_eq!(
+        std::fs::read_dir(&dir).unwrap().count(),
+        0,
+        "no temporary file is left behind"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn serves_over_http_and_removes_its_pidfile_on_sigterm() {
+    serves_and_stops_on("TERM");
+}
+
+#[test]
+fn removes_its_pidfile_on_sigint() {
+    serves_and_stops_on("INT");
+}
+
+#[test]
+fn refuses_a_non_loopback_address_without_public() {
+    let output = Command::new(BINARY)
+        .args(["--addr", "192.0.2.1:8099"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(
+        stderr.contains("refusing to listen on 192.0.2.1:8099"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("pass --public"), "{stderr}");
+
+    // With --public the refusal is lifted: the program then tries to listen there (and, this
+    // documentation address not being on this machine, fails to).
+    let output = Command::new(BINARY)
+        .args(["--addr", "192.0.2.1:8099", "--public"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(
+        stderr.contains("cannot listen on 192.0.2.1:8099"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("refusing"), "{stderr}");
+}
+
+#[test]
+fn help_says_it_is_a_fixture_never_to_deploy() {
+    let output = Command::new(BINARY).arg("--help").output().unwrap();
+    assert!(output.status.success());
+    let help = String::from_utf8(output.stdout).unwrap();
+    assert!(help.contains("MUST NEVER BE DEPLOYED"), "{help}");
+    for flag in [
+        "--addr",
+        "--schedule",
+        "--pidfile",
+        "--seed",
+        "--apps",
+        "--public",
+        "127.0.0.1:8099",
+    ] {
+        assert!(help.contains(flag), "{flag}: {help}");
+    }
+    let bad = Command::new(BINARY)
+        .args(["--schedule", "soon"])
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(
+        String::from_utf8(bad.stderr)
+            .unwrap()
+            .contains("invalid duration \"soon\"")
+    );
+}
