@@ -65,7 +65,10 @@ pub struct Parse {
 /// error it can.
 pub fn parse(text: &str, syntax: Syntax) -> Parse {
     if let Some(error) = control_character(text) {
-        return Parse { root: None, errors: vec![error] };
+        return Parse {
+            root: None,
+            errors: vec![error],
+        };
     }
     match syntax {
         Syntax::Yaml => yaml::parse(text),
@@ -76,7 +79,9 @@ pub fn parse(text: &str, syntax: Syntax) -> Parse {
 /// The first character neither syntax allows outside a string escape: a C0 control other than tab,
 /// line feed and carriage return, or DEL.
 fn control_character(text: &str) -> Option<SyntaxError> {
-    let at = text.bytes().position(|b| (b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r')) || b == 0x7f)?;
+    let at = text
+        .bytes()
+        .position(|b| (b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r')) || b == 0x7f)?;
     let code = text.as_bytes()[at];
     let name = match code {
         0 => " (NUL)".to_owned(),

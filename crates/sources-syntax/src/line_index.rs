@@ -33,7 +33,10 @@ impl LineIndex {
     pub fn new(text: &str) -> LineIndex {
         let mut line_starts = vec![0];
         line_starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
-        LineIndex { text: text.to_owned(), line_starts }
+        LineIndex {
+            text: text.to_owned(),
+            line_starts,
+        }
     }
 
     /// The indexed text.
@@ -61,7 +64,10 @@ impl LineIndex {
     pub fn line_col(&self, offset: usize) -> LineCol {
         let (line, start, offset) = self.locate(offset);
         let column = self.text[start..offset].chars().count();
-        LineCol { line: line as u32 + 1, column: column as u32 + 1 }
+        LineCol {
+            line: line as u32 + 1,
+            column: column as u32 + 1,
+        }
     }
 
     /// The 0-based line and character of a byte offset, counted in `encoding`.
@@ -109,13 +115,16 @@ mod tests {
     fn columns_count_scalars_and_utf16_units() {
         let text = "a: é😀x\nb: 1\n";
         let index = LineIndex::new(text);
-        let x = text.find('x').unwrap();
+        let x = text.find('x').expect("x");
         assert_eq!(index.line_col(x), LineCol { line: 1, column: 6 });
         assert_eq!(index.position(x, PositionEncoding::Utf16), (0, 6));
         assert_eq!(index.position(x, PositionEncoding::Utf8), (0, 9));
         assert_eq!(index.position(x, PositionEncoding::Utf32), (0, 5));
         assert_eq!(index.offset(0, 6, PositionEncoding::Utf16), Some(x));
-        assert_eq!(index.line_col(text.find('b').unwrap()), LineCol { line: 2, column: 1 });
+        assert_eq!(
+            index.line_col(text.find('b').expect("b")),
+            LineCol { line: 2, column: 1 }
+        );
     }
 
     #[test]

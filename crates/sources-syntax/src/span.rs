@@ -17,7 +17,10 @@ impl Span {
 
     /// The empty span at `offset`.
     pub const fn empty(offset: usize) -> Span {
-        Span { start: offset, end: offset }
+        Span {
+            start: offset,
+            end: offset,
+        }
     }
 
     /// Length in bytes.

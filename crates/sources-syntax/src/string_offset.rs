@@ -29,7 +29,10 @@ pub fn str_offset(source: &str, node: &Node, offset_in_value: usize) -> Option<u
         written,
         at: content_start,
         end: content_end,
-        escapes: matches!(s.style, ScalarStyle::DoubleQuoted | ScalarStyle::MultilineBasic),
+        escapes: matches!(
+            s.style,
+            ScalarStyle::DoubleQuoted | ScalarStyle::MultilineBasic
+        ),
         doubled_quotes: s.style == ScalarStyle::SingleQuoted && is_yaml_single(written),
     };
     for (index, ch) in s.text.char_indices() {
@@ -89,7 +92,9 @@ impl Walk<'_> {
     fn next(&mut self, ch: char) -> Option<usize> {
         loop {
             if self.at >= self.end {
-                return None;
+                // A block scalar's span stops at its last written character; the line breaks that
+                // chomping keeps come after it.
+                return is_blank(ch).then_some(self.end);
             }
             let here = self.at;
             let written = self.written[here..].chars().next()?;

@@ -4,8 +4,8 @@
 //! enables `preserve_order`) and limits nesting itself, so no input can overflow the stack here.
 //! The quoting style of each string is read back from the text at its span.
 
-use toml::de::{DeTable, DeValue};
 use toml::Spanned;
+use toml::de::{DeTable, DeValue};
 
 use crate::yaml::one_char;
 use crate::{Entry, Key, Map, Node, Parse, ScalarStyle, Span, Str, SyntaxError, Value};
@@ -20,21 +20,45 @@ pub(crate) fn parse(text: &str) -> Parse {
         .iter()
         .map(|error| {
             let span = error.span().map_or(Span::empty(text.len()), |range| {
-                if range.is_empty() { one_char(text, range.start) } else { Span::from(range) }
+                if range.is_empty() {
+                    one_char(text, range.start)
+                } else {
+                    Span::from(range)
+                }
             });
-            SyntaxError { message: message(text, error.message(), span), span }
+            SyntaxError {
+                message: message(text, error.message(), span),
+                span,
+            }
         })
         .collect();
-    let root = if text.trim().is_empty() && errors.is_empty() {
+    let root = if table.get_ref().is_empty() {
         None
     } else {
         let span = table.span();
         let entries = entries(text, table.into_inner(), &mut errors);
-        Some(Node::new(Value::Map(Map { entries }), Span::new(span.start, span.end.max(text.len()))))
+        Some(Node::new(
+            Value::Map(Map { entries }),
+            Span::new(span.start, span.end.max(text.len())),
+        ))
     };
     errors.sort_by_key(|error| error.span);
-    errors.dedup();
+    drop_cascades(text, &mut errors);
     Parse { root, errors }
+}
+
+/// Keeps the first error of each line: the parser's later errors on that line follow from it.
+fn drop_cascades(text: &str, errors: &mut Vec<SyntaxError>) {
+    let mut previous_line_end = None;
+    errors.retain(|error| {
+        let start = error.span.start.min(text.len());
+        let line_start = text[..start].rfind('\n').map_or(0, |at| at + 1);
+        if previous_line_end.is_some_and(|end| line_start < end) {
+            return false;
+        }
+        previous_line_end = Some(text[start..].find('\n').map_or(text.len(), |at| start + at) + 1);
+        true
+    });
 }
 
 /// The parser's message, made specific where it can be.
@@ -45,7 +69,9 @@ fn message(text: &str, message: &str, span: Span) -> String {
             format!("duplicate key `{written}`; each key may be written once per table")
         }
         "cannot recurse further; max recursion depth met" => {
-            format!("nesting deeper than {TOML_MAX_DEPTH} levels; a config never needs this: flatten it")
+            format!(
+                "nesting deeper than {TOML_MAX_DEPTH} levels; a config never needs this: flatten it"
+            )
         }
         _ => message.to_owned(),
     }
@@ -56,7 +82,13 @@ fn entries(text: &str, table: DeTable<'_>, errors: &mut Vec<SyntaxError>) -> Vec
         .into_iter()
         .map(|(key, value)| {
             let span = Span::from(key.span());
-            Entry { key: Key { name: key.into_inner().into_owned(), span }, value: node(text, value, errors) }
+            Entry {
+                key: Key {
+                    name: key.into_inner().into_owned(),
+                    span,
+                },
+                value: node(text, value, errors),
+            }
         })
         .collect()
 }
@@ -64,7 +96,10 @@ fn entries(text: &str, table: DeTable<'_>, errors: &mut Vec<SyntaxError>) -> Vec
 fn node(text: &str, value: Spanned<DeValue<'_>>, errors: &mut Vec<SyntaxError>) -> Node {
     let span = Span::from(value.span());
     let value = match value.into_inner() {
-        DeValue::String(s) => Value::Str(Str { text: s.into_owned(), style: string_style(text, span.start) }),
+        DeValue::String(s) => Value::Str(Str {
+            text: s.into_owned(),
+            style: string_style(text, span.start),
+        }),
         DeValue::Integer(i) => match i64::from_str_radix(i.as_str(), i.radix()) {
             Ok(i) => Value::Int(i),
             Err(_) => {
@@ -79,14 +114,27 @@ fn node(text: &str, value: Spanned<DeValue<'_>>, errors: &mut Vec<SyntaxError>) 
         DeValue::Float(f) => match f.as_str().parse::<f64>() {
             Ok(f) => Value::Float(f),
             Err(_) => {
-                errors.push(SyntaxError { message: format!("`{}` is not a number", f.as_str()), span });
+                errors.push(SyntaxError {
+                    message: format!("`{}` is not a number", f.as_str()),
+                    span,
+                });
                 Value::Invalid
             }
         },
         DeValue::Boolean(b) => Value::Bool(b),
-        DeValue::Datetime(d) => Value::Str(Str { text: d.to_string(), style: ScalarStyle::Plain }),
-        DeValue::Array(items) => Value::Seq(items.into_iter().map(|item| node(text, item, errors)).collect()),
-        DeValue::Table(table) => Value::Map(Map { entries: entries(text, table, errors) }),
+        DeValue::Datetime(d) => Value::Str(Str {
+            text: d.to_string(),
+            style: ScalarStyle::Plain,
+        }),
+        DeValue::Array(items) => Value::Seq(
+            items
+                .into_iter()
+                .map(|item| node(text, item, errors))
+                .collect(),
+        ),
+        DeValue::Table(table) => Value::Map(Map {
+            entries: entries(text, table, errors),
+        }),
     };
     Node::new(value, span)
 }

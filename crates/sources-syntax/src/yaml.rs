@@ -13,6 +13,7 @@
 //! - a tag or an anchor moves the start of a node's span onto the property: we move it back to the
 //!   value itself;
 //! - a block scalar's span starts at its content: we move it to the `|` or `>` indicator;
+//! - a quoted scalar's span takes in the blanks after its closing quote: we trim them;
 //! - `<<` merge keys are not supported: a clear error, the entry dropped;
 //! - aliases are expanded (bounded in depth and total size), the copy spanning the alias;
 //! - duplicate keys are an error at the second key naming the line of the first;
@@ -41,7 +42,12 @@ struct CharToByte<'t> {
 
 impl<'t> CharToByte<'t> {
     fn new(text: &'t str) -> Self {
-        CharToByte { text, ascii: text.is_ascii(), chars: 0, bytes: 0 }
+        CharToByte {
+            text,
+            ascii: text.is_ascii(),
+            chars: 0,
+            bytes: 0,
+        }
     }
 
     /// The byte offset of the character at `index` (the text's length past its end).
@@ -99,8 +105,19 @@ impl<'t> Lines<'t> {
 
 /// An open collection on the builder's stack.
 enum Frame {
-    Seq { items: Vec<Node>, start: usize, flow: bool, anchor: usize },
-    Map { entries: Vec<Entry>, key: PendingKey, start: usize, flow: bool, anchor: usize },
+    Seq {
+        items: Vec<Node>,
+        start: usize,
+        flow: bool,
+        anchor: usize,
+    },
+    Map {
+        entries: Vec<Entry>,
+        key: PendingKey,
+        start: usize,
+        flow: bool,
+        anchor: usize,
+    },
 }
 
 /// What a mapping does with the value that comes next.
@@ -147,7 +164,9 @@ pub(crate) fn parse(text: &str) -> Parse {
         last_end: 0,
     };
     builder.run(Parser::new_from_str(text));
-    let Builder { mut errors, root, .. } = builder;
+    let Builder {
+        mut errors, root, ..
+    } = builder;
     errors.sort_by_key(|error| error.span);
     Parse { root, errors }
 }
@@ -222,9 +241,20 @@ impl<'t> Builder<'t> {
         }
         let flow = matches!(self.text.as_bytes().get(start), Some(b'[' | b'{')) && end > start;
         self.stack.push(if is_map {
-            Frame::Map { entries: Vec::new(), key: PendingKey::None, start, flow, anchor }
+            Frame::Map {
+                entries: Vec::new(),
+                key: PendingKey::None,
+                start,
+                flow,
+                anchor,
+            }
         } else {
-            Frame::Seq { items: Vec::new(), start, flow, anchor }
+            Frame::Seq {
+                items: Vec::new(),
+                start,
+                flow,
+                anchor,
+            }
         });
         true
     }
@@ -241,21 +271,44 @@ impl<'t> Builder<'t> {
     /// Builds the node of a closed frame. `end` is the end event's end, when there was one.
     fn finish(&mut self, frame: Frame, end: Option<usize>) -> (Node, usize) {
         match frame {
-            Frame::Seq { items, start, flow, anchor } => {
+            Frame::Seq {
+                items,
+                start,
+                flow,
+                anchor,
+            } => {
                 let last = items.last().map_or(start, |item| item.span.end);
                 let end = if flow { end.unwrap_or(last) } else { last };
-                (Node::new(Value::Seq(items), Span::new(start, end.max(start))), anchor)
+                (
+                    Node::new(Value::Seq(items), Span::new(start, end.max(start))),
+                    anchor,
+                )
             }
-            Frame::Map { mut entries, key, start, flow, anchor } => {
+            Frame::Map {
+                mut entries,
+                key,
+                start,
+                flow,
+                anchor,
+            } => {
                 let mut last = entries.last().map_or(start, |entry| entry.value.span.end);
                 if let PendingKey::Key(key) = key {
                     last = last.max(key.span.end);
                     let at = Span::empty(key.span.end);
-                    entries.push(Entry { key, value: Node::new(Value::Null, at) });
+                    entries.push(Entry {
+                        key,
+                        value: Node::new(Value::Null, at),
+                    });
                 }
                 let end = if flow { end.unwrap_or(last) } else { last };
                 self.check_duplicates(&mut entries);
-                (Node::new(Value::Map(Map { entries }), Span::new(start, end.max(start))), anchor)
+                (
+                    Node::new(
+                        Value::Map(Map { entries }),
+                        Span::new(start, end.max(start)),
+                    ),
+                    anchor,
+                )
             }
         }
     }
@@ -272,7 +325,14 @@ impl<'t> Builder<'t> {
     fn complete(&mut self, node: Node, anchor: usize) -> bool {
         if anchor != 0 {
             let (height, size) = measure(&node);
-            self.anchors.insert(anchor, Anchored { node: node.clone(), height, size });
+            self.anchors.insert(
+                anchor,
+                Anchored {
+                    node: node.clone(),
+                    height,
+                    size,
+                },
+            );
         }
         self.place(node);
         true
@@ -286,8 +346,12 @@ impl<'t> Builder<'t> {
                 }
             }
             Some(Frame::Seq { items, .. }) => items.push(node),
-            Some(Frame::Map { entries, key, .. }) => match std::mem::replace(key, PendingKey::None) {
-                PendingKey::Key(name) => entries.push(Entry { key: name, value: node }),
+            Some(Frame::Map { entries, key, .. }) => match std::mem::replace(key, PendingKey::None)
+            {
+                PendingKey::Key(name) => entries.push(Entry {
+                    key: name,
+                    value: node,
+                }),
                 PendingKey::Skip => {}
                 PendingKey::None => {
                     let next = self.key(node);
@@ -303,10 +367,9 @@ impl<'t> Builder<'t> {
     fn key(&mut self, node: Node) -> PendingKey {
         let name = match node.value {
             Value::Str(s) => s.text,
-            Value::Null => String::new(),
-            Value::Bool(b) => b.to_string(),
-            Value::Int(i) => i.to_string(),
-            Value::Float(_) => self.text[node.span.start..node.span.end].trim().to_owned(),
+            Value::Null | Value::Bool(_) | Value::Int(_) | Value::Float(_) => {
+                self.text[node.span.start..node.span.end].to_owned()
+            }
             Value::Invalid => return PendingKey::Skip,
             Value::Seq(_) | Value::Map(_) => {
                 let found = node.value.type_name();
@@ -326,7 +389,10 @@ impl<'t> Builder<'t> {
             );
             return PendingKey::Skip;
         }
-        PendingKey::Key(Key { name, span: node.span })
+        PendingKey::Key(Key {
+            name,
+            span: node.span,
+        })
     }
 
     /// Reports every key written twice in one mapping, at the second one, and drops it.
@@ -334,7 +400,10 @@ impl<'t> Builder<'t> {
         let mut duplicates: Vec<(usize, usize)> = Vec::new();
         if entries.len() <= 16 {
             for (later, entry) in entries.iter().enumerate() {
-                if let Some(first) = entries[..later].iter().position(|e| e.key.name == entry.key.name) {
+                if let Some(first) = entries[..later]
+                    .iter()
+                    .position(|e| e.key.name == entry.key.name)
+                {
                     duplicates.push((first, later));
                 }
             }
@@ -371,7 +440,10 @@ impl<'t> Builder<'t> {
         let span = Span::new(start, end);
         let name = self.text[start..end].trim_start_matches('*').to_owned();
         let Some(anchored) = self.anchors.get(&id) else {
-            self.error(span, format!("alias `*{name}` refers to the collection it is written in"));
+            self.error(
+                span,
+                format!("alias `*{name}` refers to the collection it is written in"),
+            );
             return Node::new(Value::Invalid, span);
         };
         if self.stack.len() + anchored.height > MAX_DEPTH {
@@ -415,18 +487,31 @@ impl<'t> Builder<'t> {
             YamlStyle::Folded => ScalarStyle::Folded,
         };
         if matches!(style, ScalarStyle::Literal | ScalarStyle::Folded) {
-            let indicator = if style == ScalarStyle::Literal { b'|' } else { b'>' };
+            let indicator = if style == ScalarStyle::Literal {
+                b'|'
+            } else {
+                b'>'
+            };
             if let Some(at) = find_indicator(self.text, self.last_end, start, indicator) {
                 start = at;
             }
-            end = start.max(trim_end(self.text, start, end));
         }
+        // A quoted scalar followed by blanks spans them too (`'key' : v`); no scalar ends in one.
+        end = start.max(trim_end(self.text, start, end));
         let span = Span::new(start, end.max(start));
-        let core = tag.as_deref().filter(|tag| tag.is_yaml_core_schema()).map(|t| t.suffix.as_str());
-        let non_specific = tag.as_deref().is_some_and(|tag| tag.handle == "!" && tag.suffix.is_empty());
+        let core = tag
+            .as_deref()
+            .filter(|tag| tag.is_yaml_core_schema())
+            .map(|t| t.suffix.as_str());
+        let non_specific = tag
+            .as_deref()
+            .is_some_and(|tag| tag.handle == "!" && tag.suffix.is_empty());
         let text = value.into_owned();
         let resolved = match core {
-            Some("str") => Some(Value::Str(Str { text: text.clone(), style })),
+            Some("str") => Some(Value::Str(Str {
+                text: text.clone(),
+                style,
+            })),
             Some(kind @ ("int" | "float" | "bool" | "null")) => match resolve_plain(&text) {
                 Some(value) if tag_accepts(kind, &value) => Some(value),
                 _ => {
@@ -465,7 +550,10 @@ fn tag_accepts(kind: &str, value: &Value) -> bool {
 /// The height (levels of collections) and the number of values of a node.
 fn measure(node: &Node) -> (usize, usize) {
     match &node.value {
-        Value::Seq(items) => items.iter().map(measure).fold((1, 1), |(h, s), (ch, cs)| (h.max(ch + 1), s + cs)),
+        Value::Seq(items) => items
+            .iter()
+            .map(measure)
+            .fold((1, 1), |(h, s), (ch, cs)| (h.max(ch + 1), s + cs)),
         Value::Map(map) => map
             .entries
             .iter()
@@ -494,17 +582,27 @@ fn resolve_plain(text: &str) -> Option<Value> {
 
 fn resolve_number(text: &str) -> Option<Value> {
     if let Some(hex) = text.strip_prefix("0x") {
-        return i64::from_str_radix(hex, 16).ok().filter(|_| !hex.starts_with(['+', '-'])).map(Value::Int);
+        return i64::from_str_radix(hex, 16)
+            .ok()
+            .filter(|_| !hex.starts_with(['+', '-']))
+            .map(Value::Int);
     }
     if let Some(octal) = text.strip_prefix("0o") {
-        return i64::from_str_radix(octal, 8).ok().filter(|_| !octal.starts_with(['+', '-'])).map(Value::Int);
+        return i64::from_str_radix(octal, 8)
+            .ok()
+            .filter(|_| !octal.starts_with(['+', '-']))
+            .map(Value::Int);
     }
     if looks_like_int(text) {
         return text.parse::<i64>().ok().map(Value::Int);
     }
     let unsigned = text.strip_prefix(['-', '+']).unwrap_or(text);
     if matches!(unsigned, ".inf" | ".Inf" | ".INF") {
-        let inf = if text.starts_with('-') { f64::NEG_INFINITY } else { f64::INFINITY };
+        let inf = if text.starts_with('-') {
+            f64::NEG_INFINITY
+        } else {
+            f64::INFINITY
+        };
         return Some(Value::Float(inf));
     }
     if is_core_float(unsigned) {
@@ -531,10 +629,12 @@ fn is_core_float(text: &str) -> bool {
     };
     let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
     let mantissa_ok = match fraction {
-        Some(fraction) => digits(whole) && digits(fraction) && !(whole.is_empty() && fraction.is_empty()),
+        Some(fraction) => {
+            digits(whole) && digits(fraction) && !(whole.is_empty() && fraction.is_empty())
+        }
         None => !whole.is_empty() && digits(whole),
     };
-    let exponent_ok = exponent.is_none_or(|e| looks_like_int(e));
+    let exponent_ok = exponent.is_none_or(looks_like_int);
     mantissa_ok && exponent_ok && (fraction.is_some() || exponent.is_some())
 }
 
@@ -549,7 +649,11 @@ fn skip_properties(text: &str, start: usize, end: usize) -> usize {
         }
         at = skip_blanks_and_comments(bytes, at);
     }
-    if at == start { start } else { at.min(end.max(at)) }
+    if at == start {
+        start
+    } else {
+        at.min(end.max(at))
+    }
 }
 
 fn skip_blanks_and_comments(bytes: &[u8], mut at: usize) -> usize {
@@ -612,7 +716,9 @@ fn scan_message(info: &str) -> String {
             "; a value that contains `: ` must be quoted"
         }
         "recursion limit exceeded" => {
-            return format!("nesting deeper than {MAX_DEPTH} levels; a config never needs this: flatten it");
+            return format!(
+                "nesting deeper than {MAX_DEPTH} levels; a config never needs this: flatten it"
+            );
         }
         _ if info.contains("tab") => "; indent with spaces, not tabs",
         _ if info.contains("did not find expected ',' or ']'") => "; is a `]` missing?",
@@ -621,4 +727,46 @@ fn scan_message(info: &str) -> String {
         _ => "",
     };
     format!("{info}{hint}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn character_indices_become_byte_offsets_in_both_directions() {
+        let text = "aé😀b\nc";
+        let mut bytes = CharToByte::new(text);
+        assert_eq!(bytes.byte(0), 0);
+        assert_eq!(bytes.byte(2), 3);
+        assert_eq!(bytes.byte(3), 7);
+        assert_eq!(bytes.byte(1), 1);
+        assert_eq!(bytes.byte(5), 9);
+        assert_eq!(bytes.byte(99), text.len());
+        let mut ascii = CharToByte::new("plain");
+        assert_eq!(ascii.byte(3), 3);
+        assert_eq!(ascii.byte(9), 5);
+    }
+
+    #[test]
+    fn properties_are_skipped_with_their_comments() {
+        let text = "!!map &a # note\n  key";
+        assert_eq!(
+            skip_properties(text, 0, text.len()),
+            text.find("key").expect("key")
+        );
+        assert_eq!(skip_properties("plain", 0, 5), 0);
+    }
+
+    #[test]
+    fn core_schema_floats() {
+        for yes in ["1.5", ".5", "1.", "1e5", "-2.5E-3", "+1.0"] {
+            assert!(matches!(resolve_plain(yes), Some(Value::Float(_))), "{yes}");
+        }
+        for no in ["1.2.3", "e5", ".", "1e", "inf", "nan", "0x", "1_000"] {
+            assert!(!matches!(resolve_plain(no), Some(Value::Float(_))), "{no}");
+        }
+        assert!(matches!(resolve_plain("-.inf"), Some(Value::Float(f)) if f == f64::NEG_INFINITY));
+        assert!(matches!(resolve_plain("0o17"), Some(Value::Int(15))));
+    }
 }

@@ -8,12 +8,18 @@ fn yaml(text: &str) -> Parse {
 
 fn root(text: &str) -> Node {
     let parse = yaml(text);
-    assert!(parse.errors.is_empty(), "unexpected errors: {:?}", parse.errors);
+    assert!(
+        parse.errors.is_empty(),
+        "unexpected errors: {:?}",
+        parse.errors
+    );
     parse.root.expect("a root")
 }
 
 fn at<'n>(node: &'n Node, path: &[&str]) -> &'n Node {
-    path.iter().fold(node, |node, key| node.as_map().and_then(|m| m.value(key)).expect(key))
+    path.iter().fold(node, |node, key| {
+        node.as_map().and_then(|m| m.value(key)).expect(key)
+    })
 }
 
 fn written<'t>(text: &'t str, node: &Node) -> &'t str {
@@ -25,9 +31,15 @@ fn spans_are_bytes_not_characters() {
     let text = "é😀: ünïcödé\nnext: vålue\n";
     let root = root(text);
     let map = root.as_map().expect("map");
-    assert_eq!(&text[map.entries[0].key.span.start..map.entries[0].key.span.end], "é😀");
+    assert_eq!(
+        &text[map.entries[0].key.span.start..map.entries[0].key.span.end],
+        "é😀"
+    );
     assert_eq!(written(text, &map.entries[0].value), "ünïcödé");
-    assert_eq!(&text[map.entries[1].key.span.start..map.entries[1].key.span.end], "next");
+    assert_eq!(
+        &text[map.entries[1].key.span.start..map.entries[1].key.span.end],
+        "next"
+    );
     assert_eq!(written(text, at(&root, &["next"])), "vålue");
 }
 
@@ -53,10 +65,24 @@ fn tags_and_anchors_do_not_move_spans() {
 }
 
 #[test]
+fn quoted_scalars_do_not_span_the_blanks_after_them() {
+    let text = "h: {'X-Key' : 1, \"b\"  : 2}\n'c' : 3\n";
+    let root = root(text);
+    let h = at(&root, &["h"]).as_map().expect("map");
+    let key = |span: sources_syntax::Span| &text[span.start..span.end];
+    assert_eq!(key(h.entries[0].key.span), "'X-Key'");
+    assert_eq!(key(h.entries[1].key.span), "\"b\"");
+    assert_eq!(key(root.as_map().expect("map").entries[1].key.span), "'c'");
+}
+
+#[test]
 fn block_collections_span_their_entries() {
     let text = "outer:\n  inner: 1\n  list:\n    - a\n    - b\nnext: 2\n";
     let root = root(text);
-    assert_eq!(written(text, at(&root, &["outer"])), "inner: 1\n  list:\n    - a\n    - b");
+    assert_eq!(
+        written(text, at(&root, &["outer"])),
+        "inner: 1\n  list:\n    - a\n    - b"
+    );
     assert_eq!(written(text, at(&root, &["outer", "list"])), "- a\n    - b");
 }
 
@@ -105,7 +131,13 @@ fn merge_keys_are_reported_and_dropped() {
     let parse = yaml(text);
     assert_eq!(parse.errors.len(), 1, "{:?}", parse.errors);
     let error = &parse.errors[0];
-    assert!(error.message.contains("merge keys (`<<`) are not supported"), "{}", error.message);
+    assert!(
+        error
+            .message
+            .contains("merge keys (`<<`) are not supported"),
+        "{}",
+        error.message
+    );
     assert_eq!(&text[error.span.start..error.span.end], "<<");
     let root = parse.root.expect("root");
     let thing = at(&root, &["thing"]).as_map().expect("map");
@@ -116,7 +148,12 @@ fn merge_keys_are_reported_and_dropped() {
 #[test]
 fn a_quoted_merge_key_is_an_ordinary_key() {
     let root = root("'<<': 1\n");
-    assert_eq!(root.as_map().and_then(|m| m.value("<<")).and_then(Node::as_int), Some(1));
+    assert_eq!(
+        root.as_map()
+            .and_then(|m| m.value("<<"))
+            .and_then(Node::as_int),
+        Some(1)
+    );
 }
 
 #[test]
@@ -125,7 +162,13 @@ fn aliases_copy_the_anchored_value_spanning_the_alias() {
     let root = root(text);
     let other = at(&root, &["other"]);
     assert_eq!(written(text, other), "*h");
-    assert_eq!(other.as_map().and_then(|m| m.value("Accept")).and_then(Node::as_str), Some("json"));
+    assert_eq!(
+        other
+            .as_map()
+            .and_then(|m| m.value("Accept"))
+            .and_then(Node::as_str),
+        Some("json")
+    );
     assert_eq!(written(text, at(&root, &["headers"])), "{Accept: json}");
 }
 
@@ -140,7 +183,10 @@ fn alias_bombs_are_refused() {
     }
     let parse = yaml(&text);
     assert!(
-        parse.errors.iter().any(|e| e.message.contains("aliases expand to more than")),
+        parse
+            .errors
+            .iter()
+            .any(|e| e.message.contains("aliases expand to more than")),
         "{:?}",
         parse.errors
     );
@@ -151,7 +197,10 @@ fn duplicate_keys_are_reported_at_the_second_with_the_first_line() {
     let text = "a: 1\nb: 2\na: 3\n";
     let parse = yaml(text);
     assert_eq!(parse.errors.len(), 1);
-    assert_eq!(parse.errors[0].message, "duplicate key `a`; the first is at line 1");
+    assert_eq!(
+        parse.errors[0].message,
+        "duplicate key `a`; the first is at line 1"
+    );
     assert_eq!(parse.errors[0].span.start, text.rfind('a').expect("a"));
     let root = parse.root.expect("root");
     assert_eq!(root.as_map().map(|m| m.len()), Some(2));
@@ -164,7 +213,10 @@ fn duplicate_keys_are_found_in_large_maps() {
     text.push_str("k42: again\n");
     let parse = yaml(&text);
     assert_eq!(parse.errors.len(), 1);
-    assert_eq!(parse.errors[0].message, "duplicate key `k42`; the first is at line 43");
+    assert_eq!(
+        parse.errors[0].message,
+        "duplicate key `k42`; the first is at line 43"
+    );
 }
 
 #[test]
@@ -172,10 +224,18 @@ fn non_string_keys_become_text_or_errors() {
     let text = "1: x\ntrue: y\n? [a]\n: z\nok: 1\n";
     let parse = yaml(text);
     assert_eq!(parse.errors.len(), 1, "{:?}", parse.errors);
-    assert!(parse.errors[0].message.contains("a key must be a string, not a list"));
+    assert!(
+        parse.errors[0]
+            .message
+            .contains("a key must be a string, not a list")
+    );
     let root = parse.root.expect("root");
-    let names: Vec<&str> =
-        root.as_map().expect("map").iter().map(|e| e.key.name.as_str()).collect();
+    let names: Vec<&str> = root
+        .as_map()
+        .expect("map")
+        .iter()
+        .map(|e| e.key.name.as_str())
+        .collect();
     assert_eq!(names, ["1", "true", "ok"]);
 }
 
@@ -185,7 +245,10 @@ fn a_second_document_is_reported_at_its_marker() {
     let parse = yaml(text);
     assert_eq!(parse.errors.len(), 1);
     assert!(parse.errors[0].message.contains("a second YAML document"));
-    assert_eq!(&text[parse.errors[0].span.start..parse.errors[0].span.end], "---");
+    assert_eq!(
+        &text[parse.errors[0].span.start..parse.errors[0].span.end],
+        "---"
+    );
     let root = parse.root.expect("root");
     assert!(root.as_map().and_then(|m| m.get("b")).is_none());
 }
@@ -205,7 +268,11 @@ fn syntax_errors_point_at_the_parser_position_and_keep_what_came_before() {
     let parse = yaml(text);
     assert_eq!(parse.errors.len(), 1);
     let error = &parse.errors[0];
-    assert!(error.message.contains("must be quoted"), "{}", error.message);
+    assert!(
+        error.message.contains("must be quoted"),
+        "{}",
+        error.message
+    );
     assert_eq!(error.span.start, text.find("a: b").expect("pos") + 1);
     let root = parse.root.expect("partial root");
     assert_eq!(at(&root, &["first"]).as_str(), Some("ok"));
@@ -225,7 +292,11 @@ fn deep_flow_nesting_is_a_clear_error() {
     let text = format!("a: {}{}\n", "[".repeat(10_000), "]".repeat(10_000));
     let parse = yaml(&text);
     assert_eq!(parse.errors.len(), 1);
-    assert!(parse.errors[0].message.starts_with("nesting deeper than 128 levels"));
+    assert!(
+        parse.errors[0]
+            .message
+            .starts_with("nesting deeper than 128 levels")
+    );
 }
 
 #[test]
@@ -233,11 +304,21 @@ fn deep_block_nesting_is_a_clear_error() {
     let text = format!("{}x\n", "- ".repeat(10_000));
     let parse = yaml(&text);
     assert_eq!(parse.errors.len(), 1, "{:?}", parse.errors.first());
-    assert!(parse.errors[0].message.starts_with("nesting deeper than 128 levels"));
-    let indented: String = (0..300).map(|depth| format!("{}k:\n", " ".repeat(depth))).collect();
+    assert!(
+        parse.errors[0]
+            .message
+            .starts_with("nesting deeper than 128 levels")
+    );
+    let indented: String = (0..300)
+        .map(|depth| format!("{}k:\n", " ".repeat(depth)))
+        .collect();
     let parse = yaml(&indented);
     assert_eq!(parse.errors.len(), 1);
-    assert!(parse.errors[0].message.starts_with("nesting deeper than 128 levels"));
+    assert!(
+        parse.errors[0]
+            .message
+            .starts_with("nesting deeper than 128 levels")
+    );
 }
 
 #[test]
@@ -253,5 +334,9 @@ fn binary_junk_is_one_clear_error() {
 fn tabs_in_indentation_get_a_hint() {
     let parse = yaml("a:\n\tb: 1\n");
     assert_eq!(parse.errors.len(), 1);
-    assert!(parse.errors[0].message.contains("tab"), "{}", parse.errors[0].message);
+    assert!(
+        parse.errors[0].message.contains("tab"),
+        "{}",
+        parse.errors[0].message
+    );
 }

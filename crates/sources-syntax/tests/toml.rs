@@ -1,0 +1,123 @@
+//! TOML front end: spans, order, styles, recovered errors.
+
+use sources_syntax::{Node, Parse, ScalarStyle, Syntax, Value, parse};
+
+fn toml(text: &str) -> Parse {
+    parse(text, Syntax::Toml)
+}
+
+fn at<'n>(node: &'n Node, path: &[&str]) -> &'n Node {
+    path.iter().fold(node, |node, key| {
+        node.as_map().and_then(|m| m.value(key)).expect(key)
+    })
+}
+
+fn written<'t>(text: &'t str, node: &Node) -> &'t str {
+    &text[node.span.start..node.span.end]
+}
+
+#[test]
+fn keys_and_values_have_byte_spans_in_source_order() {
+    let text = "[data.sources.zeta]\ntype = \"http\"\nurl = 'https://é.example'\n\n[data.sources.alpha]\ntype = \"static\"\ndata = [1, 2.5, true]\n";
+    let parse = toml(text);
+    assert!(parse.errors.is_empty(), "{:?}", parse.errors);
+    let root = parse.root.expect("root");
+    let sources = at(&root, &["data", "sources"]).as_map().expect("map");
+    let names: Vec<&str> = sources.iter().map(|e| e.key.name.as_str()).collect();
+    assert_eq!(names, ["zeta", "alpha"]);
+    let zeta = &sources.entries[0];
+    assert_eq!(&text[zeta.key.span.start..zeta.key.span.end], "zeta");
+    let url = at(&zeta.value, &["url"]);
+    assert_eq!(written(text, url), "'https://é.example'");
+    let url_key = &zeta.value.as_map().expect("map").entries[1].key;
+    assert_eq!(&text[url_key.span.start..url_key.span.end], "url");
+    let data = at(&sources.entries[1].value, &["data"]);
+    assert_eq!(written(text, data), "[1, 2.5, true]");
+    let items = data.as_seq().expect("seq");
+    assert_eq!(items[0].value, Value::Int(1));
+    assert_eq!(items[1].value, Value::Float(2.5));
+    assert_eq!(written(text, &items[2]), "true");
+}
+
+#[test]
+fn string_styles_are_kept() {
+    let text = "a = \"basic\"\nb = 'literal'\nc = \"\"\"\nmulti\"\"\"\nd = '''\nraw'''\n";
+    let root = toml(text).root.expect("root");
+    let style = |key: &str| match &at(&root, &[key]).value {
+        Value::Str(s) => s.style,
+        other => panic!("expected a string, found {other:?}"),
+    };
+    assert_eq!(style("a"), ScalarStyle::DoubleQuoted);
+    assert_eq!(style("b"), ScalarStyle::SingleQuoted);
+    assert_eq!(style("c"), ScalarStyle::MultilineBasic);
+    assert_eq!(style("d"), ScalarStyle::MultilineLiteral);
+    assert_eq!(at(&root, &["c"]).as_str(), Some("multi"));
+}
+
+#[test]
+fn two_independent_errors_give_two_errors() {
+    let text = "a = \"unterminated\nb = 1\nc = = 2\nd = 3\n";
+    let parse = toml(text);
+    assert_eq!(parse.errors.len(), 2, "{:?}", parse.errors);
+    let lines: Vec<usize> = parse
+        .errors
+        .iter()
+        .map(|e| text[..e.span.start].matches('\n').count() + 1)
+        .collect();
+    assert!(lines.contains(&1), "{lines:?}");
+    assert!(lines.contains(&3), "{lines:?}");
+    let root = parse.root.expect("recovered root");
+    assert_eq!(at(&root, &["d"]).as_int(), Some(3));
+}
+
+#[test]
+fn duplicate_keys_name_the_key() {
+    let text = "a = 1\na = 2\n";
+    let parse = toml(text);
+    assert_eq!(parse.errors.len(), 1, "{:?}", parse.errors);
+    assert!(
+        parse.errors[0].message.starts_with("duplicate key `a`"),
+        "{}",
+        parse.errors[0].message
+    );
+    assert_eq!(parse.errors[0].span.start, 6);
+}
+
+#[test]
+fn empty_documents_have_no_root_and_no_error() {
+    for text in ["", "\n  \n", "# comment only\n"] {
+        let parse = toml(text);
+        assert!(parse.errors.is_empty(), "{text:?}: {:?}", parse.errors);
+        assert!(parse.root.is_none(), "{text:?}");
+    }
+}
+
+#[test]
+fn deep_nesting_is_a_clear_error() {
+    let text = format!("a = {}{}\n", "[".repeat(10_000), "]".repeat(10_000));
+    let parse = toml(&text);
+    assert!(!parse.errors.is_empty());
+    assert!(
+        parse
+            .errors
+            .iter()
+            .any(|e| e.message.starts_with("nesting deeper than 80 levels")),
+        "{:?}",
+        parse.errors.first()
+    );
+    let inline = format!("a = {}{}\n", "{b = ".repeat(10_000), "}".repeat(10_000));
+    assert!(!toml(&inline).errors.is_empty());
+}
+
+#[test]
+fn binary_junk_is_one_clear_error() {
+    let parse = toml("a = 1\n\u{7f}\u{0}");
+    assert_eq!(parse.errors.len(), 1);
+    assert!(parse.errors[0].message.contains("U+007F (DEL)"));
+}
+
+#[test]
+fn datetimes_become_plain_strings() {
+    let root = toml("when = 1979-05-27T07:32:00Z\n").root.expect("root");
+    assert_eq!(at(&root, &["when"]).as_str(), Some("1979-05-27T07:32:00Z"));
+}
