@@ -97,12 +97,12 @@ fn diff(expected: &str, actual: &str) -> String {
             lines.push(format!("   {}", old[i]));
             i += 1;
             j += 1;
-        } else if j < new.len() && (i == old.len() || common[i][j + 1] >= common[i + 1][j]) {
-            lines.push(format!("  +{}", new[j]));
-            j += 1;
-        } else {
+        } else if i < old.len() && (j == new.len() || common[i + 1][j] >= common[i][j + 1]) {
             lines.push(format!("  -{}", old[i]));
             i += 1;
+        } else {
+            lines.push(format!("  +{}", new[j]));
+            j += 1;
         }
     }
     lines.join("\n")
