@@ -1,0 +1,226 @@
+//! References between entries: `unknown-source` for every reference field and component `source`,
+//! and `reference-cycle` for entries that depend on themselves.
+
+use sources_config::{Config, SourceRef, name_span};
+use sources_diagnostics::{Diagnostic, Rule, did_you_mean};
+
+/// Reports references to names that no entry has, with a did-you-mean and a rename fix.
+pub(crate) fn check_unknown_sources(config: &Config, out: &mut Vec<Diagnostic>) {
+    for (source, reference) in config.references() {
+        if config.get(&reference.name.value).is_none() {
+            let what = format!(
+                "source `{}` reads unknown source `{}` in `{}`",
+                source.name.value,
+                reference.name.value,
+                reference.field.as_str()
+            );
+            out.push(unknown(config, &reference, what));
+        }
+    }
+    for component in &config.components {
+        let Some(bound) = &component.source else {
+            continue;
+        };
+        if config.get(&bound.value).is_none() {
+            let who = match &component.name {
+                Some(name) => format!("component `{}`", name.value),
+                None => "a component".to_string(),
+            };
+            let reference = SourceRef {
+                name: bound.clone(),
+                field: sources_config::ReferenceField::From,
+            };
+            out.push(unknown(
+                config,
+                &reference,
+                format!("{who} binds unknown source `{}`", bound.value),
+            ));
+        }
+    }
+}
+
+fn unknown(config: &Config, reference: &SourceRef, message: String) -> Diagnostic {
+    let name = &reference.name.value;
+    let suggestions = did_you_mean(name, config.names());
+    let mut diagnostic = Diagnostic::new(Rule::UnknownSource, reference.name.span, message)
+        .with_label("no entry of `data.sources` has this name");
+    match suggestions.first() {
+        Some(best) => {
+            let list: Vec<String> = suggestions.iter().map(|s| format!("`{s}`")).collect();
+            diagnostic = diagnostic.with_help(format!("did you mean {}?", list.join(" or ")));
+            if let Some(span) = name_span(reference.name.span, name) {
+                diagnostic = diagnostic.with_replacement(
+                    format!("Rename `{name}` to `{best}`"),
+                    span,
+                    *best,
+                );
+            }
+        }
+        None => {
+            diagnostic = diagnostic.with_help(format!(
+                "declare `{name}` under `data.sources`, or name an existing entry"
+            ));
+        }
+    }
+    diagnostic
+}
+
+/// One edge of the reference graph: entry `from` reads entry `to` through `reference`.
+struct Edge {
+    to: usize,
+    reference: SourceRef,
+}
+
+/// Reports every strongly connected group of entries once, naming one cycle through it.
+pub(crate) fn check_cycles(config: &Config, out: &mut Vec<Diagnostic>) {
+    let mut first_index = std::collections::HashMap::new();
+    for (index, source) in config.entries.iter().enumerate() {
+        first_index
+            .entry(source.name.value.as_str())
+            .or_insert(index);
+    }
+    let edges: Vec<Vec<Edge>> = config
+        .entries
+        .iter()
+        .map(|source| {
+            source
+                .references()
+                .into_iter()
+                .filter_map(|reference| {
+                    let to = *first_index.get(reference.name.value.as_str())?;
+                    Some(Edge { to, reference })
+                })
+                .collect()
+        })
+        .collect();
+    for component in strongly_connected(&edges) {
+        let start = component.iter().copied().min().unwrap_or_default();
+        let self_loop = edges[start].iter().any(|edge| edge.to == start);
+        if component.len() < 2 && !self_loop {
+            continue;
+        }
+        let members: std::collections::HashSet<usize> = component.iter().copied().collect();
+        let Some(cycle) = shortest_cycle(&edges, start, &members) else {
+            continue;
+        };
+        out.push(cycle_diagnostic(config, &edges, start, &cycle));
+    }
+}
+
+/// The edges (as (entry, edge index)) of a shortest cycle from `start` back to it within `members`.
+fn shortest_cycle(
+    edges: &[Vec<Edge>],
+    start: usize,
+    members: &std::collections::HashSet<usize>,
+) -> Option<Vec<(usize, usize)>> {
+    let mut previous: std::collections::HashMap<usize, (usize, usize)> =
+        std::collections::HashMap::new();
+    let mut queue = std::collections::VecDeque::from([start]);
+    while let Some(node) = queue.pop_front() {
+        for (index, edge) in edges[node].iter().enumerate() {
+            if !members.contains(&edge.to) {
+                continue;
+            }
+            if edge.to == start {
+                let mut path = vec![(node, index)];
+                let mut at = node;
+                while at != start {
+                    let (from, via) = *previous.get(&at)?;
+                    path.push((from, via));
+                    at = from;
+                }
+                path.reverse();
+                return Some(path);
+            }
+            if edge.to != start && !previous.contains_key(&edge.to) {
+                previous.insert(edge.to, (node, index));
+                queue.push_back(edge.to);
+            }
+        }
+    }
+    None
+}
+
+fn cycle_diagnostic(
+    config: &Config,
+    edges: &[Vec<Edge>],
+    start: usize,
+    cycle: &[(usize, usize)],
+) -> Diagnostic {
+    let name = |index: usize| config.entries[index].name.value.as_str();
+    let mut names: Vec<&str> = cycle.iter().map(|(from, _)| name(*from)).collect();
+    names.push(name(start));
+    let path = names.join(" → ");
+    let (first_from, first_edge) = cycle[0];
+    let first = &edges[first_from][first_edge];
+    let mut diagnostic = Diagnostic::new(
+        Rule::ReferenceCycle,
+        first.reference.name.span,
+        format!("reference cycle: {path}"),
+    )
+    .with_label(format!("`{}` reads `{}` here", name(first_from), name(first.to)))
+    .with_help("an entry cannot depend on itself: make one of these entries read something outside the cycle");
+    for (from, via) in &cycle[1..] {
+        let edge = &edges[*from][*via];
+        diagnostic = diagnostic.with_secondary(
+            edge.reference.name.span,
+            format!("`{}` reads `{}` here", name(*from), name(edge.to)),
+        );
+    }
+    diagnostic
+}
+
+/// Tarjan's strongly connected components, iteratively (no recursion on long chains).
+fn strongly_connected(edges: &[Vec<Edge>]) -> Vec<Vec<usize>> {
+    const UNSEEN: usize = usize::MAX;
+    let count = edges.len();
+    let mut index = vec![UNSEEN; count];
+    let mut low = vec![0; count];
+    let mut on_stack = vec![false; count];
+    let mut stack = Vec::new();
+    let mut components = Vec::new();
+    let mut next = 0;
+    for root in 0..count {
+        if index[root] != UNSEEN {
+            continue;
+        }
+        let mut work: Vec<(usize, usize)> = vec![(root, 0)];
+        index[root] = next;
+        low[root] = next;
+        next += 1;
+        stack.push(root);
+        on_stack[root] = true;
+        while let Some(&mut (node, ref mut edge)) = work.last_mut() {
+            if let Some(target) = edges[node].get(*edge).map(|edge| edge.to) {
+                *edge += 1;
+                if index[target] == UNSEEN {
+                    index[target] = next;
+                    low[target] = next;
+                    next += 1;
+                    stack.push(target);
+                    on_stack[target] = true;
+                    work.push((target, 0));
+                } else if on_stack[target] {
+                    low[node] = low[node].min(index[target]);
+                }
+                continue;
+            }
+            work.pop();
+            if let Some(&(parent, _)) = work.last() {
+                low[parent] = low[parent].min(low[node]);
+            }
+            if low[node] == index[node] {
+                let mut component = Vec::new();
+                while let Some(member) = stack.pop() {
+                    on_stack[member] = false;
+                    component.push(member);
+                    if member == node {
+                        break;
+                    }
+                }
+                components.push(component);
+            }
+        }
+    }
+    components
+}

@@ -1,0 +1,90 @@
+//! Tests of the whole-model checks through [`crate::analyze`].
+
+use sources_diagnostics::Diagnostic;
+use sources_syntax::Syntax;
+
+use crate::analyze;
+
+fn yaml(text: &str) -> Vec<Diagnostic> {
+    analyze(text, Syntax::Yaml).diagnostics
+}
+
+fn codes(diagnostics: &[Diagnostic]) -> Vec<&'static str> {
+    diagnostics.iter().map(|d| d.rule.code()).collect()
+}
+
+#[test]
+fn unknown_sources_get_a_suggestion_and_a_fix() {
+    let text = "data:\n  sources:\n    users: {type: static, data: []}\n    f: {type: filter, from: usres, where: \"true\"}\ntui:\n  components:\n    t: {kind: table, source: \"userz\"}\n";
+    let diagnostics = yaml(text);
+    assert_eq!(codes(&diagnostics), ["unknown-source", "unknown-source"]);
+    assert_eq!(
+        diagnostics[0].message,
+        "source `f` reads unknown source `usres` in `from`"
+    );
+    let edit = &diagnostics[0].fixes[0].edits[0];
+    assert_eq!(
+        (
+            &text[edit.span.start..edit.span.end],
+            edit.replacement.as_str()
+        ),
+        ("usres", "users")
+    );
+    assert_eq!(
+        diagnostics[1].message,
+        "component `t` binds unknown source `userz`"
+    );
+    let edit = &diagnostics[1].fixes[0].edits[0];
+    assert_eq!(&text[edit.span.start..edit.span.end], "userz");
+}
+
+#[test]
+fn a_cycle_is_named_once_with_every_edge() {
+    let text = "data:\n  sources:\n    a: {type: passthrough, from: b}\n    b: {type: filter, from: c, where: \"true\"}\n    c: {type: union, sources: [a]}\n    d: {type: passthrough, from: d}\n    e: {type: passthrough, from: a}\n";
+    let diagnostics = yaml(text);
+    assert_eq!(codes(&diagnostics), ["reference-cycle", "reference-cycle"]);
+    assert_eq!(diagnostics[0].message, "reference cycle: a → b → c → a");
+    assert_eq!(diagnostics[0].labels.len(), 2);
+    assert_eq!(diagnostics[0].labels[1].message, "`c` reads `a` here");
+    assert_eq!(diagnostics[1].message, "reference cycle: d → d");
+}
+
+#[test]
+fn a_long_chain_does_not_overflow() {
+    let mut text = String::from("data:\n  sources:\n    s0: {type: static, data: 1}\n");
+    for index in 1..20_000 {
+        text.push_str(&format!(
+            "    s{index}: {{type: passthrough, from: s{}}}\n",
+            index - 1
+        ));
+    }
+    text.push_str("    s0x: {type: passthrough, from: s19999}\n");
+    assert!(yaml(&text).is_empty());
+}
+
+#[test]
+fn merge_needs_exactly_one_of_sources_and_children() {
+    let text = "data:\n  sources:\n    a: {type: static, data: []}\n    m1: {type: merge, sources: [a], children: [{source: a}]}\n    m2: {type: union}\n    m3: {type: union, children: [{source: a}], tag_field: src}\n    m4: {type: merge, sources: [a], tag_field: src}\n";
+    let diagnostics = yaml(text);
+    assert_eq!(
+        codes(&diagnostics),
+        ["conflicting-fields", "missing-field", "conflicting-fields"]
+    );
+    assert_eq!(
+        diagnostics[0].message,
+        "`merge` source `m1` sets both `sources` and `children`"
+    );
+    assert_eq!(diagnostics[0].labels[0].message, "`sources` here");
+}
+
+#[test]
+fn documents_without_sources_are_not_ours() {
+    for text in ["", "- a\n", "app: {x: 1}\n", "data: {other: 1}\n"] {
+        let analysis = analyze(text, Syntax::Yaml);
+        assert!(!analysis.has_sources, "{text:?}");
+        assert!(analysis.diagnostics.is_empty(), "{text:?}");
+    }
+    let analysis = analyze("data:\n  sources: 3\n", Syntax::Yaml);
+    assert!(analysis.has_sources);
+    assert_eq!(codes(&analysis.diagnostics), ["invalid-value"]);
+}
