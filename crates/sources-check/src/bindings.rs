@@ -1,0 +1,249 @@
+//! Who reads a windowed source: the components of `tui.components` that bind entries
+//! (`window-binding`, `growing-binding`, a sortable column over a window that cannot sort, an event
+//! log's `start` over an anchored window) and the operators and pipes that consume one
+//! (`window-operator-input`). Each diagnostic also labels the other end.
+
+use sources_config::Enumeration;
+use sources_config::Field;
+use sources_config::template::WindowToken;
+use sources_config::{
+    Body, Component, ComponentKind, Config, Growing, ReferenceField, Source, Window,
+};
+use sources_diagnostics::{Diagnostic, Rule, Span};
+
+use crate::window::command_tokens;
+
+/// Every binding rule: components first, then operator inputs and pipes.
+pub(crate) fn check_bindings(config: &Config, file: &str, out: &mut Vec<Diagnostic>) {
+    for component in &config.components {
+        check_component(config, component, file, out);
+    }
+    check_operator_inputs(config, out);
+}
+
+/// Whether the window grows (`growing: true` or a map; `growing: false` is its own error).
+fn grows(window: &Window) -> Option<Span> {
+    match window.growing.as_ref() {
+        Some(Field {
+            value: Growing::Flag(false),
+            ..
+        })
+        | None => None,
+        Some(growing) => Some(growing.key_span),
+    }
+}
+
+fn describe(component: &Component) -> String {
+    let kind = component
+        .kind
+        .as_ref()
+        .map_or("component", |kind| kind.value.as_str());
+    match &component.name {
+        Some(name) => format!("{kind} `{}`", name.value),
+        None => format!("a {kind}"),
+    }
+}
+
+fn check_component(config: &Config, component: &Component, file: &str, out: &mut Vec<Diagnostic>) {
+    let (Some(binding), Some(kind)) = (&component.source, &component.kind) else {
+        return;
+    };
+    let Some(entry) = config.get(&binding.value) else {
+        return;
+    };
+    let who = describe(component);
+    let Some(window) = entry.body.window() else {
+        if kind.value == ComponentKind::Eventlog {
+            out.push(
+                Diagnostic::new(
+                    Rule::WindowBinding,
+                    binding.span,
+                    format!("{who} binds `{}`, which has no `window`: an event log reads a windowed source", binding.value),
+                )
+                .with_label("bound here")
+                .with_secondary(entry.name.span, "declared here without `window`")
+                .with_help(format!(
+                    "add a `window` (with `cursor` for an anchored one) to `{}`, or bind it from a table",
+                    binding.value
+                )),
+            );
+        }
+        return;
+    };
+    let w = &window.value;
+    if let Some(growing) = grows(w).filter(|_| kind.value != ComponentKind::Eventlog) {
+        out.push(
+            Diagnostic::new(
+                Rule::GrowingBinding,
+                binding.span,
+                format!(
+                    "{who} binds `{}`, a growing source: only an event log follows a growing set",
+                    binding.value
+                ),
+            )
+            .with_label("bound here")
+            .with_secondary(growing, "grows here")
+            .with_help("bind it from an `eventlog`, or remove `growing`"),
+        );
+        return;
+    }
+    match &kind.value {
+        ComponentKind::Other(other) => {
+            out.push(
+                Diagnostic::new(
+                    Rule::WindowBinding,
+                    binding.span,
+                    format!(
+                        "{who} binds `{}`, a windowed source: only a table or an event log can drive a window",
+                        binding.value
+                    ),
+                )
+                .with_label("bound here")
+                .with_secondary(window.key_span, "windowed here")
+                .with_help(format!(
+                    "bind `{}` from a table or an event log; a `{other}` needs a source that returns every row",
+                    binding.value
+                )),
+            );
+        }
+        ComponentKind::Table => check_sortable_columns(entry, window, component, file, out),
+        ComponentKind::Eventlog => {
+            if let (Some(start), Some(cursor)) = (&component.start, &w.cursor) {
+                out.push(
+                    Diagnostic::new(
+                        Rule::AnchoredField,
+                        start.span,
+                        format!(
+                            "`start` on {who}: `{}` is anchored, so it opens where its `anchor` says",
+                            binding.value
+                        ),
+                    )
+                    .with_label("not with an anchored source")
+                    .with_secondary(cursor.key_span, "anchored by `cursor` here")
+                    .with_help(format!(
+                        "remove `start` and set `window.anchor: {}` on `{}`",
+                        start.value, binding.value
+                    )),
+                );
+            }
+        }
+    }
+}
+
+fn check_sortable_columns(
+    entry: &Source,
+    window: &Field<Window>,
+    component: &Component,
+    file: &str,
+    out: &mut Vec<Diagnostic>,
+) {
+    let w = &window.value;
+    let sorts_by_command = matches!(entry.body, Body::Exec(_))
+        && command_tokens(entry, file)
+            .iter()
+            .any(|found| found.token == WindowToken::Sort);
+    for column in &component.columns {
+        let Some(sortable) = column.sortable.as_ref().filter(|sortable| sortable.value) else {
+            continue;
+        };
+        let title = column
+            .title
+            .as_ref()
+            .map_or(String::from("this column"), |title| {
+                format!("column `{}`", title.value)
+            });
+        let name = &entry.name.value;
+        if let Some(cursor) = &w.cursor {
+            out.push(
+                Diagnostic::new(
+                    Rule::AnchoredField,
+                    sortable.span,
+                    format!("{title} is sortable, but `{name}` is anchored: an anchored window has no user sort"),
+                )
+                .with_label("cannot sort")
+                .with_secondary(cursor.key_span, "anchored by `cursor` here")
+                .with_help("remove `sortable`: the rows come in cursor order"),
+            );
+            continue;
+        }
+        match entry.body {
+            Body::Http(_) if w.sort_param.is_none() => out.push(
+                Diagnostic::new(
+                    Rule::WindowSortWithoutSortParam,
+                    sortable.span,
+                    format!("{title} is sortable, but the window of `{name}` has no `sort_param`"),
+                )
+                .with_label("sortable")
+                .with_secondary(window.key_span, "window without `sort_param`")
+                .with_help(format!(
+                    "add `sort_param` to the window of `{name}` (the query parameter your API sorts by), or remove `sortable`"
+                )),
+            ),
+            Body::Exec(_) if !sorts_by_command => out.push(
+                Diagnostic::new(
+                    Rule::WindowMissingToken,
+                    sortable.span,
+                    format!("{title} is sortable, but the `command` of `{name}` never references `${{window.sort}}`"),
+                )
+                .with_label("sortable")
+                .with_secondary(window.key_span, "windowed here")
+                .with_help("add arguments such as `--sort=${window.sort}` and `--order=${window.sort_dir}`, or remove `sortable`"),
+            ),
+            _ => {}
+        }
+    }
+}
+
+/// `window-operator-input`: operators (and merges) reading a windowed entry, and a `pipe` on a
+/// windowed entry.
+fn check_operator_inputs(config: &Config, out: &mut Vec<Diagnostic>) {
+    for (consumer, reference) in config.references() {
+        if reference.field == ReferenceField::Growing {
+            continue;
+        }
+        let Some(window) = config
+            .get(&reference.name.value)
+            .and_then(|target| target.body.window())
+        else {
+            continue;
+        };
+        let kind = consumer
+            .kind
+            .as_ref()
+            .map_or("entry", |kind| kind.value.as_str());
+        out.push(
+            Diagnostic::new(
+                Rule::WindowOperatorInput,
+                reference.name.span,
+                format!(
+                    "`{kind}` `{}` consumes `{}`, a windowed source: a window holds only the rows on screen",
+                    consumer.name.value, reference.name.value
+                ),
+            )
+            .with_label("consumed here")
+            .with_secondary(window.key_span, "windowed here")
+            .with_help(format!(
+                "bind `{}` directly to a table or an event log, or give it `paginate` instead of `window` to hold every row",
+                reference.name.value
+            )),
+        );
+    }
+    for entry in &config.entries {
+        let (Some(window), Some(pipe)) = (
+            entry.body.window(),
+            entry.body.common().and_then(|common| common.pipe.as_ref()),
+        ) else {
+            continue;
+        };
+        out.push(
+            Diagnostic::new(
+                Rule::WindowOperatorInput,
+                pipe.key_span,
+                format!("`pipe` on `{}`, a windowed source: the stages would see only the rows on screen", entry.name.value),
+            )
+            .with_label("consumed here")
+            .with_secondary(window.key_span, "windowed here")
+            .with_help("filter and sort on the server through the window's parameters, and remove `pipe`"),
+        );
+    }
+}

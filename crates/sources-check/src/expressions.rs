@@ -1,0 +1,278 @@
+//! CEL expressions: every `where`, `keep`/`compute` value, `by`, join `on` value and
+//! `window.growing.while` is compiled with the `cel` crate (the engine `try` evaluates with), and a
+//! compile error becomes an `expression` diagnostic at the exact byte inside the file.
+
+use std::ops::Range;
+
+use sources_config::Config;
+use sources_config::Text;
+use sources_config::model::Body;
+use sources_diagnostics::{Diagnostic, Rule, Span};
+
+use crate::templates::text_span;
+
+/// One expression of an entry or stage: which field it is, its text and where it is written.
+struct ExpressionSite<'a> {
+    /// The field, as users write it (`where`, `keep.label`, `lookups.detail.on.id`).
+    field: String,
+    /// The expression.
+    text: &'a Text,
+    /// Where the value is written.
+    span: Span,
+}
+
+/// The expressions of one body (an entry or a pipe stage).
+fn sites(body: &Body) -> Vec<ExpressionSite<'_>> {
+    let mut found = Vec::new();
+    let site = |field: String, text, span| ExpressionSite { field, text, span };
+    match body {
+        Body::Filter(filter) => {
+            if let Some(condition) = &filter.condition {
+                found.push(site(
+                    "where".to_owned(),
+                    &condition.value,
+                    condition.value_span,
+                ));
+            }
+        }
+        Body::Project(project) => {
+            for item in project.keep.iter().flat_map(|keep| keep.value.iter()) {
+                found.push(site(
+                    format!("keep.{}", item.name.value),
+                    &item.value.value,
+                    item.value.span,
+                ));
+            }
+        }
+        Body::Derive(derive) => {
+            for item in derive
+                .compute
+                .iter()
+                .flat_map(|compute| compute.value.iter())
+            {
+                found.push(site(
+                    format!("compute.{}", item.name.value),
+                    &item.value.value,
+                    item.value.span,
+                ));
+            }
+        }
+        Body::Sort(sort) => {
+            if let Some(by) = &sort.by {
+                found.push(site("by".to_owned(), &by.value, by.value_span));
+            }
+        }
+        Body::Join(join) => {
+            for lookup in join.lookups.iter().flat_map(|lookups| lookups.value.iter()) {
+                for item in lookup.value.value.on.iter().flat_map(|on| on.value.iter()) {
+                    found.push(site(
+                        format!("lookups.{}.on.{}", lookup.name.value, item.name.value),
+                        &item.value.value,
+                        item.value.span,
+                    ));
+                }
+            }
+        }
+        _ => {}
+    }
+    found
+}
+
+/// `expression`: compiles every expression of every entry and pipe stage; the first error of
+/// each is reported at its exact position in the file.
+pub(crate) fn check_expressions(config: &Config, file: &str, out: &mut Vec<Diagnostic>) {
+    for source in &config.entries {
+        let stages = source
+            .body
+            .common()
+            .and_then(|common| common.pipe.as_ref())
+            .map(|pipe| {
+                pipe.value
+                    .iter()
+                    .map(|stage| &stage.value.body)
+                    .collect::<Vec<_>>()
+            })
+            .unwrap_or_default();
+        for body in std::iter::once(&source.body).chain(stages) {
+            for site in sites(body) {
+                let Err(errors) = compile(&site.text.text) else {
+                    continue;
+                };
+                let Some(error) = errors.first() else {
+                    continue;
+                };
+                let span = text_span(
+                    file,
+                    &site.text.text,
+                    site.text.style,
+                    site.span,
+                    error.range.clone(),
+                );
+                out.push(
+                    Diagnostic::new(
+                        Rule::Expression,
+                        span,
+                        format!("`{}` does not compile: {}", site.field, error.message),
+                    )
+                    .with_label("here")
+                    .with_help("expressions are CEL: the item's fields are top-level names, parameters are `params.NAME`"),
+                );
+            }
+        }
+    }
+}
+
+/// One compile error, located inside the expression's decoded text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct CompileError {
+    /// What is wrong, in plain words.
+    pub message: String,
+    /// Byte range inside the expression text (empty at the end for "ends too early").
+    pub range: Range<usize>,
+}
+
+/// Compiles `source` as CEL. `Ok` when it compiles; otherwise every error the parser reported,
+/// located in `source` and worded for people.
+pub(crate) fn compile(source: &str) -> Result<(), Vec<CompileError>> {
+    if source.trim().is_empty() {
+        return Err(vec![CompileError {
+            message: "the expression is empty".to_owned(),
+            range: 0..source.len(),
+        }]);
+    }
+    let errors = match cel::Program::compile(source) {
+        Ok(_) => return Ok(()),
+        Err(errors) => errors.errors,
+    };
+    let mut located: Vec<CompileError> = errors
+        .iter()
+        .map(|error| CompileError {
+            message: readable(&error.msg),
+            range: locate(source, error.pos),
+        })
+        .collect();
+    located.dedup();
+    if located.is_empty() {
+        located.push(CompileError {
+            message: "the expression does not compile".to_owned(),
+            range: 0..source.len(),
+        });
+    }
+    Err(located)
+}
+
+/// Converts the parser's 1-based line and 1-based Unicode-scalar column into a byte range of the
+/// character there (an empty range at the end when the position is past the text).
+fn locate(source: &str, (line, column): (isize, isize)) -> Range<usize> {
+    let line_index = usize::try_from(line.saturating_sub(1)).unwrap_or(0);
+    let column_index = usize::try_from(column.saturating_sub(1)).unwrap_or(0);
+    let mut line_start = 0;
+    for (index, text) in source.split_inclusive('\n').enumerate() {
+        if index == line_index {
+            break;
+        }
+        line_start += text.len();
+    }
+    let line_start = line_start.min(source.len());
+    let line_text = source[line_start..].split('\n').next().unwrap_or("");
+    match line_text.char_indices().nth(column_index) {
+        Some((offset, ch)) => {
+            let start = line_start + offset;
+            start..start + ch.len_utf8()
+        }
+        None => {
+            let end = source.trim_end().len();
+            end..end
+        }
+    }
+}
+
+/// Rewords the ANTLR messages the `cel` parser produces ("mismatched input '<EOF>' expecting
+/// {…}") into short sentences.
+fn readable(message: &str) -> String {
+    let message = message.strip_prefix("Syntax error: ").unwrap_or(message);
+    let quoted = |rest: &str| -> Option<String> {
+        let rest = rest.strip_prefix('\'')?;
+        let end = rest.rfind("' expecting").or_else(|| rest.rfind('\''))?;
+        Some(rest[..end].to_owned())
+    };
+    for prefix in [
+        "mismatched input ",
+        "extraneous input ",
+        "no viable alternative at input ",
+    ] {
+        if let Some(rest) = message.strip_prefix(prefix) {
+            return match quoted(rest) {
+                Some(token) if token == "<EOF>" => {
+                    "the expression ends too early: an operand or `)` is missing".to_owned()
+                }
+                Some(token) => format!("unexpected `{token}`"),
+                None => message.to_owned(),
+            };
+        }
+    }
+    if let Some(rest) = message.strip_prefix("token recognition error at: ") {
+        let token = rest.trim_matches('\'');
+        return match token.chars().next() {
+            Some('\'' | '"') => "unterminated string literal".to_owned(),
+            _ => format!("unexpected character `{token}`"),
+        };
+    }
+    message.to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn errors(source: &str) -> Vec<(String, &str)> {
+        compile(source)
+            .expect_err("does not compile")
+            .into_iter()
+            .map(|error| (error.message, &source[error.range]))
+            .collect()
+    }
+
+    #[test]
+    fn valid_expressions_compile() {
+        for source in [
+            "status == 'Running'",
+            "params.region == region && size(items) > 0",
+            "rows.exists(r, r.finished == null)",
+            "has(status.health) ? status.health.status : 'Unknown'",
+            "name.startsWith(\"app-\")",
+        ] {
+            assert_eq!(compile(source), Ok(()), "{source}");
+        }
+    }
+
+    #[test]
+    fn errors_point_at_the_offending_character() {
+        let found = errors("status == && x");
+        assert_eq!(found[0].1, "&");
+        assert!(found[0].0.contains("`&&`"), "{:?}", found[0].0);
+        let found = errors("a ==\n  b )");
+        assert_eq!(found[0].1, ")");
+    }
+
+    #[test]
+    fn an_early_end_points_at_the_end() {
+        let source = "count > ";
+        let error = &compile(source).expect_err("incomplete")[0];
+        assert_eq!(error.range, 7..7);
+        assert!(error.message.contains("ends too early"));
+    }
+
+    #[test]
+    fn columns_count_characters_not_bytes() {
+        let found = errors("'é' + 'ü' + )");
+        assert_eq!(found.last().map(|f| f.1), Some(")"));
+    }
+
+    #[test]
+    fn empty_and_macro_misuse_are_reported() {
+        assert_eq!(errors("  ")[0].0, "the expression is empty");
+        let found = errors("has(1)");
+        assert_eq!(found[0].1, "1");
+    }
+}

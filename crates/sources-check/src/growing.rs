@@ -1,0 +1,146 @@
+//! `growing`: `growing-invalid` (`growing: false`, a map without `source` or `while`, a `while`
+//! that does not compile, `follow_every` without `growing` or not positive) and
+//! `conflicting-fields` for `growing` with `refresh`. Who may bind a growing source is checked with
+//! the bindings.
+
+use sources_config::Config;
+use sources_config::Field;
+use sources_config::model::{Growing, Source, Window};
+use sources_diagnostics::{Diagnostic, Rule};
+
+use crate::{expressions, fixes};
+
+/// Every growing rule, for every window.
+pub(crate) fn check_growing(config: &Config, file: &str, out: &mut Vec<Diagnostic>) {
+    for source in &config.entries {
+        let Some(window) = source.body.window() else {
+            continue;
+        };
+        let w = &window.value;
+        match &w.growing {
+            Some(growing) => check_declared(source, w, growing, file, out),
+            None => {
+                if let Some(every) = &w.follow_every {
+                    out.push(
+                        Diagnostic::new(
+                            Rule::GrowingInvalid,
+                            every.key_span,
+                            "`follow_every` without `growing`: it is the poll interval while growing",
+                        )
+                        .with_label("needs `growing`")
+                        .with_help("add `growing: true` (or a `growing` map) or remove `follow_every`"),
+                    );
+                }
+            }
+        }
+    }
+}
+
+fn check_declared(
+    source: &Source,
+    w: &Window,
+    growing: &Field<Growing>,
+    file: &str,
+    out: &mut Vec<Diagnostic>,
+) {
+    if let Some(every) = w
+        .follow_every
+        .as_ref()
+        .filter(|every| every.value.0.is_zero())
+    {
+        out.push(
+            Diagnostic::new(
+                Rule::GrowingInvalid,
+                every.value_span,
+                "`follow_every` must be positive: it is the poll interval while growing",
+            )
+            .with_label("zero")
+            .with_help("write an interval such as `2s` (the default), or remove `follow_every`"),
+        );
+    }
+    if let Some(refresh) = source.body.leaf().and_then(|leaf| leaf.refresh.as_ref()) {
+        out.push(
+            Diagnostic::new(
+                Rule::ConflictingFields,
+                refresh.key_span,
+                "`refresh` and `window.growing` exclude each other",
+            )
+            .with_label("polls the whole window")
+            .with_secondary(growing.key_span, "grows here")
+            .with_help(
+                "a growing window polls its newest end every `follow_every`: remove `refresh`",
+            ),
+        );
+    }
+    match &growing.value {
+        Growing::Flag(true) => {}
+        Growing::Flag(false) => {
+            let mut diagnostic = Diagnostic::new(
+                Rule::GrowingInvalid,
+                growing.value_span,
+                "`growing: false` is not a setting: a window that does not grow has no `growing`",
+            )
+            .with_label("remove this")
+            .with_help("remove `growing`; write `growing: true` to grow while the screen is open");
+            if let Some(edit) = fixes::remove_field(file, growing.key_span, growing.value_span) {
+                diagnostic = diagnostic.with_replacement(
+                    "Remove `growing: false`",
+                    edit.span,
+                    edit.replacement,
+                );
+            }
+            out.push(diagnostic);
+        }
+        Growing::While(map) => {
+            for (missing, name, meaning) in [
+                (
+                    map.source.is_none(),
+                    "source",
+                    "the entry whose value decides",
+                ),
+                (
+                    map.condition.is_none(),
+                    "while",
+                    "the condition over that entry's value",
+                ),
+            ] {
+                if missing {
+                    out.push(
+                        Diagnostic::new(
+                            Rule::GrowingInvalid,
+                            growing.key_span,
+                            format!("`growing` has no `{name}`, {meaning}"),
+                        )
+                        .with_label(format!("no `{name}`"))
+                        .with_help(
+                            "write `growing: {source: job, while: \"status == 'running'\"}`, or `growing: true` to grow while the screen is open",
+                        ),
+                    );
+                }
+            }
+            if let Some(condition) = &map.condition {
+                let text = &condition.value;
+                if let Err(errors) = expressions::compile(&text.text) {
+                    if let Some(error) = errors.first() {
+                        let span = crate::templates::text_span(
+                            file,
+                            &text.text,
+                            text.style,
+                            condition.value_span,
+                            error.range.clone(),
+                        );
+                        out.push(
+                            Diagnostic::new(
+                                Rule::GrowingInvalid,
+                                span,
+                                format!("`growing.while` does not compile: {}", error.message),
+                            )
+                            .with_label("here")
+                            .with_help("`while` is a CEL expression over the `source` entry's value, e.g. `status == 'running'`"),
+                        );
+                    }
+                }
+            }
+        }
+    }
+}

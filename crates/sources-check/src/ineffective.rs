@@ -1,0 +1,144 @@
+//! Fields that have no effect where they stand (`ineffective-field`, warnings): `timeout` on a
+//! following websocket, on `file` or on `static`; `cache` on a streamed source. Also a `websocket`
+//! url whose scheme is not `ws://` or `wss://` (`invalid-value`).
+
+use sources_config::template::{Segment, Template};
+use sources_config::{Body, Config, Enumeration, Field, LeafFields, Source};
+use sources_diagnostics::{Diagnostic, Rule};
+
+use crate::fixes;
+
+/// Every ineffective-field rule, and the websocket scheme, for every entry.
+pub(crate) fn check_ineffective(config: &Config, file: &str, out: &mut Vec<Diagnostic>) {
+    for source in &config.entries {
+        let Some(leaf) = source.body.leaf() else {
+            continue;
+        };
+        match &source.body {
+            Body::Websocket(websocket) => {
+                if let (Some(timeout), Some(follow)) = (
+                    &leaf.timeout,
+                    websocket.follow.as_ref().filter(|follow| follow.value),
+                ) {
+                    out.push(
+                        removable(
+                            Diagnostic::new(
+                                Rule::IneffectiveField,
+                                timeout.key_span,
+                                "`timeout` has no effect on a websocket with `follow: true`: it bounds only the initial connect, which a followed socket waits for",
+                            )
+                            .with_label("ignored")
+                            .with_secondary(follow.span(), "follows here"),
+                            "timeout",
+                            timeout,
+                            file,
+                        ),
+                    );
+                }
+                if let Some(url) = &websocket.url {
+                    check_websocket_scheme(url, file, out);
+                }
+            }
+            Body::File(_) | Body::Static(_) => {
+                if let Some(timeout) = &leaf.timeout {
+                    let kind = source.kind.as_ref().map_or("", |kind| kind.value.as_str());
+                    out.push(removable(
+                        Diagnostic::new(
+                            Rule::IneffectiveField,
+                            timeout.key_span,
+                            format!("`timeout` has no effect on a `{kind}` source: it applies to `http`, `exec` and `websocket` fetches"),
+                        )
+                        .with_label("ignored"),
+                        "timeout",
+                        timeout,
+                        file,
+                    ));
+                }
+            }
+            _ => {}
+        }
+        check_streamed_cache(source, leaf, file, out);
+    }
+}
+
+/// Adds the safe removal of `field` and a help line to an ineffective-field diagnostic.
+fn removable<T>(diagnostic: Diagnostic, name: &str, field: &Field<T>, file: &str) -> Diagnostic {
+    let diagnostic = diagnostic.with_help(format!("remove `{name}`"));
+    match fixes::remove_field(file, field.key_span, field.value_span) {
+        Some(edit) => {
+            diagnostic.with_replacement(format!("Remove `{name}`"), edit.span, edit.replacement)
+        }
+        None => diagnostic,
+    }
+}
+
+/// How a source streams, when it does: `websocket` always, `http`/`exec` with `follow: true`.
+fn streams(source: &Source) -> Option<&'static str> {
+    match &source.body {
+        Body::Websocket(_) => Some("a websocket streams"),
+        Body::Http(http) if http.follow.as_ref().is_some_and(|follow| follow.value) => {
+            Some("`follow: true` streams")
+        }
+        Body::Exec(exec) if exec.follow.as_ref().is_some_and(|follow| follow.value) => {
+            Some("`follow: true` streams")
+        }
+        _ => None,
+    }
+}
+
+fn check_streamed_cache(source: &Source, leaf: &LeafFields, file: &str, out: &mut Vec<Diagnostic>) {
+    let (Some(cache), Some(why)) = (&leaf.cache, streams(source)) else {
+        return;
+    };
+    out.push(removable(
+        Diagnostic::new(
+            Rule::IneffectiveField,
+            cache.key_span,
+            format!("`cache` has no effect on a streamed source ({why}): streamed events pass through uncached"),
+        )
+        .with_label("ignored"),
+        "cache",
+        cache,
+        file,
+    ));
+}
+
+/// `invalid-value` when the literal start of a websocket url fixes a scheme other than
+/// `ws://`/`wss://` (a url starting with a token is judged only at run time).
+fn check_websocket_scheme(
+    url: &Field<sources_config::Text>,
+    file: &str,
+    out: &mut Vec<Diagnostic>,
+) {
+    let text = url.value.as_str();
+    let template = Template::parse(text);
+    let literal = match template.segments.first() {
+        Some(Segment::Literal(literal)) => *literal,
+        _ => return,
+    };
+    let lower = literal.to_ascii_lowercase();
+    let fits = |scheme: &str| {
+        lower.starts_with(scheme)
+            || (scheme.starts_with(lower.as_str()) && literal.len() < text.len())
+    };
+    if fits("ws://") || fits("wss://") {
+        return;
+    }
+    let scheme_end = literal
+        .find("://")
+        .map_or(literal.len().min(text.len()), |at| at + 3);
+    let span =
+        crate::templates::text_span(file, text, url.value.style, url.value_span, 0..scheme_end);
+    out.push(
+        Diagnostic::new(
+            Rule::InvalidValue,
+            span,
+            format!(
+                "a websocket `url` must start with `ws://` or `wss://`, found `{}`",
+                &literal[..scheme_end]
+            ),
+        )
+        .with_label("not a websocket scheme")
+        .with_help("write `ws://` (or `wss://` for TLS); an `http` source fetches `http://` urls"),
+    );
+}

@@ -1,0 +1,212 @@
+//! Operator and pipe structure beyond decoding: pipe stages limited to filter/project/derive/sort/
+//! cache and without `from`, no `pipe` on `merge`, non-empty `keep`/`compute`/`parts`/`lookups`
+//! with non-empty keys, and join lookups that are leaves declaring the parameters `on` binds
+//! (`join-lookup`).
+
+use sources_config::{Body, Config, Enumeration, NamedMap, Source, Stage};
+use sources_diagnostics::{Diagnostic, Rule, Span};
+
+use crate::{fixes, params};
+
+/// Every operator and pipe rule, for every entry.
+pub(crate) fn check_operators(config: &Config, file: &str, out: &mut Vec<Diagnostic>) {
+    for source in &config.entries {
+        if let Some(pipe) = source.body.common().and_then(|common| common.pipe.as_ref()) {
+            if matches!(source.body, Body::Merge(_)) {
+                out.push(
+                    Diagnostic::new(
+                        Rule::UnknownField,
+                        pipe.key_span,
+                        "`pipe` does not apply to `merge`",
+                    )
+                    .with_label("not a field of `merge`")
+                    .with_help("use a `union` operator over the same children: it takes a `pipe`"),
+                );
+            }
+            for stage in &pipe.value {
+                check_stage(&stage.value, file, out);
+            }
+        }
+        check_maps(&source.body, out);
+        if let Body::Join(join) = &source.body {
+            for lookup in join.lookups.iter().flat_map(|lookups| lookups.value.iter()) {
+                let name = &lookup.name.value;
+                let lookup = &lookup.value.value;
+                let Some(from) = &lookup.from else {
+                    continue;
+                };
+                let Some(target) = config.get(&from.value) else {
+                    continue;
+                };
+                check_lookup(
+                    name,
+                    from.value_span,
+                    target,
+                    lookup.on.as_ref().map(|on| &on.value),
+                    out,
+                );
+            }
+        }
+    }
+}
+
+fn check_stage(stage: &Stage, file: &str, out: &mut Vec<Diagnostic>) {
+    if let Some(kind) = stage.kind.as_ref().filter(|kind| !kind.value.is_stage()) {
+        out.push(
+            Diagnostic::new(
+                Rule::InvalidValue,
+                kind.span,
+                format!("`{}` cannot be a pipe stage", kind.value.as_str()),
+            )
+            .with_label("not a stage kind")
+            .with_help(format!(
+                "a stage is `filter`, `project`, `derive`, `sort` or `cache`; declare the `{}` as an entry of its own",
+                kind.value.as_str()
+            )),
+        );
+    }
+    for key in stage
+        .keys
+        .iter()
+        .filter(|key| key.name == "from" || key.name == "pipe")
+    {
+        let mut diagnostic = Diagnostic::new(
+            Rule::UnknownField,
+            key.span,
+            format!(
+                "`{}` in a pipe stage: a stage reads the output of the stage before it",
+                key.name
+            ),
+        )
+        .with_label("not in a stage")
+        .with_help(format!("remove `{}`", key.name));
+        if key.name == "from" {
+            let value_span = stage.body.from().map_or(key.span, |from| from.value_span);
+            if let Some(edit) = fixes::remove_field(file, key.span, value_span) {
+                diagnostic =
+                    diagnostic.with_replacement("Remove `from`", edit.span, edit.replacement);
+            }
+        }
+        out.push(diagnostic);
+    }
+    check_maps(&stage.body, out);
+}
+
+/// `keep`, `compute`, `parts` and `lookups` must each have at least one item, with non-empty keys.
+fn check_maps(body: &Body, out: &mut Vec<Diagnostic>) {
+    let map = match body {
+        Body::Project(project) => project
+            .keep
+            .as_ref()
+            .map(|f| ("keep", f.value_span, keys(&f.value))),
+        Body::Derive(derive) => derive
+            .compute
+            .as_ref()
+            .map(|f| ("compute", f.value_span, keys(&f.value))),
+        Body::Compose(compose) => compose
+            .parts
+            .as_ref()
+            .map(|f| ("parts", f.value_span, keys(&f.value))),
+        Body::Join(join) => join
+            .lookups
+            .as_ref()
+            .map(|f| ("lookups", f.value_span, keys(&f.value))),
+        _ => None,
+    };
+    if let Some((field, span, keys)) = map {
+        if keys.is_empty() {
+            out.push(
+                Diagnostic::new(Rule::InvalidValue, span, format!("`{field}` is empty"))
+                    .with_label("needs at least one entry")
+                    .with_help(format!("add at least one `NAME: …` to `{field}`")),
+            );
+        }
+        for (_, key_span) in keys.iter().filter(|(name, _)| name.trim().is_empty()) {
+            out.push(
+                Diagnostic::new(
+                    Rule::InvalidValue,
+                    *key_span,
+                    format!("a key of `{field}` is empty"),
+                )
+                .with_label("empty name")
+                .with_help("name the output key"),
+            );
+        }
+    }
+}
+
+fn keys<T>(map: &NamedMap<T>) -> Vec<(&str, Span)> {
+    map.iter()
+        .map(|item| (item.name.value.as_str(), item.name.span))
+        .collect()
+}
+
+/// `join-lookup`: the lookup's `from` must be a leaf that declares parameters, and `on` must bind
+/// every required one.
+fn check_lookup(
+    lookup: &str,
+    from_span: Span,
+    target: &Source,
+    on: Option<&NamedMap<sources_config::Text>>,
+    out: &mut Vec<Diagnostic>,
+) {
+    let target_name = &target.name.value;
+    if let Some(kind) = target.kind.as_ref().filter(|kind| kind.value.is_operator()) {
+        out.push(
+            Diagnostic::new(
+                Rule::JoinLookup,
+                from_span,
+                format!("lookup `{lookup}` reads `{target_name}`, a `{}` operator: a lookup is a leaf source fetched per driver row", kind.value.as_str()),
+            )
+            .with_label("not a leaf")
+            .with_secondary(kind.span, "declared here")
+            .with_help("point the lookup at an `http`, `exec` or `file` source that declares parameters"),
+        );
+        return;
+    }
+    if target.kind.is_none() {
+        return;
+    }
+    let Some(declared) = params::declared(target).filter(|declared| !declared.is_empty()) else {
+        out.push(
+            Diagnostic::new(
+                Rule::JoinLookup,
+                from_span,
+                format!("lookup `{lookup}` reads `{target_name}`, which declares no parameters: every driver row would fetch the same thing"),
+            )
+            .with_label("no parameters")
+            .with_secondary(target.name.span, "declared here")
+            .with_help(format!(
+                "declare the parameters `{target_name}` needs (e.g. `parameters: {{id: {{required: true}}}}`) and bind them in `on`"
+            )),
+        );
+        return;
+    };
+    let Some(on) = on else {
+        return;
+    };
+    for parameter in declared.iter() {
+        let required = parameter
+            .value
+            .value
+            .required
+            .as_ref()
+            .is_some_and(|required| required.value)
+            && parameter.value.value.default.is_none();
+        if required && on.get(&parameter.name.value).is_none() {
+            out.push(
+                Diagnostic::new(
+                    Rule::JoinLookup,
+                    from_span,
+                    format!(
+                        "lookup `{lookup}` does not bind `{}`, a required parameter of `{target_name}`",
+                        parameter.name.value
+                    ),
+                )
+                .with_label("required parameter unbound")
+                .with_secondary(parameter.name.span, "required here")
+                .with_help(format!("add `{}: <expression over the driver row>` to `on`", parameter.name.value)),
+            );
+        }
+    }
+}

@@ -1,0 +1,225 @@
+//! Parameters: `required` with a `default` (`conflicting-fields`), a `default` that does not parse
+//! as its `type` (`invalid-value`, `invalid-duration`), a join `on` key the lookup source does not
+//! declare (`undeclared-param`), and `${params.X}` where `X` is not declared
+//! (`undeclared-param-reference`, labelled on the token inside the string).
+
+use sources_config::template::{Template, TokenKind};
+use sources_config::{Body, Config, Named, NamedMap, ParamType, Parameter, Source, parse_duration};
+use sources_diagnostics::{Diagnostic, Rule, did_you_mean};
+
+use crate::{fixes, templates};
+
+/// Every parameter rule, for every entry.
+pub(crate) fn check_params(config: &Config, file: &str, out: &mut Vec<Diagnostic>) {
+    for source in &config.entries {
+        let declared = declared(source);
+        if let Some(parameters) = declared {
+            for parameter in parameters.iter() {
+                check_declaration(parameter, file, out);
+            }
+        }
+        check_references(source, declared, file, out);
+        if let Body::Join(join) = &source.body {
+            for lookup in join.lookups.iter().flat_map(|lookups| lookups.value.iter()) {
+                let lookup = &lookup.value.value;
+                let (Some(from), Some(on)) = (&lookup.from, &lookup.on) else {
+                    continue;
+                };
+                let Some(target) = config.get(&from.value) else {
+                    continue;
+                };
+                let Some(target_params) = self::declared(target) else {
+                    continue;
+                };
+                for key in on.value.iter() {
+                    check_supplied(key, &from.value, target_params, file, out);
+                }
+            }
+        }
+    }
+}
+
+/// The parameters an entry declares.
+pub(crate) fn declared(source: &Source) -> Option<&NamedMap<Parameter>> {
+    source
+        .body
+        .common()?
+        .parameters
+        .as_ref()
+        .map(|field| &field.value)
+}
+
+fn check_declaration(parameter: &Named<Parameter>, file: &str, out: &mut Vec<Diagnostic>) {
+    let name = &parameter.name.value;
+    let declaration = &parameter.value.value;
+    if let (Some(required), Some(default)) = (&declaration.required, &declaration.default) {
+        if required.value {
+            let mut diagnostic = Diagnostic::new(
+                Rule::ConflictingFields,
+                required.key_span,
+                format!("parameter `{name}` is `required` and has a `default`: a default means no caller has to supply it"),
+            )
+            .with_label("has no effect with a default")
+            .with_secondary(default.key_span, "default given here")
+            .with_help("remove `required: true` to keep the default, or remove `default` to make callers supply it");
+            if let Some(edit) = fixes::remove_field(file, required.key_span, required.value_span) {
+                diagnostic = diagnostic.with_replacement(
+                    "Remove `required: true`",
+                    edit.span,
+                    edit.replacement,
+                );
+            }
+            out.push(diagnostic);
+        }
+    }
+    let (Some(default), Some(kind)) = (&declaration.default, &declaration.kind) else {
+        return;
+    };
+    let text = default.value.as_str();
+    let problem = match kind.value {
+        ParamType::String => None,
+        ParamType::Int => text
+            .parse::<i64>()
+            .is_err()
+            .then(|| (Rule::InvalidValue, format!("`{text}` is not an integer"))),
+        ParamType::Bool => (!matches!(text, "true" | "false")).then(|| {
+            (
+                Rule::InvalidValue,
+                format!("`{text}` is not `true` or `false`"),
+            )
+        }),
+        ParamType::Duration => parse_duration(text).err().map(|error| {
+            (
+                Rule::InvalidDuration,
+                format!("`{text}` is not a duration: {error}"),
+            )
+        }),
+    };
+    if let Some((rule, problem)) = problem {
+        out.push(
+            Diagnostic::new(
+                rule,
+                default.value_span,
+                format!(
+                    "the default of parameter `{name}` does not parse as its type `{}`: {problem}",
+                    kind.value
+                ),
+            )
+            .with_label(format!("not a valid `{}`", kind.value))
+            .with_secondary(kind.value_span, "type declared here")
+            .with_help(match kind.value {
+                ParamType::Int => "write a whole number, e.g. `default: 25`",
+                ParamType::Bool => "write `true` or `false`",
+                _ => "write a Go duration, e.g. `30s` or `1m30s`",
+            }),
+        );
+    }
+}
+
+/// `undeclared-param`: a join `on` key that `lookup` does not declare.
+fn check_supplied(
+    key: &Named<sources_config::Text>,
+    lookup: &str,
+    declared: &NamedMap<Parameter>,
+    file: &str,
+    out: &mut Vec<Diagnostic>,
+) {
+    let name = key.name.value.as_str();
+    if declared.get(name).is_some() {
+        return;
+    }
+    let names: Vec<&str> = declared
+        .iter()
+        .map(|item| item.name.value.as_str())
+        .collect();
+    let suggestions = did_you_mean(name, names.iter().copied());
+    let mut diagnostic = Diagnostic::new(
+        Rule::UndeclaredParam,
+        key.name.span,
+        format!("`{lookup}` declares no parameter `{name}`"),
+    )
+    .with_label("not a parameter of the lookup");
+    diagnostic = match suggestions.as_slice() {
+        [best, ..] => diagnostic.with_help(format!("did you mean `{best}`?")),
+        [] => diagnostic.with_help(format!(
+            "the parameters of `{lookup}` are {}",
+            names
+                .iter()
+                .map(|name| format!("`{name}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
+    };
+    if let ([best], Some(span)) = (
+        suggestions.as_slice(),
+        sources_config::name_span(key.name.span, name),
+    ) {
+        if fixes::written_as(file, span, name) {
+            diagnostic =
+                diagnostic.with_replacement(format!("Rename `{name}` to `{best}`"), span, *best);
+        }
+    }
+    out.push(diagnostic);
+}
+
+/// `undeclared-param-reference`: `${params.X}` in a template of `source` where `X` is not declared.
+fn check_references(
+    source: &Source,
+    declared: Option<&NamedMap<Parameter>>,
+    file: &str,
+    out: &mut Vec<Diagnostic>,
+) {
+    let names: Vec<&str> = declared
+        .map(|declared| {
+            declared
+                .iter()
+                .map(|item| item.name.value.as_str())
+                .collect()
+        })
+        .unwrap_or_default();
+    for site in templates::sites(source) {
+        for token in Template::parse(site.text).tokens() {
+            let TokenKind::Param(name) = token.kind else {
+                continue;
+            };
+            if names.contains(&name) {
+                continue;
+            }
+            let span = site.span_of(file, token.range.clone());
+            let mut diagnostic = Diagnostic::new(
+                Rule::UndeclaredParamReference,
+                span,
+                format!(
+                    "`${{params.{name}}}` names no parameter of `{}`: it stays literal",
+                    source.name.value
+                ),
+            )
+            .with_label("undeclared");
+            let suggestions = did_you_mean(name, names.iter().copied());
+            match suggestions.as_slice() {
+                [best] => {
+                    let name_start = token.range.start + "${params.".len();
+                    let name_span = site.span_of(file, name_start..name_start + name.len());
+                    diagnostic =
+                        diagnostic.with_help(format!("did you mean `${{params.{best}}}`?"));
+                    if fixes::written_as(file, name_span, name) {
+                        diagnostic = diagnostic.with_replacement(
+                            format!("Rename `{name}` to `{best}`"),
+                            name_span,
+                            *best,
+                        );
+                    }
+                }
+                [best, ..] => {
+                    diagnostic = diagnostic.with_help(format!("did you mean `${{params.{best}}}`?"))
+                }
+                [] => {
+                    diagnostic = diagnostic.with_help(format!(
+                        "declare it under `parameters` (e.g. `parameters: {{{name}: {{required: true}}}}`)"
+                    ));
+                }
+            }
+            out.push(diagnostic);
+        }
+    }
+}
