@@ -4,8 +4,18 @@
 //! problems of single fields; the modules here check the model as a whole, one module per domain,
 //! each a `check_*` function that appends to the diagnostics.
 
+mod anchored;
+mod bindings;
+mod expressions;
+mod fixes;
+mod growing;
+mod ineffective;
 mod merge;
+mod operators;
+mod params;
 mod references;
+mod templates;
+mod window;
 
 use sources_config::Config;
 use sources_diagnostics::{Diagnostic, Rule};
@@ -41,7 +51,7 @@ pub fn analyze(text: &str, syntax: Syntax) -> Analysis {
         None => Config::default(),
     };
     if config.has_sources() {
-        check(&config, &mut diagnostics);
+        check(&config, text, &mut diagnostics);
     }
     sources_diagnostics::sort(&mut diagnostics);
     Analysis {
@@ -53,10 +63,19 @@ pub fn analyze(text: &str, syntax: Syntax) -> Analysis {
 }
 
 /// Every check over the decoded model.
-fn check(config: &Config, out: &mut Vec<Diagnostic>) {
+fn check(config: &Config, text: &str, out: &mut Vec<Diagnostic>) {
     references::check_unknown_sources(config, out);
     references::check_cycles(config, out);
     merge::check_merge(config, out);
+    window::check_window(config, text, out);
+    anchored::check_anchored(config, out);
+    growing::check_growing(config, text, out);
+    bindings::check_bindings(config, text, out);
+    params::check_params(config, text, out);
+    templates::check_templates(config, text, out);
+    expressions::check_expressions(config, text, out);
+    operators::check_operators(config, text, out);
+    ineffective::check_ineffective(config, text, out);
 }
 
 #[cfg(test)]
