@@ -7,6 +7,7 @@
 mod anchored;
 mod bindings;
 mod expressions;
+mod fix_all;
 mod fixes;
 mod growing;
 mod ineffective;
@@ -17,6 +18,7 @@ mod references;
 mod templates;
 mod window;
 
+pub use fix_all::{AppliedFix, Fixed, fix_all};
 use sources_config::Config;
 use sources_diagnostics::{Diagnostic, Rule};
 use sources_syntax::{LineIndex, Syntax};
