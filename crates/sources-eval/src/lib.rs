@@ -5,7 +5,12 @@
 //! the language server never hold one.
 
 pub mod cache;
+pub mod catalog;
 pub mod decode;
+pub mod demo;
+pub mod engine;
+#[cfg(test)]
+mod engine_tests;
 pub mod error;
 pub mod expr;
 pub mod fetch;

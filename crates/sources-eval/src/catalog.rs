@@ -1,0 +1,163 @@
+//! `sources list`: one line per entry — name, kind, cadence, upstream entries, and whether it
+//! needs parameters. Reads the model only; nothing is fetched.
+
+use sources_config::{Config, Source};
+
+use crate::engine::{cadence, kind_name, needs_params, upstream};
+
+/// One entry as `list` shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Listing {
+    /// The entry's name.
+    pub name: String,
+    /// Its kind (`http`, `filter`, …; `?` when unknown).
+    pub kind: &'static str,
+    /// Its cadence (`one-shot`, `polled (refresh: 5s)`, `streamed`, `streamed (follow)`).
+    pub cadence: String,
+    /// Whether it has a `window` (anchored or not).
+    pub window: Option<&'static str>,
+    /// The entries it reads from.
+    pub upstream: Vec<String>,
+    /// Whether a required parameter has no default.
+    pub needs_params: bool,
+}
+
+fn window_label(source: &Source) -> Option<&'static str> {
+    let window = &source.body.window()?.value;
+    Some(if window.is_anchored() {
+        "anchored window"
+    } else {
+        "window"
+    })
+}
+
+/// The entries in source order; names starting with `_` only when `all`.
+pub fn list(config: &Config, all: bool) -> Vec<Listing> {
+    config
+        .entries
+        .iter()
+        .filter(|source| all || !source.name.value.starts_with('_'))
+        .map(|source| Listing {
+            name: source.name.value.clone(),
+            kind: kind_name(source),
+            cadence: cadence(config, source).to_string(),
+            window: window_label(source),
+            upstream: upstream(source),
+            needs_params: needs_params(source),
+        })
+        .collect()
+}
+
+/// The listing as aligned text, one line per entry.
+pub fn render(listings: &[Listing]) -> String {
+    let name_width = listings
+        .iter()
+        .map(|l| l.name.chars().count())
+        .max()
+        .unwrap_or(0);
+    let kind_width = listings.iter().map(|l| l.kind.len()).max().unwrap_or(0);
+    let cadence_width = listings.iter().map(|l| l.cadence.len()).max().unwrap_or(0);
+    let mut out = String::new();
+    for listing in listings {
+        let mut notes = Vec::new();
+        if let Some(window) = listing.window {
+            notes.push(window.to_owned());
+        }
+        if !listing.upstream.is_empty() {
+            notes.push(format!("← {}", listing.upstream.join(", ")));
+        }
+        if listing.needs_params {
+            notes.push("needs params".to_owned());
+        }
+        let line = format!(
+            "{:name_width$}  {:kind_width$}  {:cadence_width$}  {}",
+            listing.name,
+            listing.kind,
+            listing.cadence,
+            notes.join("  ")
+        );
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config(text: &str) -> Config {
+        let parse = sources_syntax::parse(text, sources_syntax::Syntax::Yaml);
+        let root = parse.root.expect("parses");
+        sources_config::decode(&root).0
+    }
+
+    const CONFIG: &str = r#"
+data:
+  sources:
+    apps:
+      type: http
+      url: http://127.0.0.1:8099/apps
+      refresh: 5s
+    log:
+      type: http
+      url: http://127.0.0.1:8099/jobs/${params.job}/log
+      format: text
+      follow: true
+      parameters:
+        job: {required: true}
+    ticks:
+      type: websocket
+      url: ws://127.0.0.1:9000/ticks
+    _raw:
+      type: static
+      data: [1, 2]
+    degraded:
+      type: filter
+      from: apps
+      where: health == 'Degraded'
+    both:
+      type: union
+      sources: [log, ticks]
+    page:
+      type: compose
+      parts: {a: apps, r: _raw}
+"#;
+
+    #[test]
+    fn cadence_upstream_and_params_per_entry() {
+        let listings = list(&config(CONFIG), false);
+        let names: Vec<&str> = listings.iter().map(|l| l.name.as_str()).collect();
+        assert_eq!(names, ["apps", "log", "ticks", "degraded", "both", "page"]);
+        let text = render(&listings);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], "apps      http       polled (refresh: 5s)");
+        assert_eq!(
+            lines[1],
+            "log       http       streamed (follow)     needs params"
+        );
+        assert_eq!(lines[2], "ticks     websocket  streamed");
+        assert_eq!(
+            lines[3],
+            "degraded  filter     polled (refresh: 5s)  ← apps"
+        );
+        assert_eq!(
+            lines[4],
+            "both      union      streamed              ← log, ticks"
+        );
+        assert_eq!(
+            lines[5],
+            "page      compose    polled (refresh: 5s)  ← apps, _raw"
+        );
+    }
+
+    #[test]
+    fn underscore_entries_only_with_all() {
+        let listings = list(&config(CONFIG), true);
+        let raw = listings
+            .iter()
+            .find(|l| l.name == "_raw")
+            .expect("listed with -a");
+        assert_eq!((raw.kind, raw.cadence.as_str()), ("static", "one-shot"));
+    }
+}

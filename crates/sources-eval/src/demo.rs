@@ -1,0 +1,204 @@
+//! `--demo`: requests to `http://127.0.0.1:8099` and `http://localhost:8099` are served by the
+//! demo backend — in-process (no socket) by default, or over the network to the base URL in
+//! `SOURCES_DEMO_API` when it is set. Everything else goes to the wrapped seam.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use bytes::Bytes;
+use demo_backend::{Client, ClientError, DEMO_API_ENV, Options};
+use futures::StreamExt;
+
+use crate::io::{
+    BoxFuture, CommandOutput, CommandSpec, FrameStream, HttpRequest, HttpResponse, Io, IoError,
+    LineStream, WebSocketRequest,
+};
+
+/// The demo backend's default port.
+pub const DEMO_PORT: u16 = 8099;
+
+/// A seam that serves the demo address from the demo backend.
+pub struct DemoIo {
+    inner: Arc<dyn Io>,
+    client: Client,
+}
+
+impl DemoIo {
+    /// Wraps `inner`; reads `SOURCES_DEMO_API` through it to choose in-process or network.
+    pub fn new(inner: Arc<dyn Io>) -> Result<DemoIo, IoError> {
+        let setting = inner.env_var(DEMO_API_ENV);
+        let client = Client::from_setting(setting.as_deref(), Options::default())
+            .map_err(|error| IoError::Transport(error.to_string()))?;
+        Ok(DemoIo { inner, client })
+    }
+
+    /// Wraps `inner` around an already built client (tests pin the world's seed and clock).
+    pub fn with_client(inner: Arc<dyn Io>, client: Client) -> DemoIo {
+        DemoIo { inner, client }
+    }
+
+    /// One line saying which demo backend answers, for stderr.
+    pub fn describe(&self) -> String {
+        match self.client.base_url() {
+            Some(base) => format!(
+                "demo: requests to http://127.0.0.1:{DEMO_PORT} go to the live demo backend at {base} ({DEMO_API_ENV})"
+            ),
+            None => format!(
+                "demo: requests to http://127.0.0.1:{DEMO_PORT} are served by the in-process demo backend (set {DEMO_API_ENV} to use a running one)"
+            ),
+        }
+    }
+
+    /// The path and query of `url` when it is the demo address.
+    pub fn demo_path(url: &str) -> Option<String> {
+        let parsed = url::Url::parse(url).ok()?;
+        let host = parsed.host_str()?;
+        let is_demo = parsed.scheme() == "http"
+            && matches!(host, "127.0.0.1" | "localhost")
+            && parsed.port() == Some(DEMO_PORT);
+        if !is_demo {
+            return None;
+        }
+        let mut path = parsed.path().to_owned();
+        if let Some(query) = parsed.query() {
+            path.push('?');
+            path.push_str(query);
+        }
+        Some(path)
+    }
+}
+
+fn client_error(error: ClientError) -> IoError {
+    match error {
+        ClientError::Connect { address, source } => IoError::Connect {
+            address,
+            detail: source.to_string(),
+        },
+        other => IoError::Transport(other.to_string()),
+    }
+}
+
+impl Io for DemoIo {
+    fn http(&self, request: HttpRequest) -> BoxFuture<'_, Result<HttpResponse, IoError>> {
+        let Some(path) = DemoIo::demo_path(&request.url) else {
+            return self.inner.http(request);
+        };
+        Box::pin(async move {
+            let mut builder = http::Request::builder()
+                .method(request.method.as_str())
+                .uri(path.as_str());
+            for (name, value) in &request.headers {
+                builder = builder.header(name.as_str(), value.as_str());
+            }
+            let outgoing = builder
+                .body(Bytes::from(request.body.unwrap_or_default()))
+                .map_err(|error| IoError::Url {
+                    url: request.url.clone(),
+                    detail: error.to_string(),
+                })?;
+            let response = self.client.send(outgoing).await.map_err(client_error)?;
+            let status = response.status().as_u16();
+            let body = response
+                .into_body()
+                .into_stream()
+                .map(|chunk| chunk.map_err(client_error))
+                .boxed();
+            Ok(HttpResponse { status, body })
+        })
+    }
+
+    fn run(&self, command: CommandSpec) -> BoxFuture<'_, Result<CommandOutput, IoError>> {
+        self.inner.run(command)
+    }
+
+    fn follow(&self, command: CommandSpec) -> BoxFuture<'_, Result<LineStream, IoError>> {
+        self.inner.follow(command)
+    }
+
+    fn read_file(&self, path: String) -> BoxFuture<'_, Result<Vec<u8>, IoError>> {
+        self.inner.read_file(path)
+    }
+
+    fn websocket(&self, request: WebSocketRequest) -> BoxFuture<'_, Result<FrameStream, IoError>> {
+        self.inner.websocket(request)
+    }
+
+    fn env_var(&self, name: &str) -> Option<String> {
+        self.inner.env_var(name)
+    }
+
+    fn now(&self) -> Duration {
+        self.inner.now()
+    }
+
+    fn sleep(&self, duration: Duration) -> BoxFuture<'static, ()> {
+        self.inner.sleep(duration)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::{FakeIo, Reply};
+    use demo_backend::clock::ManualClock;
+
+    fn demo(inner: FakeIo) -> DemoIo {
+        let clock = Arc::new(ManualClock::new(1_700_000_000_000));
+        let client = Client::in_process(Options {
+            apps: 50,
+            ..Options::seeded(7, clock)
+        });
+        DemoIo::with_client(Arc::new(inner), client)
+    }
+
+    #[test]
+    fn only_the_demo_address_is_intercepted() {
+        assert_eq!(
+            DemoIo::demo_path("http://127.0.0.1:8099/apps?limit=2").as_deref(),
+            Some("/apps?limit=2")
+        );
+        assert_eq!(
+            DemoIo::demo_path("http://localhost:8099/logs-app/_search").as_deref(),
+            Some("/logs-app/_search")
+        );
+        assert_eq!(DemoIo::demo_path("http://127.0.0.1:8098/apps"), None);
+        assert_eq!(DemoIo::demo_path("https://localhost:8099/apps"), None);
+        assert_eq!(DemoIo::demo_path("http://example.test:8099/apps"), None);
+    }
+
+    #[tokio::test]
+    async fn demo_requests_are_served_in_process_and_others_pass_through() {
+        let io = demo(FakeIo::new().with_http(|_| Reply::json(serde_json::json!({"other": true}))));
+        let body = crate::fetch::http_body(
+            &io,
+            &crate::trace::Silent,
+            HttpRequest {
+                method: "GET".into(),
+                url: "http://127.0.0.1:8099/apps?limit=2".into(),
+                headers: vec![],
+                body: None,
+            },
+            crate::fetch::DEFAULT_TIMEOUT,
+        )
+        .await
+        .expect("served");
+        let page: serde_json::Value = serde_json::from_slice(&body).expect("json");
+        assert_eq!(page["total"], 50);
+        assert_eq!(page["rows"].as_array().map(Vec::len), Some(2));
+        let body = crate::fetch::http_body(
+            &io,
+            &crate::trace::Silent,
+            HttpRequest {
+                method: "GET".into(),
+                url: "http://example.test/x".into(),
+                headers: vec![],
+                body: None,
+            },
+            crate::fetch::DEFAULT_TIMEOUT,
+        )
+        .await
+        .expect("passed through");
+        assert_eq!(body, br#"{"other":true}"#);
+        assert!(io.describe().contains("in-process"));
+    }
+}
