@@ -76,7 +76,11 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
     }
     reports.sort_by(|a, b| a.path.cmp(&b.path));
     let format = args.format.unwrap_or_else(Format::for_stdout);
-    render::render(format, &reports, &RenderOptions::for_stdout(), out).map_err(Error::Write)?;
+    match render::render(format, &reports, &RenderOptions::for_stdout(), out) {
+        // The reader went away (`sources lint | head`): the exit status still tells the outcome.
+        Err(error) if error.kind() == io::ErrorKind::BrokenPipe => {}
+        written => written.map_err(Error::Write)?,
+    }
     let summary = Summary::of(&reports);
     if summary.errors > 0 || (args.deny_warnings && summary.warnings > 0) {
         Ok(Outcome::Failure)

@@ -11,6 +11,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli) {
         Ok(outcome) => outcome.exit_code(),
+        Err(error) if closed_pipe(&error) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("sources: {error:#}");
             ExitCode::from(EXIT_USAGE_OR_IO)
@@ -27,6 +28,18 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Command::Explain(args) => explain::run(&args, &mut out)?,
         Command::Rules(args) => rules::run(&args, &mut out)?,
     };
-    out.flush()?;
-    Ok(outcome)
+    match out.flush() {
+        Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => Ok(outcome),
+        flushed => Ok(flushed.map(|()| outcome)?),
+    }
+}
+
+/// Whether the run stopped because the reader of standard output went away (`sources lint | head`),
+/// which is not a failure worth reporting.
+fn closed_pipe(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
 }

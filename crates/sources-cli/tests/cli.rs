@@ -11,8 +11,9 @@ use serde_json::Value;
 
 const CLEAN: &str =
     "data:\n  sources:\n    apps:\n      type: http\n      url: https://api.example.com/apps\n";
-/// A YAML syntax error at line 3, column 1 (the flow sequence is never closed).
-const BROKEN: &str = "data:\n  sources: [apps,\n";
+/// A YAML syntax error at line 6, column 1 (a closing bracket that closes nothing).
+const BROKEN: &str =
+    "data:\n  sources:\n    apps:\n      type: http\n      url: https://api.example.com/apps\n]\n";
 /// A TOML syntax error.
 const BROKEN_TOML: &str = "[data.sources.apps]\ntype = \"http\nurl = 1\n";
 /// Lints with exactly one warning: `${params.id}` is not declared.
@@ -72,7 +73,7 @@ fn a_clean_file_exits_0_and_a_broken_one_1() {
     let broken = sources(dir.path(), &["lint", "--format", "short", "bad.yaml"], b"");
     assert_eq!(code(&broken), 1);
     assert!(
-        stdout(&broken).starts_with("bad.yaml:3:1: error[syntax]: "),
+        stdout(&broken).starts_with("bad.yaml:6:1: error[syntax]: "),
         "{}",
         stdout(&broken)
     );
@@ -84,7 +85,7 @@ fn warnings_fail_only_with_deny_warnings() {
     let lenient = sources(dir.path(), &["lint", "warn.yaml"], b"");
     assert_eq!(code(&lenient), 0);
     assert!(
-        stdout(&lenient).contains("warn.yaml:5:40: warning[undeclared-param-reference]: "),
+        stdout(&lenient).contains("warn.yaml:5:41: warning[undeclared-param-reference]: "),
         "{}",
         stdout(&lenient)
     );
@@ -132,7 +133,7 @@ fn stdin_is_named_by_stdin_filename_which_picks_the_syntax() {
     );
     let yaml = sources(dir.path(), &["lint", "-"], BROKEN.as_bytes());
     assert!(
-        stdout(&yaml).starts_with("<stdin>:3:1: error[syntax]: "),
+        stdout(&yaml).starts_with("<stdin>:6:1: error[syntax]: "),
         "{}",
         stdout(&yaml)
     );
@@ -220,7 +221,7 @@ fn json_output_parses_back_with_every_field() {
     let warning = &document["diagnostics"][1];
     assert_eq!(
         (warning["line"].as_u64(), warning["column"].as_u64()),
-        (Some(5), Some(40))
+        (Some(5), Some(41))
     );
     assert_eq!(
         warning["start"].as_u64(),
@@ -251,7 +252,7 @@ fn sarif_output_is_one_run_with_rules_and_relative_uris() {
     let location = &result["locations"][0]["physicalLocation"];
     assert_eq!(location["artifactLocation"]["uri"], "conf%20dir/bad.yaml");
     assert_eq!(location["artifactLocation"]["uriBaseId"], "%SRCROOT%");
-    assert_eq!(location["region"]["startLine"], 3);
+    assert_eq!(location["region"]["startLine"], 6);
     let rules = run["tool"]["driver"]["rules"].as_array().expect("rules");
     let index = result["ruleIndex"].as_u64().expect("ruleIndex") as usize;
     assert_eq!(rules[index]["id"], "syntax");
@@ -277,11 +278,11 @@ fn github_output_is_workflow_commands() {
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 2, "{text}");
     assert!(
-        lines[0].starts_with("::error file=a%2Cb.yaml,line=3,col=1,endLine=3,endColumn="),
+        lines[0].starts_with("::error file=a%2Cb.yaml,line=6,col=1,endLine=6,endColumn="),
         "{text}"
     );
     assert!(lines[0].contains(",title=sources syntax::"), "{text}");
-    assert!(lines[1].starts_with("::warning file=warn.yaml,line=5,col=40,endLine=5,endColumn=52,title=sources undeclared-param-reference::"), "{text}");
+    assert!(lines[1].starts_with("::warning file=warn.yaml,line=5,col=41,endLine=5,endColumn=53,title=sources undeclared-param-reference::"), "{text}");
 }
 
 #[test]
@@ -290,7 +291,7 @@ fn human_output_off_a_terminal_has_no_colour() {
     let output = sources(dir.path(), &["lint", "--format", "human", "bad.yaml"], b"");
     let text = stdout(&output);
     assert!(text.starts_with("error[syntax]\n"), "{text}");
-    assert!(text.contains("╭─[bad.yaml:3:1]"), "{text}");
+    assert!(text.contains("╭─[bad.yaml:6:1]"), "{text}");
     assert!(text.ends_with("found 1 error in 1 file\n"), "{text}");
     assert!(
         !text.contains('\u{1b}'),
@@ -461,4 +462,24 @@ fn ten_thousand_nested_flow_collections_are_a_syntax_error_not_a_stack_overflow(
         "{}",
         stdout(&output)
     );
+}
+
+#[test]
+fn a_reader_that_goes_away_does_not_change_the_exit_status() {
+    let mut yaml = String::from("data:\n  sources:\n");
+    for index in 0..3000 {
+        yaml.push_str(&format!("    s{index}: [not, a, map]\n"));
+    }
+    let dir = tree(&[("many.yaml", yaml.as_bytes())]);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sources"))
+        .args(["lint", "--format", "short", "many.yaml"])
+        .current_dir(dir.path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    drop(child.stdout.take());
+    let output = child.wait_with_output().expect("the binary finishes");
+    assert_eq!(code(&output), 1, "{}", stderr(&output));
+    assert_eq!(stderr(&output), "");
 }

@@ -5,7 +5,8 @@
 //! Cases whose file name starts with `pass`, and every file under `testdata/valid/` and
 //! `testdata/examples/`, must give no diagnostic at all and have no `.out`. Every other case must
 //! give at least one. `UPDATE_EXPECT=1 cargo test -p sources-cli --test golden` re-blesses: it
-//! writes every `.out` and removes stale ones.
+//! writes every `.out` and removes stale ones. `GOLDEN_FILTER=window-kind/` limits a run (and a
+//! re-bless) to the cases whose path relative to `testdata/` contains that text.
 
 use std::fs;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -19,6 +20,13 @@ const BLESS: &str = "UPDATE_EXPECT=1 cargo test -p sources-cli --test golden";
 
 fn testdata() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata")
+}
+
+/// The `GOLDEN_FILTER` substring, if any.
+fn filter() -> Option<String> {
+    std::env::var("GOLDEN_FILTER")
+        .ok()
+        .filter(|filter| !filter.is_empty())
 }
 
 fn updating() -> bool {
@@ -114,11 +122,20 @@ fn testdata_cases_match_their_expectations() {
     let mut all = Vec::new();
     files(&root, &mut all);
     let update = updating();
+    let filter = filter();
+    let selected = |relative: &str| {
+        filter
+            .as_deref()
+            .is_none_or(|filter| relative.contains(filter))
+    };
     let mut failures = Vec::new();
     let mut cases = 0;
     for path in all.iter().filter(|path| Syntax::from_path(path).is_some()) {
-        cases += 1;
         let relative = relative(path);
+        if !selected(&relative) {
+            continue;
+        }
+        cases += 1;
         let expectation = expectation_path(path);
         let actual = match lint_case(path, &relative) {
             Ok(actual) => actual,
@@ -170,7 +187,7 @@ fn testdata_cases_match_their_expectations() {
         .filter(|path| path.extension().is_some_and(|ext| ext == "out"))
     {
         let case = path.with_extension("");
-        if case.exists() && Syntax::from_path(&case).is_some() {
+        if !selected(&relative(path)) || (case.exists() && Syntax::from_path(&case).is_some()) {
             continue;
         }
         if update {
@@ -179,7 +196,11 @@ fn testdata_cases_match_their_expectations() {
             failures.push(format!("{}: no case file beside it", relative(path)));
         }
     }
-    assert!(cases > 0, "no case found under {}", root.display());
+    assert!(
+        cases > 0,
+        "no case found under {} (GOLDEN_FILTER: {filter:?})",
+        root.display()
+    );
     assert!(
         failures.is_empty(),
         "{} of {cases} golden cases failed:\n\n{}\n\nIf the new output is right, re-bless with:\n    {BLESS}\n",

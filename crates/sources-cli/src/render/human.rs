@@ -149,6 +149,8 @@ impl miette::Diagnostic for Report<'_> {
 
 #[cfg(test)]
 mod tests {
+    use sources_diagnostics::Rule;
+
     use super::*;
     use crate::render::fixtures;
 
@@ -169,6 +171,41 @@ mod tests {
     #[test]
     fn snippets_with_every_label_help_and_code() {
         insta::assert_snapshot!(rendered(&[fixtures::report(), fixtures::warning_report()]));
+    }
+
+    #[test]
+    fn multi_line_spans_end_of_file_and_fix_without_help() {
+        let text =
+            "[data.sources.apps]\ntype = \"static\"\ndata = [\n  1,\n  2,\n]\nrefresh = \"5s\"";
+        let data = text.find("[\n").expect("list");
+        let end = text.rfind("]\n").expect("end") + 1;
+        let refresh = text.find("refresh").expect("refresh");
+        let diagnostics = vec![
+            Diagnostic::new(
+                Rule::InvalidValue,
+                Span::new(data, end),
+                "`data` spans lines",
+            )
+            .with_label("this list"),
+            Diagnostic::new(
+                Rule::IneffectiveField,
+                Span::new(refresh, text.len()),
+                "`refresh` does nothing here",
+            )
+            .with_replacement("Remove `refresh`", Span::new(refresh, text.len()), ""),
+            Diagnostic::new(
+                Rule::Syntax,
+                Span::empty(text.len()),
+                "unexpected end of file",
+            ),
+        ];
+        let report = FileReport {
+            path: "edge.toml".into(),
+            line_index: sources_syntax::LineIndex::new(text),
+            diagnostics,
+            has_sources: true,
+        };
+        insta::assert_snapshot!(rendered(&[report]));
     }
 
     #[test]
