@@ -21,6 +21,7 @@ use crate::spanned::{AnyValue, Field, Named, NamedMap, Spanned, Text};
 pub fn decode(root: &Node) -> (Config, Vec<Diagnostic>) {
     let mut decoder = Decoder {
         diagnostics: Vec::new(),
+        key_span: Span::default(),
     };
     let mut config = Config::default();
     let Value::Map(root_map) = &root.value else {
@@ -115,6 +116,10 @@ pub(crate) struct Fields<'a> {
     owner_span: Span,
     /// Whether the map is a `pipe` stage (whose input is the stage before: no `from` required).
     stage: bool,
+    /// How messages name the map (`` `http` source `users` ``, `` `window` ``).
+    label: String,
+    /// What field names are prefixed with in messages (`window.`, `parameters.id.`).
+    prefix: String,
 }
 
 impl<'a> Fields<'a> {
@@ -125,6 +130,8 @@ impl<'a> Fields<'a> {
             asked: Vec::new(),
             owner_span,
             stage: false,
+            label: String::new(),
+            prefix: String::new(),
         }
     }
 
@@ -159,6 +166,9 @@ impl<'a> Fields<'a> {
 /// The decoder state: the diagnostics collected so far.
 pub(crate) struct Decoder {
     pub(crate) diagnostics: Vec<Diagnostic>,
+    /// The key (or list item) whose value is being decoded: where a nested map's `missing-field`
+    /// points.
+    pub(crate) key_span: Span,
 }
 
 type Convert<T> = fn(&mut Decoder, &str, &Node) -> Option<T>;
@@ -190,7 +200,9 @@ impl Decoder {
         convert: Convert<T>,
     ) -> Option<Field<T>> {
         let entry = fields.take(name)?;
-        let value = convert(self, name, &entry.value)?;
+        self.key_span = entry.key.span;
+        let label = format!("{}{name}", fields.prefix);
+        let value = convert(self, &label, &entry.value)?;
         Some(Field {
             key_span: entry.key.span,
             value,
@@ -205,9 +217,9 @@ impl Decoder {
         fields: &Fields<'_>,
         value: &Option<T>,
         name: &str,
-        owner: &str,
         docs: &[FieldInfo],
     ) {
+        let owner = &fields.label;
         if value.is_some() || fields.written(name) || (fields.stage && name == "from") {
             return;
         }
@@ -444,6 +456,7 @@ impl Decoder {
         let mut items = Vec::new();
         for entry in &map.entries {
             let label = format!("{name}.{}", entry.key.name);
+            self.key_span = entry.key.span;
             if let Some(value) = item(self, &label, &entry.value) {
                 items.push(Named {
                     name: Spanned::new(entry.key.name.clone(), entry.key.span),
@@ -459,7 +472,6 @@ impl Decoder {
         &mut self,
         name: &str,
         node: &Node,
-        owner_span: Span,
         section: Section,
         read: fn(&mut Decoder, &mut Fields<'_>) -> T,
     ) -> Option<T> {
@@ -467,14 +479,11 @@ impl Decoder {
             self.wrong_type(name, "a map", node);
             return None;
         };
-        let mut fields = Fields::new(map, owner_span);
+        let mut fields = Fields::new(map, self.key_span);
+        fields.label = format!("`{name}`");
+        fields.prefix = format!("{name}.");
         let value = read(self, &mut fields);
-        self.finish(
-            &fields,
-            &format!("`{name}`"),
-            fields::for_section(section),
-            None,
-        );
+        self.finish(&fields, &fields.label, fields::for_section(section), None);
         Some(value)
     }
 
@@ -493,8 +502,9 @@ impl Decoder {
         }
     }
 
-    fn stage(&mut self, _: &str, node: &Node) -> Option<Stage> {
-        let (kind, body, keys) = self.entry(node, node.span, "this pipe stage", true);
+    fn stage(&mut self, name: &str, node: &Node) -> Option<Stage> {
+        let owner = format!("stage `{name}`");
+        let (kind, body, keys) = self.entry(node, node.span, &owner, true);
         Some(Stage {
             span: node.span,
             kind,
@@ -549,13 +559,14 @@ impl Decoder {
             return (None, Body::Unknown, keys);
         };
         let owner = format!("`{kind}` {owner}");
-        let body = self.body(kind, &mut fields, &owner);
+        fields.label = owner.clone();
+        let body = self.body(kind, &mut fields);
         self.finish(&fields, &owner, fields::for_kind(kind), Some(kind));
         (Some(Spanned::new(kind, type_entry.value.span)), body, keys)
     }
 
     /// Decodes the fields of a `kind` entry (the `type` key is already taken).
-    pub(crate) fn body(&mut self, kind: Kind, f: &mut Fields<'_>, owner: &str) -> Body {
+    pub(crate) fn body(&mut self, kind: Kind, f: &mut Fields<'_>) -> Body {
         let docs = fields::for_kind(kind);
         match kind {
             Kind::Http => {
@@ -568,11 +579,11 @@ impl Decoder {
                     body: self.field(f, "body", Decoder::text),
                     follow: self.field(f, "follow", Decoder::boolean),
                     paginate: self.field(f, "paginate", |d, n, v| {
-                        d.section(n, v, v.span, Section::Paginate, Decoder::paginate)
+                        d.section(n, v, Section::Paginate, Decoder::paginate)
                     }),
                     window: self.window_field(f),
                 };
-                self.require(f, &http.url, "url", owner, docs);
+                self.require(f, &http.url, "url", docs);
                 Body::Http(http)
             }
             Kind::Exec => {
@@ -584,7 +595,7 @@ impl Decoder {
                     follow: self.field(f, "follow", Decoder::boolean),
                     window: self.window_field(f),
                 };
-                self.require(f, &exec.command, "command", owner, docs);
+                self.require(f, &exec.command, "command", docs);
                 Body::Exec(exec)
             }
             Kind::File => {
@@ -593,7 +604,7 @@ impl Decoder {
                     leaf,
                     path: self.field(f, "path", Decoder::text),
                 };
-                self.require(f, &file.path, "path", owner, docs);
+                self.require(f, &file.path, "path", docs);
                 Body::File(file)
             }
             Kind::Websocket => {
@@ -606,7 +617,7 @@ impl Decoder {
                         .field(f, "initial_messages", |d, n, v| d.list(n, v, Decoder::text)),
                     follow: self.field(f, "follow", Decoder::boolean),
                 };
-                self.require(f, &websocket.url, "url", owner, docs);
+                self.require(f, &websocket.url, "url", docs);
                 Body::Websocket(websocket)
             }
             Kind::Static => {
@@ -616,7 +627,7 @@ impl Decoder {
                     value: AnyValue(entry.value.clone()),
                     value_span: entry.value.span,
                 });
-                self.require(f, &data, "data", owner, docs);
+                self.require(f, &data, "data", docs);
                 Body::Static(Static { leaf, data })
             }
             Kind::Merge => {
@@ -629,15 +640,15 @@ impl Decoder {
             Kind::Passthrough => {
                 let common = self.common(f);
                 let from = self.field(f, "from", Decoder::string);
-                self.require(f, &from, "from", owner, docs);
+                self.require(f, &from, "from", docs);
                 Body::Passthrough(Passthrough { common, from })
             }
             Kind::Filter => {
                 let common = self.common(f);
                 let from = self.field(f, "from", Decoder::string);
                 let condition = self.field(f, "where", Decoder::text);
-                self.require(f, &from, "from", owner, docs);
-                self.require(f, &condition, "where", owner, docs);
+                self.require(f, &from, "from", docs);
+                self.require(f, &condition, "where", docs);
                 Body::Filter(Filter {
                     common,
                     from,
@@ -648,16 +659,16 @@ impl Decoder {
                 let common = self.common(f);
                 let from = self.field(f, "from", Decoder::string);
                 let keep = self.field(f, "keep", |d, n, v| d.named_map(n, v, Decoder::text));
-                self.require(f, &from, "from", owner, docs);
-                self.require(f, &keep, "keep", owner, docs);
+                self.require(f, &from, "from", docs);
+                self.require(f, &keep, "keep", docs);
                 Body::Project(Project { common, from, keep })
             }
             Kind::Derive => {
                 let common = self.common(f);
                 let from = self.field(f, "from", Decoder::string);
                 let compute = self.field(f, "compute", |d, n, v| d.named_map(n, v, Decoder::text));
-                self.require(f, &from, "from", owner, docs);
-                self.require(f, &compute, "compute", owner, docs);
+                self.require(f, &from, "from", docs);
+                self.require(f, &compute, "compute", docs);
                 Body::Derive(Derive {
                     common,
                     from,
@@ -669,8 +680,8 @@ impl Decoder {
                 let from = self.field(f, "from", Decoder::string);
                 let by = self.field(f, "by", Decoder::text);
                 let order = self.field(f, "order", Decoder::enumeration);
-                self.require(f, &from, "from", owner, docs);
-                self.require(f, &by, "by", owner, docs);
+                self.require(f, &from, "from", docs);
+                self.require(f, &by, "by", docs);
                 Body::Sort(Sort {
                     common,
                     from,
@@ -689,7 +700,7 @@ impl Decoder {
                 let common = self.common(f);
                 let parts = self.field(f, "parts", |d, n, v| d.named_map(n, v, Decoder::string));
                 let on_error = self.field(f, "on_error", Decoder::enumeration);
-                self.require(f, &parts, "parts", owner, docs);
+                self.require(f, &parts, "parts", docs);
                 Body::Compose(Compose {
                     common,
                     parts,
@@ -699,17 +710,17 @@ impl Decoder {
             Kind::Join => {
                 let common = self.common(f);
                 let driver = self.field(f, "driver", |d, n, v| {
-                    d.section(n, v, v.span, Section::JoinDriver, Decoder::join_driver)
+                    d.section(n, v, Section::JoinDriver, Decoder::join_driver)
                 });
                 let lookups = self.field(f, "lookups", |d, n, v| {
                     d.named_map(n, v, |d, n, v| {
-                        d.section(n, v, v.span, Section::JoinLookup, Decoder::join_lookup)
+                        d.section(n, v, Section::JoinLookup, Decoder::join_lookup)
                     })
                 });
                 let emit = self.field(f, "emit", Decoder::enumeration);
                 let on_error = self.field(f, "on_error", Decoder::enumeration);
-                self.require(f, &driver, "driver", owner, docs);
-                self.require(f, &lookups, "lookups", owner, docs);
+                self.require(f, &driver, "driver", docs);
+                self.require(f, &lookups, "lookups", docs);
                 Body::Join(Join {
                     common,
                     driver,
@@ -722,8 +733,8 @@ impl Decoder {
                 let common = self.common(f);
                 let from = self.field(f, "from", Decoder::string);
                 let ttl = self.field(f, "ttl", Decoder::duration);
-                self.require(f, &from, "from", owner, docs);
-                self.require(f, &ttl, "ttl", owner, docs);
+                self.require(f, &from, "from", docs);
+                self.require(f, &ttl, "ttl", docs);
                 Body::Cache(CacheOperator { common, from, ttl })
             }
         }
@@ -733,7 +744,7 @@ impl Decoder {
         Common {
             parameters: self.field(f, "parameters", |d, n, v| {
                 d.named_map(n, v, |d, n, v| {
-                    d.section(n, v, v.span, Section::Parameter, Decoder::parameter)
+                    d.section(n, v, Section::Parameter, Decoder::parameter)
                 })
             }),
             pipe: self.field(f, "pipe", |d, n, v| d.list(n, v, Decoder::stage)),
@@ -748,14 +759,14 @@ impl Decoder {
             refresh: self.field(f, "refresh", Decoder::duration),
             timeout: self.field(f, "timeout", Decoder::duration),
             cache: self.field(f, "cache", |d, n, v| {
-                d.section(n, v, v.span, Section::Cache, Decoder::cache_spec)
+                d.section(n, v, Section::Cache, Decoder::cache_spec)
             }),
         }
     }
 
     fn window_field(&mut self, f: &mut Fields<'_>) -> Option<Field<Window>> {
         self.field(f, "window", |d, n, v| {
-            d.section(n, v, v.span, Section::Window, Decoder::window)
+            d.section(n, v, Section::Window, Decoder::window)
         })
     }
 
@@ -765,7 +776,7 @@ impl Decoder {
             tag_field: self.field(f, "tag_field", Decoder::string),
             children: self.field(f, "children", |d, n, v| {
                 d.list(n, v, |d, n, v| {
-                    d.section(n, v, v.span, Section::MergeChild, Decoder::merge_child)
+                    d.section(n, v, Section::MergeChild, Decoder::merge_child)
                 })
             }),
             meta_key: self.field(f, "meta_key", Decoder::string),
@@ -784,7 +795,6 @@ impl Decoder {
             f,
             &child.source,
             "source",
-            "this child",
             fields::for_section(Section::MergeChild),
         );
         child
@@ -812,15 +822,9 @@ impl Decoder {
             on_page_error: self.field(f, "on_page_error", Decoder::enumeration),
         };
         let docs = fields::for_section(Section::Paginate);
-        self.require(f, &paginate.strategy, "strategy", "`paginate`", docs);
+        self.require(f, &paginate.strategy, "strategy", docs);
         if paginate.strategy.is_some() {
-            self.require(
-                f,
-                &paginate.next_path,
-                "next_path",
-                "`paginate` with `strategy: link`",
-                docs,
-            );
+            self.require(f, &paginate.next_path, "next_path", docs);
         }
         paginate
     }
@@ -854,13 +858,7 @@ impl Decoder {
         match &node.value {
             Value::Bool(flag) => Some(Growing::Flag(*flag)),
             Value::Map(_) => self
-                .section(
-                    name,
-                    node,
-                    node.span,
-                    Section::Growing,
-                    Decoder::growing_while,
-                )
+                .section(name, node, Section::Growing, Decoder::growing_while)
                 .map(Growing::While),
             _ => {
                 self.wrong_type(name, "`true` or a map with `source` and `while`", node);
@@ -881,13 +879,7 @@ impl Decoder {
             ttl: self.field(f, "ttl", Decoder::duration),
             size: self.field(f, "size", Decoder::integer),
         };
-        self.require(
-            f,
-            &cache.ttl,
-            "ttl",
-            "`cache`",
-            fields::for_section(Section::Cache),
-        );
+        self.require(f, &cache.ttl, "ttl", fields::for_section(Section::Cache));
         cache
     }
 
@@ -899,7 +891,6 @@ impl Decoder {
             f,
             &driver.from,
             "from",
-            "`driver`",
             fields::for_section(Section::JoinDriver),
         );
         driver
@@ -911,8 +902,8 @@ impl Decoder {
             on: self.field(f, "on", |d, n, v| d.named_map(n, v, Decoder::text)),
         };
         let docs = fields::for_section(Section::JoinLookup);
-        self.require(f, &lookup.from, "from", "this lookup", docs);
-        self.require(f, &lookup.on, "on", "this lookup", docs);
+        self.require(f, &lookup.from, "from", docs);
+        self.require(f, &lookup.on, "on", docs);
         lookup
     }
 

@@ -44,6 +44,12 @@ pub enum DurationError {
         /// The number written.
         number: String,
     },
+    /// A space inside the duration (`5 s`).
+    #[error("a duration has no spaces: write `{compact}`")]
+    Space {
+        /// The text without its spaces.
+        compact: String,
+    },
     /// A unit that is not one of Go's.
     #[error("unknown unit `{unit}`: use ns, us, ms, s, m or h")]
     UnknownUnit {
@@ -82,6 +88,10 @@ pub fn parse_duration(text: &str) -> Result<Duration, DurationError> {
     }
     if rest.is_empty() {
         return Err(DurationError::Empty);
+    }
+    if rest.contains(char::is_whitespace) {
+        let compact: String = rest.chars().filter(|c| !c.is_whitespace()).collect();
+        return Err(DurationError::Space { compact });
     }
     if rest == "0" {
         return Ok(Duration::ZERO);
@@ -182,7 +192,9 @@ mod tests {
         );
         assert_eq!(
             parse_duration("5 s"),
-            Err(DurationError::UnknownUnit { unit: " s".into() })
+            Err(DurationError::Space {
+                compact: "5s".into()
+            })
         );
         assert_eq!(
             parse_duration("5sec"),

@@ -35,10 +35,11 @@ fn decoder_accepts_exactly_the_schema_fields_of_each_kind() {
     for kind in Kind::ALL {
         let mut decoder = Decoder {
             diagnostics: Vec::new(),
+            key_span: Default::default(),
         };
         let mut reader = Fields::new(&empty, Default::default());
         reader.take_type_for_test();
-        decoder.body(*kind, &mut reader, "test");
+        decoder.body(*kind, &mut reader);
         let mut asked: Vec<&str> = reader.asked.clone();
         asked.sort_unstable();
         let mut schema: Vec<&str> = fields::for_kind(*kind)
@@ -87,6 +88,7 @@ fn decoder_accepts_exactly_the_schema_fields_of_each_kind() {
     for (section, read) in sections {
         let mut decoder = Decoder {
             diagnostics: Vec::new(),
+            key_span: Default::default(),
         };
         let mut reader = Fields::new(&empty, Default::default());
         read(&mut decoder, &mut reader);
