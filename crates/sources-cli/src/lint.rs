@@ -107,19 +107,15 @@ pub fn lint_content(input: &Input, content: Content) -> Linted {
         Content::Bytes(bytes) => lint_bytes(&input.path, &bytes, input.syntax, input.named),
         Content::TooLarge(Some(size)) if !input.named => Linted::SkippedTooLarge(size),
         Content::TooLarge(size) => {
-            let measured = match size {
-                Some(size) => format!("is {}", human_size(size)),
-                None => format!("is larger than {}", human_size(MAX_FILE_BYTES)),
-            };
-            let diagnostic = Diagnostic::new(
-                Rule::Syntax,
-                Span::empty(0),
-                format!(
-                    "the file {measured}; `sources` reads configuration files of at most {}",
-                    human_size(MAX_FILE_BYTES)
+            let limit = human_size(MAX_FILE_BYTES);
+            let message = match size {
+                Some(size) => format!(
+                    "the file is {}, over the {limit} limit for configuration files",
+                    human_size(size)
                 ),
-            )
-            .with_help(
+                None => format!("the input is over the {limit} limit for configuration files"),
+            };
+            let diagnostic = Diagnostic::new(Rule::Syntax, Span::empty(0), message).with_help(
                 "a configuration file this large is almost certainly not one: check the path",
             );
             Linted::Report(FileReport {
@@ -275,7 +271,7 @@ mod tests {
         let (_, diagnostic) = only_diagnostic(lint_content(&named, Content::TooLarge(Some(size))));
         assert_eq!(
             diagnostic.message,
-            "the file is 50 MiB; `sources` reads configuration files of at most 16 MiB"
+            "the file is 50 MiB, over the 16 MiB limit for configuration files"
         );
         let walked = Input {
             named: false,

@@ -424,7 +424,7 @@ fn a_50_mb_file_is_refused_with_its_size() {
     assert_eq!(code(&output), 1);
     assert_eq!(
         stdout(&output),
-        "huge.yaml:1:1: error[syntax]: the file is 50 MiB; `sources` reads configuration files of at most 16 MiB\n"
+        "huge.yaml:1:1: error[syntax]: the file is 50 MiB, over the 16 MiB limit for configuration files\n"
     );
     let walked = sources(dir.path(), &["lint", "."], b"");
     assert_eq!(code(&walked), 0);
@@ -482,4 +482,16 @@ fn a_reader_that_goes_away_does_not_change_the_exit_status() {
     let output = child.wait_with_output().expect("the binary finishes");
     assert_eq!(code(&output), 1, "{}", stderr(&output));
     assert_eq!(stderr(&output), "");
+}
+
+#[test]
+fn oversized_standard_input_is_refused_without_reading_it_all() {
+    let dir = tree(&[]);
+    let input = vec![b'#'; 17 * 1024 * 1024];
+    let output = sources(dir.path(), &["lint", "-"], &input);
+    assert_eq!(code(&output), 1);
+    assert_eq!(
+        stdout(&output),
+        "<stdin>:1:1: error[syntax]: the input is over the 16 MiB limit for configuration files\n"
+    );
 }

@@ -1,0 +1,36 @@
+//! `sources list`: one line per entry of `data.sources` — name, kind, cadence, upstream entries and
+//! `needs params`. Reads the configuration only: nothing is fetched.
+
+use std::io::{self, Write};
+use std::path::PathBuf;
+
+use crate::Outcome;
+use crate::r#try::{Error, load};
+
+/// Arguments of `sources list`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The configuration file [default: $SOURCES_CONFIG, else the nearest sources.yaml,
+    /// sources.yml or sources.toml in this directory or a parent].
+    #[arg(short = 'c', long = "config", value_name = "CONFIG")]
+    pub config: Option<PathBuf>,
+    /// Also list entries whose names start with `_`.
+    #[arg(short = 'a', long = "all")]
+    pub all: bool,
+}
+
+/// Runs `sources list`.
+pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
+    let loaded = load(args.config.as_deref())?;
+    let analysis = sources_check::analyze(&loaded.text, loaded.syntax);
+    if !analysis.config.has_sources() {
+        eprintln!("sources: `{}` has no `data.sources` block", loaded.path);
+        return Ok(Outcome::Failure);
+    }
+    let listings = sources_eval::catalog::list(&analysis.config, args.all);
+    match out.write_all(sources_eval::catalog::render(&listings).as_bytes()) {
+        Err(error) if error.kind() == io::ErrorKind::BrokenPipe => {}
+        written => written.map_err(Error::Write)?,
+    }
+    Ok(Outcome::Success)
+}

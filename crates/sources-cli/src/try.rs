@@ -1,0 +1,350 @@
+//! `sources try NAME`: lints the configuration, then really fetches one entry (and only what it
+//! depends on) and prints what the dashboard would receive.
+//!
+//! One-shot and polled entries print one JSON value (a polled one is fetched once); streamed
+//! entries print NDJSON, one event per line, with failures as `{"error": "…"}` lines, until
+//! `--limit` events, `--for` elapses or the stream ends. Exit 0 on success, 1 when the fetch
+//! failed (or the configuration has errors), 2 on usage errors.
+
+use std::collections::BTreeMap;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use futures::StreamExt;
+use serde_json::Value;
+use sources_diagnostics::Severity;
+use sources_eval::engine::{Engine, EngineOptions, Output, cadence, declared_params};
+use sources_eval::io::Io;
+use sources_eval::trace::{Silent, Trace};
+use sources_syntax::Syntax;
+
+use crate::Outcome;
+use crate::config_file;
+use crate::lint::{Linted, lint_bytes};
+use crate::render::{self, Format, RenderOptions};
+
+/// Arguments of `sources try`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The entry of `data.sources` to fetch.
+    pub name: String,
+    /// The configuration file [default: $SOURCES_CONFIG, else the nearest sources.yaml,
+    /// sources.yml or sources.toml in this directory or a parent].
+    #[arg(short = 'c', long = "config", value_name = "CONFIG")]
+    pub config: Option<PathBuf>,
+    /// A parameter value (repeatable).
+    #[arg(long = "param", value_name = "NAME=VALUE")]
+    pub params: Vec<String>,
+    /// Serve http://127.0.0.1:8099 and http://localhost:8099 from the demo backend: in-process,
+    /// or the running one at $SOURCES_DEMO_API when it is set.
+    #[arg(long)]
+    pub demo: bool,
+    /// Stop after N events of a streamed entry; print at most N rows of a list.
+    #[arg(long, value_name = "N")]
+    pub limit: Option<usize>,
+    /// Stop following a streamed entry after this long (Go duration: `10s`, `1m30s`).
+    #[arg(long = "for", value_name = "DURATION")]
+    pub for_duration: Option<String>,
+    /// Indent the JSON value (NDJSON events stay one per line).
+    #[arg(long)]
+    pub pretty: bool,
+    /// Print a `text` value as the text itself, not as a JSON string.
+    #[arg(long)]
+    pub raw: bool,
+    /// Say on stderr what is requested, cached and paged (credentials redacted).
+    #[arg(long)]
+    pub verbose: bool,
+}
+
+/// Why `sources try` could not run (exit code 2).
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// No configuration file.
+    #[error(transparent)]
+    NotFound(#[from] config_file::NotFound),
+    /// The configuration file could not be read.
+    #[error("cannot read `{path}`: {source}")]
+    Read {
+        /// The path.
+        path: String,
+        /// Why.
+        source: io::Error,
+    },
+    /// A usage error (unknown entry, bad parameter, bad `--for`).
+    #[error("{0}")]
+    Usage(String),
+    /// The async runtime could not start.
+    #[error("cannot start the runtime: {0}")]
+    Runtime(io::Error),
+    /// The output could not be written.
+    #[error("cannot write the output")]
+    Write(#[source] io::Error),
+}
+
+/// Prints `--verbose` lines on stderr.
+struct StderrTrace;
+
+impl Trace for StderrTrace {
+    fn note(&self, line: &str) {
+        eprintln!("· {line}");
+    }
+}
+
+/// A configuration file read and checked.
+pub struct Loaded {
+    /// The path as shown.
+    pub path: String,
+    /// The text.
+    pub text: String,
+    /// The syntax (from the extension; YAML when unknown).
+    pub syntax: Syntax,
+}
+
+/// Finds and reads the configuration file.
+pub fn load(explicit: Option<&Path>) -> Result<Loaded, Error> {
+    let path = config_file::locate_from_process(explicit)?;
+    let shown = path.display().to_string();
+    let bytes = std::fs::read(&path).map_err(|source| Error::Read {
+        path: shown.clone(),
+        source,
+    })?;
+    let text = String::from_utf8(bytes).map_err(|_| Error::Read {
+        path: shown.clone(),
+        source: io::Error::new(io::ErrorKind::InvalidData, "the file is not UTF-8"),
+    })?;
+    Ok(Loaded {
+        syntax: Syntax::from_path(&path).unwrap_or(Syntax::Yaml),
+        path: shown,
+        text,
+    })
+}
+
+/// Runs `sources try`.
+pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
+    let loaded = load(args.config.as_deref())?;
+    let Linted::Report(report) = lint_bytes(&loaded.path, loaded.text.as_bytes(), loaded.syntax, true)
+    else {
+        return Err(Error::Usage(format!("`{}` cannot be read as a configuration file", loaded.path)));
+    };
+    if report
+        .diagnostics
+        .iter()
+        .any(|diagnostic| diagnostic.severity == Severity::Error)
+    {
+        eprintln!(
+            "sources: `{}` has errors; fix them before `try` (`sources lint {}`):",
+            loaded.path, loaded.path
+        );
+        let mut stderr = io::stderr().lock();
+        let format = if io::IsTerminal::is_terminal(&io::stderr()) {
+            Format::Human
+        } else {
+            Format::Short
+        };
+        render::render(format, std::slice::from_ref(&report), &RenderOptions::for_stdout(), &mut stderr)
+            .map_err(Error::Write)?;
+        return Ok(Outcome::Failure);
+    }
+    let analysis = sources_check::analyze(&loaded.text, loaded.syntax);
+    let config = analysis.config;
+    let Some(source) = config.get(&args.name) else {
+        let names: Vec<&str> = config.names().collect();
+        let hint = match sources_diagnostics::did_you_mean(&args.name, names.iter().copied()).first()
+        {
+            Some(best) => format!("; did you mean `{best}`?"),
+            None => format!("; `sources list -c {}` shows the entries", loaded.path),
+        };
+        return Err(Error::Usage(format!(
+            "`{}` has no entry `{}` in `data.sources`{hint}",
+            loaded.path, args.name
+        )));
+    };
+    let supplied = sources_eval::params::parse_assignments(&args.params).map_err(Error::Usage)?;
+    sources_eval::params::bind(&declared_params(source), &supplied)
+        .map_err(|message| Error::Usage(format!("`{}`: {message}", args.name)))?;
+    let for_duration = args
+        .for_duration
+        .as_deref()
+        .map(|text| {
+            sources_config::parse_duration(text)
+                .map_err(|error| Error::Usage(format!("`--for {text}`: {error}")))
+        })
+        .transpose()?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(Error::Runtime)?;
+    let system: Arc<dyn Io> = Arc::new(
+        sources_eval::system::SystemIo::new()
+            .map_err(|error| Error::Usage(format!("cannot set up HTTP: {error}")))?,
+    );
+    let io: Arc<dyn Io> = if args.demo {
+        let demo = runtime.block_on(async { sources_eval::demo::DemoIo::new(system) });
+        let demo = demo.map_err(|error| Error::Usage(format!("--demo: {error}")))?;
+        eprintln!("sources: {}", demo.describe());
+        Arc::new(demo)
+    } else {
+        system
+    };
+    let trace: Arc<dyn Trace> = if args.verbose {
+        Arc::new(StderrTrace)
+    } else {
+        Arc::new(Silent)
+    };
+    let cadence = cadence(&config, source);
+    if args.verbose {
+        trace.note(&format!("config {}; `{}` is {cadence}", loaded.path, args.name));
+        if let sources_eval::engine::Cadence::Polled(every) = cadence {
+            trace.note(&format!(
+                "polled every {} in the dashboard: `try` fetches it once",
+                sources_eval::format_duration(every)
+            ));
+        }
+    }
+    let engine = Engine::new(
+        &config,
+        io,
+        trace.clone(),
+        EngineOptions {
+            explain: args.verbose,
+        },
+    );
+    runtime.block_on(evaluate(&engine, args, &supplied, for_duration, trace.as_ref(), out))
+}
+
+async fn evaluate(
+    engine: &Engine<'_>,
+    args: &Args,
+    supplied: &BTreeMap<String, String>,
+    for_duration: Option<Duration>,
+    trace: &dyn Trace,
+    out: &mut dyn Write,
+) -> Result<Outcome, Error> {
+    let output = match engine.evaluate(&args.name, supplied).await {
+        Ok(output) => output,
+        Err(error) => {
+            eprintln!("sources: {error}");
+            return Ok(Outcome::Failure);
+        }
+    };
+    match output {
+        Output::Value(value) => {
+            let value = limit_rows(value, args.limit, trace);
+            let written = write_value(out, &value, args.pretty, args.raw)
+                .and_then(|()| out.flush());
+            match written {
+                Err(error) if error.kind() == io::ErrorKind::BrokenPipe => {}
+                written => written.map_err(Error::Write)?,
+            }
+            Ok(Outcome::Success)
+        }
+        Output::Stream(mut events) => {
+            let deadline = for_duration.map(|limit| tokio::time::Instant::now() + limit);
+            let mut printed = 0;
+            let mut failed = false;
+            loop {
+                if args.limit.is_some_and(|limit| printed >= limit) {
+                    trace.note(&format!("stopped after --limit {printed} events"));
+                    break;
+                }
+                let next = match deadline {
+                    Some(deadline) => match tokio::time::timeout_at(deadline, events.next()).await {
+                        Ok(next) => next,
+                        Err(_) => {
+                            trace.note(&format!("stopped after --for with {printed} events"));
+                            break;
+                        }
+                    },
+                    None => events.next().await,
+                };
+                let Some(event) = next else {
+                    trace.note(&format!("the stream ended after {printed} events"));
+                    break;
+                };
+                let written = match event {
+                    Ok(value) => write_event(out, &value, args.raw),
+                    Err(error) => {
+                        failed = true;
+                        let line = serde_json::json!({ "error": error.to_string() });
+                        writeln!(out, "{line}")
+                    }
+                };
+                match written.and_then(|()| out.flush()) {
+                    Err(error) if error.kind() == io::ErrorKind::BrokenPipe => break,
+                    written => written.map_err(Error::Write)?,
+                }
+                printed += 1;
+            }
+            Ok(if failed {
+                Outcome::Failure
+            } else {
+                Outcome::Success
+            })
+        }
+    }
+}
+
+/// Keeps the first `limit` rows of a list (a convenience of `try`; the dashboard gets them all).
+fn limit_rows(value: Value, limit: Option<usize>, trace: &dyn Trace) -> Value {
+    match (value, limit) {
+        (Value::Array(mut rows), Some(limit)) if rows.len() > limit => {
+            trace.note(&format!("printing {limit} of {} rows (--limit)", rows.len()));
+            rows.truncate(limit);
+            Value::Array(rows)
+        }
+        (value, _) => value,
+    }
+}
+
+fn write_value(out: &mut dyn Write, value: &Value, pretty: bool, raw: bool) -> io::Result<()> {
+    if let (true, Value::String(text)) = (raw, value) {
+        out.write_all(text.as_bytes())?;
+        if !text.ends_with('\n') {
+            out.write_all(b"\n")?;
+        }
+        return Ok(());
+    }
+    let text = if pretty {
+        serde_json::to_string_pretty(value)
+    } else {
+        serde_json::to_string(value)
+    }
+    .map_err(io::Error::other)?;
+    writeln!(out, "{text}")
+}
+
+fn write_event(out: &mut dyn Write, value: &Value, raw: bool) -> io::Result<()> {
+    match (raw, value) {
+        (true, Value::String(text)) => writeln!(out, "{text}"),
+        _ => writeln!(out, "{value}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn values_print_compact_pretty_or_raw() {
+        let mut out = Vec::new();
+        write_value(&mut out, &json!({"a": [1]}), false, false).expect("write");
+        write_value(&mut out, &json!({"a": 1}), true, false).expect("write");
+        write_value(&mut out, &json!("line one\nline two"), false, true).expect("write");
+        write_value(&mut out, &json!("quoted"), false, false).expect("write");
+        assert_eq!(
+            String::from_utf8(out).expect("utf-8"),
+            "{\"a\":[1]}\n{\n  \"a\": 1\n}\nline one\nline two\n\"quoted\"\n"
+        );
+    }
+
+    #[test]
+    fn limit_keeps_the_first_rows_of_a_list_only() {
+        assert_eq!(limit_rows(json!([1, 2, 3]), Some(2), &Silent), json!([1, 2]));
+        assert_eq!(limit_rows(json!({"a": 1}), Some(0), &Silent), json!({"a": 1}));
+        assert_eq!(limit_rows(json!([1]), None, &Silent), json!([1]));
+    }
+}
