@@ -438,14 +438,14 @@ impl Decoder {
             self.wrong_type(name, "a list", node);
             return None;
         };
-        Some(
-            items
-                .iter()
-                .filter_map(|node| {
-                    item(self, name, node).map(|value| Spanned::new(value, node.span))
-                })
-                .collect(),
-        )
+        let mut values = Vec::new();
+        for (index, node) in items.iter().enumerate() {
+            self.key_span = node.span;
+            if let Some(value) = item(self, &format!("{name}[{index}]"), node) {
+                values.push(Spanned::new(value, node.span));
+            }
+        }
+        Some(values)
     }
 
     fn named_map<T>(&mut self, name: &str, node: &Node, item: Convert<T>) -> Option<NamedMap<T>> {
