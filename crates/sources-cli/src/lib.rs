@@ -11,6 +11,7 @@
 
 pub mod cli;
 pub mod explain;
+pub mod fix;
 pub mod inputs;
 pub mod lint;
 pub mod render;

@@ -7,11 +7,12 @@
 use std::io::{self, Write};
 use std::path::PathBuf;
 
-use sources_diagnostics::{Diagnostic, Rule, Span};
+use sources_diagnostics::{Diagnostic, Rule, Span, unified_diff};
 use sources_syntax::{LineIndex, Syntax};
 
 use crate::Outcome;
-use crate::inputs::{self, Content, Input, MAX_FILE_BYTES, ReadError};
+use crate::fix::{self, FixMode};
+use crate::inputs::{self, Content, Input, MAX_FILE_BYTES, Origin, ReadError};
 use crate::render::{self, Format, RenderOptions};
 use crate::report::{FileReport, Summary};
 
@@ -32,6 +33,27 @@ pub struct Args {
     /// The name shown for standard input; a `.toml` name reads it as TOML, anything else as YAML.
     #[arg(long, value_name = "NAME")]
     pub stdin_filename: Option<String>,
+    /// Apply every safe fix in place (comments and formatting are kept), say what changed on
+    /// standard error, then report what remains.
+    #[arg(long, conflicts_with = "diff")]
+    pub fix: bool,
+    /// Print the safe fixes as a unified diff instead of the diagnostics, without writing anything;
+    /// exit with status 1 when there is something to fix.
+    #[arg(long)]
+    pub diff: bool,
+}
+
+impl Args {
+    /// What to do with safe fixes, if anything.
+    pub fn fix_mode(&self) -> Option<FixMode> {
+        if self.fix {
+            Some(FixMode::Write)
+        } else if self.diff {
+            Some(FixMode::Diff)
+        } else {
+            None
+        }
+    }
 }
 
 /// Why `sources lint` could not finish (exit code 2).
@@ -43,25 +65,90 @@ pub enum Error {
     /// The report could not be written.
     #[error("cannot write the report")]
     Write(#[source] io::Error),
+    /// A fixed file could not be written back.
+    #[error("cannot write the fixed `{path}`")]
+    WriteFixed {
+        /// The file.
+        path: String,
+        /// Why.
+        #[source]
+        source: io::Error,
+    },
+    /// `--fix` was asked for standard input, which has no file to write back to.
+    #[error("`--fix` writes files in place and cannot fix standard input: use `--diff`")]
+    FixStdin,
 }
 
 /// Runs `sources lint`: reads every input first (an unreadable one stops the run before any output),
 /// then renders the reports sorted by path.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
     let inputs = inputs::discover(&args.paths, args.stdin_filename.as_deref())?;
+    let fix_mode = args.fix_mode();
+    if fix_mode == Some(FixMode::Write) && inputs.iter().any(|input| input.origin == Origin::Stdin)
+    {
+        return Err(Error::FixStdin);
+    }
     let mut reports = Vec::new();
+    let mut diffs = Vec::new();
     for input in &inputs {
         let content = inputs::read(input)?;
-        match lint_content(input, content) {
-            Linted::Report(report) => reports.push(report),
-            Linted::NotOurs => {}
-            Linted::SkippedTooLarge(size) => eprintln!(
-                "sources: skipping `{}`: {}, larger than the {} limit",
-                input.path,
-                human_size(size),
-                human_size(MAX_FILE_BYTES)
-            ),
+        let report = match lint_content(input, content) {
+            Linted::Report(report) => report,
+            Linted::NotOurs => continue,
+            Linted::SkippedTooLarge(size) => {
+                eprintln!(
+                    "sources: skipping `{}`: {}, larger than the {} limit",
+                    input.path,
+                    human_size(size),
+                    human_size(MAX_FILE_BYTES)
+                );
+                continue;
+            }
+        };
+        let repaired = fix_mode.and_then(|mode| Some((mode, fix::repair(&report, input.syntax)?)));
+        match repaired {
+            None => reports.push(report),
+            Some((FixMode::Diff, fixed)) => {
+                diffs.push((
+                    report.path.clone(),
+                    unified_diff(&report.path, report.text(), &fixed.text),
+                ));
+                reports.push(report);
+            }
+            Some((FixMode::Write, fixed)) => {
+                if let Origin::File(path) = &input.origin {
+                    std::fs::write(path, &fixed.text).map_err(|source| Error::WriteFixed {
+                        path: input.path.clone(),
+                        source,
+                    })?;
+                }
+                for applied in &fixed.applied {
+                    let at = applied.position;
+                    eprintln!(
+                        "sources: fixed {}:{}:{}: {} [{}]",
+                        input.path, at.line, at.column, applied.title, applied.rule
+                    );
+                }
+                if let Linted::Report(relinted) =
+                    lint_bytes(&input.path, fixed.text.as_bytes(), input.syntax, true)
+                {
+                    reports.push(relinted);
+                }
+            }
         }
+    }
+    if fix_mode == Some(FixMode::Diff) {
+        diffs.sort();
+        let written = diffs.iter().try_for_each(|(_, diff)| write!(out, "{diff}"));
+        match written {
+            Err(error) if error.kind() == io::ErrorKind::BrokenPipe => {}
+            written => written.map_err(Error::Write)?,
+        }
+        return Ok(if diffs.is_empty() {
+            Outcome::Success
+        } else {
+            Outcome::Failure
+        });
     }
     let quiet = reports
         .iter()

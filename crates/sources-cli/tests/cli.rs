@@ -495,3 +495,85 @@ fn oversized_standard_input_is_refused_without_reading_it_all() {
         "<stdin>:1:1: error[syntax]: the input is over the 16 MiB limit for configuration files\n"
     );
 }
+
+/// Two misspellings with safe fixes, a comment and a trailing comment that must survive.
+const MISSPELLED: &str = "data:\n  sources:\n    # the list\n    apps:\n      type: htp\n      urll: https://api.example.com/apps  # keep me\n      refresh: 5m\n";
+
+#[test]
+fn fix_rewrites_only_the_misspelled_names_and_reports_what_changed() {
+    let dir = tree(&[("conf.yaml", MISSPELLED.as_bytes())]);
+    let output = sources(dir.path(), &["lint", "--fix", "conf.yaml"], b"");
+    assert_eq!(code(&output), 0, "{}{}", stdout(&output), stderr(&output));
+    assert_eq!(stdout(&output), "");
+    let fixed = fs::read_to_string(dir.path().join("conf.yaml")).expect("read back");
+    assert_eq!(
+        fixed,
+        MISSPELLED.replace("htp", "http").replace("urll", "url")
+    );
+    let log = stderr(&output);
+    assert!(log.contains("sources: fixed conf.yaml:5:13: "), "{log}");
+    assert!(log.contains("sources: fixed conf.yaml:6:7: "), "{log}");
+    assert_eq!(
+        code(&sources(dir.path(), &["lint", "conf.yaml"], b"")),
+        0,
+        "lints clean after"
+    );
+}
+
+#[test]
+fn diff_shows_the_fixes_without_writing() {
+    let dir = tree(&[
+        ("conf.yaml", MISSPELLED.as_bytes()),
+        ("ok.yaml", CLEAN.as_bytes()),
+    ]);
+    let output = sources(dir.path(), &["lint", "--diff", "ok.yaml", "conf.yaml"], b"");
+    assert_eq!(code(&output), 1);
+    let diff = stdout(&output);
+    assert!(
+        diff.starts_with("--- a/conf.yaml\n+++ b/conf.yaml\n"),
+        "{diff}"
+    );
+    for line in [
+        "\n-      urll: https://api.example.com/apps  # keep me\n",
+        "\n+      url: https://api.example.com/apps  # keep me\n",
+        "\n-      type: htp\n",
+        "\n+      type: http\n",
+    ] {
+        assert!(diff.contains(line), "{line:?} in {diff}");
+    }
+    let unchanged = fs::read_to_string(dir.path().join("conf.yaml")).expect("read back");
+    assert_eq!(unchanged, MISSPELLED);
+    let clean = sources(dir.path(), &["lint", "--diff", "ok.yaml"], b"");
+    assert_eq!((code(&clean), stdout(&clean)), (0, String::new()));
+}
+
+#[test]
+fn fix_refuses_standard_input_and_diff() {
+    let dir = tree(&[]);
+    let stdin = sources(dir.path(), &["lint", "--fix", "-"], MISSPELLED.as_bytes());
+    assert_eq!(code(&stdin), 2);
+    assert!(
+        stderr(&stdin).contains("cannot fix standard input"),
+        "{}",
+        stderr(&stdin)
+    );
+    let piped = sources(
+        dir.path(),
+        &["lint", "--diff", "--stdin-filename", "p.yaml", "-"],
+        MISSPELLED.as_bytes(),
+    );
+    assert_eq!(code(&piped), 1);
+    assert!(
+        stdout(&piped).starts_with("--- a/p.yaml\n"),
+        "{}",
+        stdout(&piped)
+    );
+    assert_eq!(
+        code(&sources(
+            dir.path(),
+            &["lint", "--fix", "--diff", "x.yaml"],
+            b""
+        )),
+        2
+    );
+}
