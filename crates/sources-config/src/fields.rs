@@ -102,14 +102,80 @@ fn settings() -> SchemaSettings {
 }
 
 fn schema_value<T: JsonSchema>() -> Value {
-    settings()
+    let mut value = settings()
         .into_generator()
         .into_root_schema_for::<T>()
-        .to_value()
+        .to_value();
+    tidy(&mut value);
+    value
+}
+
+/// Makes the generated schema say what the decoder accepts: optional fields are absent, never
+/// `null`; doc comment lines become one paragraph.
+fn tidy(value: &mut Value) {
+    match value {
+        Value::Object(object) => {
+            let is_null = |choice: &Value| choice.get("type") == Some(&Value::from("null"));
+            if let Some(Value::Array(choices)) = object.get("anyOf")
+                && choices.len() == 2
+                && choices.iter().any(is_null)
+                && let Some(Value::Object(kept)) = choices.iter().find(|c| !is_null(c)).cloned()
+            {
+                object.remove("anyOf");
+                for (key, value) in kept {
+                    object.entry(key).or_insert(value);
+                }
+            }
+            if let Some(Value::Array(types)) = object.get("type") {
+                let kept: Vec<Value> = types.iter().filter(|t| *t != "null").cloned().collect();
+                let replacement = match kept.as_slice() {
+                    [single] => single.clone(),
+                    _ => Value::Array(kept),
+                };
+                object.insert("type".into(), replacement);
+            }
+            if let Some(Value::String(description)) = object.get_mut("description") {
+                *description = normalize(description);
+            }
+            object.values_mut().for_each(tidy);
+        }
+        Value::Array(items) => items.iter_mut().for_each(tidy),
+        _ => {}
+    }
+}
+
+/// Closes the section maps and the entry variants, so that editors flag unknown keys as the
+/// linter does.
+fn close_objects(schema: &mut Value) {
+    let sections = [
+        "Parameter",
+        "Paginate",
+        "Window",
+        "GrowingWhile",
+        "CacheSpec",
+        "MergeChild",
+        "JoinDriver",
+        "JoinLookup",
+    ];
+    if let Some(Value::Object(defs)) = schema.get_mut("$defs") {
+        for name in sections {
+            if let Some(Value::Object(def)) = defs.get_mut(name) {
+                def.insert("additionalProperties".into(), Value::Bool(false));
+            }
+        }
+    }
+    if let Some(Value::Array(variants)) = schema.get_mut("oneOf") {
+        for variant in variants.iter_mut() {
+            if let Value::Object(variant) = variant {
+                variant.insert("unevaluatedProperties".into(), Value::Bool(false));
+            }
+        }
+    }
 }
 
 static KNOWLEDGE: LazyLock<Knowledge> = LazyLock::new(|| {
-    let entry_schema = schema_value::<Body>();
+    let mut entry_schema = schema_value::<Body>();
+    close_objects(&mut entry_schema);
     let defs = entry_schema
         .get("$defs")
         .and_then(Value::as_object)
@@ -285,7 +351,70 @@ pub fn entry_schema() -> &'static Value {
     &KNOWLEDGE.entry_schema
 }
 
-/// The JSON Schema of one entry as a [`Schema`] (for embedding in a document schema).
+/// The JSON Schema (draft 2020-12) of a whole configuration file: `data.sources` entries are
+/// described field by field; `app`, `tui` and `actions` belong to the terminal UI and are left
+/// open.
+pub fn document_schema() -> Value {
+    let entry = &KNOWLEDGE.entry_schema;
+    let mut defs = entry
+        .get("$defs")
+        .and_then(Value::as_object)
+        .cloned()
+        .unwrap_or_default();
+    let mut entry_def = entry.clone();
+    if let Value::Object(object) = &mut entry_def {
+        object.remove("$defs");
+        object.remove("$schema");
+        object.insert("title".into(), Value::from("Entry"));
+        object.insert(
+            "description".into(),
+            Value::from(
+                "One entry of `data.sources`: a leaf source or an operator, chosen by `type`.",
+            ),
+        );
+    }
+    defs.insert("Entry".into(), entry_def);
+    let mut defs = Value::Object(defs);
+    point_root_refs_at_entry(&mut defs);
+    serde_json::json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "sources configuration",
+        "description": "A terminal-UI configuration file: `data.sources` declares the sources its screens read from.",
+        "type": "object",
+        "properties": {
+            "data": {
+                "type": "object",
+                "properties": {
+                    "sources": {
+                        "type": "object",
+                        "description": "Every source and operator, by name. Components and other entries address them by that name.",
+                        "additionalProperties": { "$ref": "#/$defs/Entry" }
+                    }
+                }
+            },
+            "app": { "type": "object" },
+            "tui": { "type": "object" },
+            "actions": {}
+        },
+        "$defs": defs
+    })
+}
+
+/// In the entry schema `#` is the entry; inside a document it is `#/$defs/Entry`.
+fn point_root_refs_at_entry(value: &mut Value) {
+    match value {
+        Value::Object(object) => {
+            if object.get("$ref") == Some(&Value::from("#")) {
+                object.insert("$ref".into(), Value::from("#/$defs/Entry"));
+            }
+            object.values_mut().for_each(point_root_refs_at_entry);
+        }
+        Value::Array(items) => items.iter_mut().for_each(point_root_refs_at_entry),
+        _ => {}
+    }
+}
+
+/// The JSON Schema of one entry as a [`Schema`].
 pub fn entry_schema_object() -> Schema {
     Schema::try_from(KNOWLEDGE.entry_schema.clone()).unwrap_or_default()
 }

@@ -395,3 +395,45 @@ fn template_offsets_map_back_to_the_file() {
     assert_eq!(&text[at..at + 2], "${");
     assert_eq!(Rule::InvalidValue.code(), "invalid-value");
 }
+
+#[test]
+fn the_document_schema_resolves_and_carries_the_docs() {
+    fn refs(value: &serde_json::Value, found: &mut Vec<String>) {
+        match value {
+            serde_json::Value::Object(object) => {
+                if let Some(serde_json::Value::String(target)) = object.get("$ref") {
+                    found.push(target.clone());
+                }
+                object.values().for_each(|child| refs(child, found));
+            }
+            serde_json::Value::Array(items) => items.iter().for_each(|child| refs(child, found)),
+            _ => {}
+        }
+    }
+    let schema = fields::document_schema();
+    let mut found = Vec::new();
+    refs(&schema, &mut found);
+    assert!(!found.is_empty());
+    for target in found {
+        let name = target.strip_prefix("#/$defs/").expect("a $defs reference");
+        assert!(schema["$defs"].get(name).is_some(), "{target} resolves");
+    }
+    let window = &schema["$defs"]["Window"];
+    assert_eq!(window["additionalProperties"], false);
+    let growing = &window["properties"]["growing"];
+    assert!(
+        growing.get("anyOf").is_none(),
+        "no null alternative: {growing}"
+    );
+    assert!(
+        growing["description"]
+            .as_str()
+            .is_some_and(|d| d.starts_with("Event-log sources only"))
+    );
+    let text = schema.to_string();
+    assert!(!text.contains("\\n"));
+    assert!(
+        !text.contains("\"null\""),
+        "optional fields are absent, never null"
+    );
+}
