@@ -7,6 +7,7 @@
 
 mod fix;
 mod rules;
+mod spec;
 mod suggest;
 
 pub use fix::{AppliedFix, FixOutcome, apply_safe_fixes, unified_diff};
