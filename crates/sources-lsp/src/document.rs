@@ -21,11 +21,18 @@ use crate::position::Positions;
 pub(crate) struct Analyzed {
     /// The document version the analysis is of.
     pub(crate) version: i32,
+    /// The document's syntax.
+    pub(crate) syntax: Syntax,
     /// What `sources_check::analyze` found; its line index holds the analysed text.
     pub(crate) analysis: Analysis,
 }
 
 impl Analyzed {
+    /// The analysed text.
+    pub(crate) fn text(&self) -> &str {
+        self.analysis.line_index.text()
+    }
+
     /// Whether the text parsed without syntax errors.
     fn parsed_cleanly(&self) -> bool {
         !self
@@ -138,8 +145,13 @@ impl DocumentStore {
             }
             (document.text.clone(), document.syntax, document.version)
         };
-        let outcome = guard::catch("analysis", || analyze(&text, syntax))
-            .map(|analysis| Arc::new(Analyzed { version, analysis }));
+        let outcome = guard::catch("analysis", || analyze(&text, syntax)).map(|analysis| {
+            Arc::new(Analyzed {
+                version,
+                syntax,
+                analysis,
+            })
+        });
         let mut documents = self.lock();
         let mut last_good = None;
         if let Some(document) = documents.get_mut(uri) {

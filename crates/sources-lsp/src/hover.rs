@@ -1,9 +1,17 @@
-//! Hover: what the thing under the cursor means.
+//! Hover: what the thing under the cursor means. A source name shows the entry's kind, cadence
+//! and parameters; `${params.X}` its declaration; a field key its documentation (the model's doc
+//! comments); a `type` value the kind's summary; a diagnostic its rule's explanation.
 
+use sources_config::fields::{self, FieldInfo};
+use sources_config::{Config, Enumeration, Kind};
 use sources_diagnostics::Rule;
+use sources_syntax::Span;
 use tower_lsp_server::ls_types::{Hover, HoverContents, MarkupContent, MarkupKind};
 
+use crate::context::{self, Scope, Slot};
+use crate::describe;
 use crate::document::Snapshot;
+use crate::names::{self, Symbol};
 use crate::position::Positions;
 
 /// The explanation of every rule that reported a diagnostic under the cursor, each once.
@@ -27,19 +35,111 @@ fn rule_explanations(snapshot: &Snapshot, offset: usize) -> Vec<String> {
         .collect()
 }
 
+fn symbol(config: &Config, text: &str, symbol: &Symbol) -> String {
+    match symbol {
+        Symbol::Source(name) => match config.get(name) {
+            Some(entry) => describe::source(config, entry, text),
+            None => format!("**`{name}`** — no entry of `data.sources` has this name"),
+        },
+        Symbol::Param { source, name } => {
+            let declaration = config
+                .get(source)
+                .and_then(|entry| entry.body.common())
+                .and_then(|common| common.parameters.as_ref())
+                .and_then(|parameters| parameters.value.get(name));
+            match declaration {
+                Some(declared) => format!(
+                    "**`${{params.{name}}}`** — parameter of `{source}`\n\n{}",
+                    describe::parameter(name, &declared.value.value)
+                ),
+                None => format!(
+                    "**`${{params.{name}}}`** — `{source}` declares no parameter `{name}`: the token stays literal"
+                ),
+            }
+        }
+    }
+}
+
+fn field_doc(info: &FieldInfo) -> String {
+    let required = if info.required { " (required)" } else { "" };
+    format!("**`{}`**{required}\n\n{}", info.name, info.doc)
+}
+
+/// The documentation of the field `key` where the context says it stands.
+pub(crate) fn field_info(config: &Config, scope: &Scope, key: &str) -> Option<&'static FieldInfo> {
+    match scope {
+        Scope::Entry(name) => {
+            let kind = config
+                .get(name)
+                .and_then(|entry| entry.kind.as_ref())
+                .map(|kind| kind.value);
+            match kind {
+                Some(kind) => fields::field(kind, key),
+                None => fields::kinds_with_field(key)
+                    .first()
+                    .and_then(|kind| fields::field(*kind, key)),
+            }
+        }
+        Scope::Section(_, section) => fields::for_section(*section)
+            .iter()
+            .find(|info| info.name == key),
+        Scope::Parts(_) | Scope::Component | Scope::Other => None,
+    }
+}
+
+/// What the layout says is under the cursor: a field key's docs or a `type` value's summary.
+fn layout(snapshot: &Snapshot, offset: usize) -> Option<(String, Span)> {
+    let analyzed = &snapshot.current;
+    let config = &analyzed.analysis.config;
+    let context = context::at(&analyzed.analysis.line_index, analyzed.syntax, offset);
+    let scope = context.scope();
+    match &context.slot {
+        Slot::Key { word, span } => {
+            field_info(config, &scope, word).map(|info| (field_doc(info), *span))
+        }
+        Slot::Value { key, word, span } if key == "type" && matches!(scope, Scope::Entry(_)) => {
+            let kind = Kind::from_name(word)?;
+            let role = if kind.is_leaf() {
+                "leaf kind"
+            } else {
+                "operator kind"
+            };
+            Some((
+                format!("**`{kind}`** — {role}\n\n{}", fields::kind_summary(kind)),
+                *span,
+            ))
+        }
+        Slot::Value { .. } => None,
+    }
+}
+
 /// The hover at `offset`, or `None` when there is nothing to say.
 pub(crate) fn hover(snapshot: &Snapshot, offset: usize, positions: Positions<'_>) -> Option<Hover> {
-    if !snapshot.current.analysis.has_sources {
+    let analyzed = &snapshot.current;
+    if !analyzed.analysis.has_sources {
         return None;
     }
-    let sections = rule_explanations(snapshot, offset);
-    let range = snapshot
-        .current
-        .analysis
-        .diagnostics
-        .iter()
-        .find(|diagnostic| diagnostic.span.contains(offset))
-        .map(|diagnostic| positions.range(diagnostic.span));
+    let config = &analyzed.analysis.config;
+    let text = analyzed.text();
+    let mut sections = Vec::new();
+    let mut range = None;
+    if let Some((found, span)) = names::symbol_at(config, text, offset) {
+        sections.push(symbol(config, text, &found));
+        range = Some(span);
+    } else if let Some((doc, span)) = layout(snapshot, offset) {
+        sections.push(doc);
+        range = Some(span);
+    }
+    let explanations = rule_explanations(snapshot, offset);
+    if range.is_none() {
+        range = analyzed
+            .analysis
+            .diagnostics
+            .iter()
+            .find(|diagnostic| diagnostic.span.contains(offset))
+            .map(|diagnostic| diagnostic.span);
+    }
+    sections.extend(explanations);
     if sections.is_empty() {
         return None;
     }
@@ -48,6 +148,6 @@ pub(crate) fn hover(snapshot: &Snapshot, offset: usize, positions: Positions<'_>
             kind: MarkupKind::Markdown,
             value: sections.join("\n\n---\n\n"),
         }),
-        range,
+        range: range.map(|span| positions.range(span)),
     })
 }

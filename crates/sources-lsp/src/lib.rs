@@ -10,12 +10,17 @@
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
 mod code_actions;
+mod completion;
+mod context;
+mod describe;
 mod diagnostics;
 mod document;
 mod guard;
 mod hover;
+mod names;
 mod position;
 mod server;
+mod symbols;
 
 use std::time::Duration;
 

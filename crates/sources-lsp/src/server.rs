@@ -5,20 +5,28 @@ use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use sources_syntax::{PositionEncoding, Syntax};
+use std::collections::HashMap;
 use tower_lsp_server::jsonrpc::Result;
+
+use tower_lsp_server::jsonrpc::Error;
 use tower_lsp_server::ls_types::{
     CodeActionKind, CodeActionOptions, CodeActionParams, CodeActionProviderCapability,
-    CodeActionResponse, DidChangeTextDocumentParams, DidCloseTextDocumentParams,
-    DidOpenTextDocumentParams, Hover, HoverParams, HoverProviderCapability, InitializeParams,
-    InitializeResult, InitializedParams, MessageType, ServerCapabilities, ServerInfo,
-    TextDocumentSyncCapability, TextDocumentSyncKind, Uri,
+    CodeActionResponse, CompletionOptions, CompletionParams, CompletionResponse,
+    DidChangeTextDocumentParams, DidCloseTextDocumentParams, DidOpenTextDocumentParams,
+    DocumentSymbolParams, DocumentSymbolResponse, GotoDefinitionParams, GotoDefinitionResponse,
+    Hover, HoverParams, HoverProviderCapability, InitializeParams, InitializeResult,
+    InitializedParams, Location, MessageType, OneOf, Position, PrepareRenameResponse,
+    ReferenceParams, RenameOptions, RenameParams, ServerCapabilities, ServerInfo,
+    TextDocumentPositionParams, TextDocumentSyncCapability, TextDocumentSyncKind, TextEdit, Uri,
+    WorkspaceEdit,
 };
 use tower_lsp_server::{Client, LanguageServer};
 
 use crate::document::{DocumentStore, Snapshot};
 use crate::guard::{self, Panicked};
+use crate::names::{self, Occurrence, Symbol};
 use crate::position::{self, Positions};
-use crate::{Options, code_actions, diagnostics, hover};
+use crate::{Options, code_actions, completion, diagnostics, hover, symbols};
 
 /// The language server: one per client connection.
 #[derive(Debug)]
@@ -61,6 +69,40 @@ impl Server {
             .snapshot(uri)
             .transpose()
             .map_err(Panicked::into_error)
+    }
+
+    /// The symbol under the cursor, with the snapshot it was found in.
+    fn symbol_at(
+        &self,
+        at: &TextDocumentPositionParams,
+    ) -> Result<Option<(Snapshot, Symbol, Position)>> {
+        let Some(snapshot) = self.snapshot(&at.text_document.uri)? else {
+            return Ok(None);
+        };
+        let analysis = &snapshot.current.analysis;
+        if !analysis.has_sources {
+            return Ok(None);
+        }
+        let offset = Positions::new(&analysis.line_index, self.encoding()).offset(at.position);
+        let found = names::symbol_at(&analysis.config, snapshot.current.text(), offset);
+        Ok(found.map(|(symbol, _)| (snapshot, symbol, at.position)))
+    }
+
+    /// Locations of occurrences in the document at `uri`.
+    fn locations(
+        &self,
+        snapshot: &Snapshot,
+        uri: &Uri,
+        occurrences: &[Occurrence],
+    ) -> Vec<Location> {
+        let positions = Positions::new(&snapshot.current.analysis.line_index, self.encoding());
+        occurrences
+            .iter()
+            .map(|occurrence| Location {
+                uri: uri.clone(),
+                range: positions.range(occurrence.span),
+            })
+            .collect()
     }
 
     /// Analyses `version` of `uri` after `delay` and publishes its diagnostics, unless the
@@ -125,6 +167,22 @@ fn capabilities(encoding: PositionEncoding) -> ServerCapabilities {
             code_action_kinds: Some(vec![CodeActionKind::QUICKFIX]),
             ..CodeActionOptions::default()
         })),
+        completion_provider: Some(CompletionOptions {
+            trigger_characters: Some(vec![
+                ".".to_owned(),
+                "{".to_owned(),
+                ":".to_owned(),
+                " ".to_owned(),
+            ]),
+            ..CompletionOptions::default()
+        }),
+        definition_provider: Some(OneOf::Left(true)),
+        references_provider: Some(OneOf::Left(true)),
+        rename_provider: Some(OneOf::Right(RenameOptions {
+            prepare_provider: Some(true),
+            work_done_progress_options: Default::default(),
+        })),
+        document_symbol_provider: Some(OneOf::Left(true)),
         ..ServerCapabilities::default()
     }
 }
@@ -223,5 +281,169 @@ impl LanguageServer for Server {
                 positions,
             )))
         })
+    }
+
+    async fn completion(&self, params: CompletionParams) -> Result<Option<CompletionResponse>> {
+        let at = params.text_document_position;
+        guard::request("textDocument/completion", || {
+            let Some(snapshot) = self.snapshot(&at.text_document.uri)? else {
+                return Ok(None);
+            };
+            let positions = Positions::new(&snapshot.current.analysis.line_index, self.encoding());
+            let items = completion::complete(&snapshot, positions.offset(at.position), positions);
+            Ok(Some(CompletionResponse::Array(items)))
+        })
+    }
+
+    async fn goto_definition(
+        &self,
+        params: GotoDefinitionParams,
+    ) -> Result<Option<GotoDefinitionResponse>> {
+        let at = params.text_document_position_params;
+        guard::request("textDocument/definition", || {
+            let Some((snapshot, symbol, _)) = self.symbol_at(&at)? else {
+                return Ok(None);
+            };
+            let declaration = names::declaration(&snapshot.current.analysis.config, &symbol);
+            let locations =
+                self.locations(&snapshot, &at.text_document.uri, declaration.as_slice());
+            Ok(locations
+                .into_iter()
+                .next()
+                .map(GotoDefinitionResponse::Scalar))
+        })
+    }
+
+    async fn references(&self, params: ReferenceParams) -> Result<Option<Vec<Location>>> {
+        let at = params.text_document_position;
+        let include_declaration = params.context.include_declaration;
+        guard::request("textDocument/references", || {
+            let Some((snapshot, symbol, _)) = self.symbol_at(&at)? else {
+                return Ok(None);
+            };
+            let analyzed = &snapshot.current;
+            let occurrences: Vec<Occurrence> =
+                names::occurrences(&analyzed.analysis.config, analyzed.text(), &symbol)
+                    .into_iter()
+                    .filter(|occurrence| include_declaration || !occurrence.declaration)
+                    .collect();
+            Ok(Some(self.locations(
+                &snapshot,
+                &at.text_document.uri,
+                &occurrences,
+            )))
+        })
+    }
+
+    async fn prepare_rename(
+        &self,
+        at: TextDocumentPositionParams,
+    ) -> Result<Option<PrepareRenameResponse>> {
+        guard::request("textDocument/prepareRename", || {
+            let Some(snapshot) = self.snapshot(&at.text_document.uri)? else {
+                return Ok(None);
+            };
+            let analysis = &snapshot.current.analysis;
+            let positions = Positions::new(&analysis.line_index, self.encoding());
+            let offset = positions.offset(at.position);
+            let Some((symbol, span)) =
+                names::symbol_at(&analysis.config, snapshot.current.text(), offset)
+            else {
+                return Ok(None);
+            };
+            Ok(Some(PrepareRenameResponse::RangeWithPlaceholder {
+                range: positions.range(span),
+                placeholder: symbol.name().to_owned(),
+            }))
+        })
+    }
+
+    async fn rename(&self, params: RenameParams) -> Result<Option<WorkspaceEdit>> {
+        let at = params.text_document_position;
+        let new_name = params.new_name;
+        guard::request("textDocument/rename", || {
+            let Some((snapshot, symbol, _)) = self.symbol_at(&at)? else {
+                return Ok(None);
+            };
+            let analyzed = &snapshot.current;
+            let config = &analyzed.analysis.config;
+            check_new_name(&symbol, &new_name)?;
+            if names::declaration(config, &symbol).is_none() {
+                return Err(Error::invalid_params(format!(
+                    "`{}` is not declared: there is nothing to rename",
+                    symbol.name()
+                )));
+            }
+            if names::is_taken(config, &symbol, &new_name) {
+                let what = match &symbol {
+                    Symbol::Source(_) => "a source".to_owned(),
+                    Symbol::Param { source, .. } => format!("a parameter of `{source}`"),
+                };
+                return Err(Error::invalid_params(format!(
+                    "{what} named `{new_name}` already exists"
+                )));
+            }
+            let occurrences = names::occurrences(config, analyzed.text(), &symbol);
+            if occurrences.iter().any(|occurrence| !occurrence.editable) {
+                return Err(Error::invalid_params(format!(
+                    "`{}` is written with escapes somewhere: rename it by hand",
+                    symbol.name()
+                )));
+            }
+            let positions = Positions::new(&analyzed.analysis.line_index, self.encoding());
+            let edits = occurrences
+                .iter()
+                .map(|occurrence| TextEdit {
+                    range: positions.range(occurrence.span),
+                    new_text: new_name.clone(),
+                })
+                .collect();
+            Ok(Some(WorkspaceEdit {
+                changes: Some(HashMap::from([(at.text_document.uri.clone(), edits)])),
+                ..WorkspaceEdit::default()
+            }))
+        })
+    }
+
+    async fn document_symbol(
+        &self,
+        params: DocumentSymbolParams,
+    ) -> Result<Option<DocumentSymbolResponse>> {
+        guard::request("textDocument/documentSymbol", || {
+            let Some(snapshot) = self.snapshot(&params.text_document.uri)? else {
+                return Ok(None);
+            };
+            let analyzed = snapshot.symbols();
+            let positions = Positions::new(&analyzed.analysis.line_index, self.encoding());
+            Ok(Some(DocumentSymbolResponse::Nested(symbols::outline(
+                analyzed, positions,
+            ))))
+        })
+    }
+}
+
+/// Refuses a new name that could not be written bare where the old one stands.
+fn check_new_name(symbol: &Symbol, new_name: &str) -> Result<()> {
+    let valid = match symbol {
+        Symbol::Param { .. } => {
+            !new_name.is_empty()
+                && new_name
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+        }
+        Symbol::Source(_) => {
+            !new_name.is_empty()
+                && !new_name.starts_with(['-', '?', '&', '*', '!', '|', '>', '%', '@', '`'])
+                && !new_name
+                    .chars()
+                    .any(|c| c.is_whitespace() || ",:#{}[]\"'=.\\$".contains(c))
+        }
+    };
+    if valid {
+        Ok(())
+    } else {
+        Err(Error::invalid_params(format!(
+            "`{new_name}` is not a valid name here"
+        )))
     }
 }

@@ -1,0 +1,352 @@
+//! Completion: the fields valid where the cursor stands (with their docs, minus those already
+//! written), `type` values, enumeration values, source names where a reference is expected,
+//! parameter names after `${params.` and window tokens after `${window.`.
+
+use sources_config::fields::{self, Section};
+use sources_config::template::WindowToken;
+use sources_config::{
+    Anchor, Config, Emit, Enumeration, EventlogStart, Format, Kind, Method, OnError, Order,
+    ParamType, Source, Strategy,
+};
+use sources_syntax::{Span, Syntax};
+use tower_lsp_server::ls_types::{
+    CompletionItem, CompletionItemKind, CompletionTextEdit, Documentation, MarkupContent,
+    MarkupKind, TextEdit,
+};
+
+use crate::context::{self, Scope, Slot};
+use crate::describe;
+use crate::document::Snapshot;
+use crate::position::Positions;
+
+fn markdown(value: String) -> Option<Documentation> {
+    (!value.is_empty()).then_some(Documentation::MarkupContent(MarkupContent {
+        kind: MarkupKind::Markdown,
+        value,
+    }))
+}
+
+/// Builds items that replace one span of the text.
+struct Items<'a> {
+    positions: Positions<'a>,
+    span: Span,
+    items: Vec<CompletionItem>,
+}
+
+impl Items<'_> {
+    fn push(
+        &mut self,
+        label: &str,
+        insert: String,
+        kind: CompletionItemKind,
+        detail: Option<String>,
+        documentation: String,
+    ) {
+        let sort_text = format!("{:04}", self.items.len());
+        self.items.push(CompletionItem {
+            label: label.to_owned(),
+            kind: Some(kind),
+            detail,
+            documentation: markdown(documentation),
+            sort_text: Some(sort_text),
+            filter_text: Some(label.to_owned()),
+            text_edit: Some(CompletionTextEdit::Edit(TextEdit {
+                range: self.positions.range(self.span),
+                new_text: insert,
+            })),
+            ..CompletionItem::default()
+        });
+    }
+
+    fn values<E: Enumeration>(&mut self) {
+        for value in E::names() {
+            self.push(
+                value,
+                value.to_owned(),
+                CompletionItemKind::ENUM_MEMBER,
+                None,
+                String::new(),
+            );
+        }
+    }
+}
+
+/// The entry whose map the offset falls in, in the current analysis or (while the text does not
+/// parse) the last clean one.
+fn entry_at(snapshot: &Snapshot, offset: usize) -> Option<&Source> {
+    snapshot
+        .current
+        .analysis
+        .config
+        .entry_at(offset)
+        .or_else(|| snapshot.symbols().analysis.config.entry_at(offset))
+}
+
+/// Completion inside a `${…}` token being typed.
+fn template(
+    snapshot: &Snapshot,
+    offset: usize,
+    positions: Positions<'_>,
+) -> Option<Vec<CompletionItem>> {
+    let text = snapshot.current.text();
+    let (token, start) = context::template_before(text, offset)?;
+    let inner = &token[2..];
+    let (namespace, partial) = inner.split_once('.').unwrap_or(("", inner));
+    let mut items = Items {
+        positions,
+        span: Span::new(offset - partial.len(), offset),
+        items: Vec::new(),
+    };
+    let closed = text[offset..]
+        .split('\n')
+        .next()
+        .is_some_and(|rest| rest.starts_with('}'));
+    let close = if closed { "" } else { "}" };
+    let entry = entry_at(snapshot, offset);
+    match namespace {
+        "params" => {
+            let parameters = entry
+                .and_then(|entry| entry.body.common())
+                .and_then(|common| common.parameters.as_ref());
+            for param in parameters
+                .into_iter()
+                .flat_map(|parameters| parameters.value.iter())
+            {
+                let name = &param.name.value;
+                let doc = describe::parameter(name, &param.value.value);
+                items.push(
+                    name,
+                    format!("{name}{close}"),
+                    CompletionItemKind::VARIABLE,
+                    Some("parameter".into()),
+                    doc,
+                );
+            }
+        }
+        "window" => {
+            if let Some(filter) = partial.strip_prefix("filters.") {
+                items.span = Span::new(offset - filter.len(), offset);
+                let filters = entry
+                    .and_then(|entry| entry.body.window())
+                    .and_then(|window| window.value.filters.as_ref());
+                for column in filters.into_iter().flat_map(|filters| filters.value.iter()) {
+                    let name = &column.value.value;
+                    let doc = format!("The scoped term on column `{}`.", column.name.value);
+                    items.push(
+                        name,
+                        format!("{name}{close}"),
+                        CompletionItemKind::VARIABLE,
+                        Some("window filter".into()),
+                        doc,
+                    );
+                }
+            } else {
+                for name in WindowToken::NAMES {
+                    let insert = if *name == "filters" {
+                        "filters.".to_owned()
+                    } else {
+                        format!("{name}{close}")
+                    };
+                    items.push(
+                        name,
+                        insert,
+                        CompletionItemKind::CONSTANT,
+                        Some("window token".into()),
+                        String::new(),
+                    );
+                }
+            }
+        }
+        _ => {
+            items.span = Span::new(start + 2, offset);
+            for namespace in ["params", "env", "window"] {
+                items.push(
+                    namespace,
+                    format!("{namespace}."),
+                    CompletionItemKind::MODULE,
+                    None,
+                    String::new(),
+                );
+            }
+        }
+    }
+    Some(items.items)
+}
+
+/// The names of entries, for a reference field (not the entry's own name).
+fn source_names(items: &mut Items<'_>, config: &Config, text: &str, except: Option<&str>) {
+    for entry in &config.entries {
+        let name = &entry.name.value;
+        if Some(name.as_str()) == except {
+            continue;
+        }
+        let kind = entry
+            .kind
+            .as_ref()
+            .map(|kind| kind.value.as_str().to_owned());
+        items.push(
+            name,
+            name.clone(),
+            CompletionItemKind::REFERENCE,
+            kind,
+            describe::source(config, entry, text),
+        );
+    }
+}
+
+/// Whether the value of `key` in `scope` names another entry.
+fn is_reference(scope: &Scope, key: &str) -> bool {
+    match scope {
+        Scope::Entry(_) => matches!(key, "from" | "sources"),
+        Scope::Section(_, Section::MergeChild | Section::Growing) => key == "source",
+        Scope::Section(_, Section::JoinDriver | Section::JoinLookup) => key == "from",
+        Scope::Parts(_) => true,
+        Scope::Component => key == "source",
+        Scope::Section(..) | Scope::Other => false,
+    }
+}
+
+fn value(items: &mut Items<'_>, snapshot: &Snapshot, scope: &Scope, key: &str) {
+    let names = &snapshot.symbols().analysis;
+    let own = match scope {
+        Scope::Entry(name) | Scope::Section(name, _) | Scope::Parts(name) => Some(name.as_str()),
+        Scope::Component | Scope::Other => None,
+    };
+    if is_reference(scope, key) {
+        source_names(items, &names.config, names.line_index.text(), own);
+        return;
+    }
+    match (scope, key) {
+        (Scope::Entry(_), "type") => {
+            for kind in Kind::ALL {
+                let role = if kind.is_leaf() { "leaf" } else { "operator" };
+                let summary = fields::kind_summary(*kind).to_owned();
+                items.push(
+                    kind.as_str(),
+                    kind.as_str().to_owned(),
+                    CompletionItemKind::CLASS,
+                    Some(role.into()),
+                    summary,
+                );
+            }
+        }
+        (Scope::Entry(_), "format") => items.values::<Format>(),
+        (Scope::Entry(_), "on_error") => items.values::<OnError>(),
+        (Scope::Entry(_), "order") => items.values::<Order>(),
+        (Scope::Entry(_), "emit") => items.values::<Emit>(),
+        (Scope::Entry(_), "method") => items.values::<Method>(),
+        (Scope::Section(_, Section::Paginate), "strategy") => items.values::<Strategy>(),
+        (Scope::Section(_, Section::Paginate), "on_page_error") => items.values::<OnError>(),
+        (Scope::Section(_, Section::Window), "anchor") => items.values::<Anchor>(),
+        (Scope::Section(_, Section::Parameter), "type") => items.values::<ParamType>(),
+        (Scope::Component, "start") => items.values::<EventlogStart>(),
+        (Scope::Entry(_) | Scope::Section(..), "follow" | "required" | "mask") => {
+            for value in ["true", "false"] {
+                items.push(
+                    value,
+                    value.to_owned(),
+                    CompletionItemKind::VALUE,
+                    None,
+                    String::new(),
+                );
+            }
+        }
+        _ => {}
+    }
+}
+
+fn keys(
+    items: &mut Items<'_>,
+    snapshot: &Snapshot,
+    scope: &Scope,
+    siblings: &[String],
+    syntax: Syntax,
+    rest_of_line: &str,
+) {
+    let infos: Vec<&fields::FieldInfo> = match scope {
+        Scope::Entry(name) => {
+            let kind = snapshot
+                .current
+                .analysis
+                .config
+                .get(name)
+                .or_else(|| snapshot.symbols().analysis.config.get(name))
+                .and_then(|entry| entry.kind.as_ref())
+                .map(|kind| kind.value);
+            match kind {
+                Some(kind) => fields::for_kind(kind).iter().collect(),
+                None => fields::for_kind(Kind::Http)
+                    .iter()
+                    .filter(|info| info.name == "type")
+                    .collect(),
+            }
+        }
+        Scope::Section(_, section) => fields::for_section(*section).iter().collect(),
+        Scope::Parts(_) | Scope::Component | Scope::Other => Vec::new(),
+    };
+    let separator = if !rest_of_line.trim().is_empty() {
+        ""
+    } else if syntax == Syntax::Yaml {
+        ": "
+    } else {
+        " = "
+    };
+    for info in infos
+        .into_iter()
+        .filter(|info| !siblings.contains(&info.name))
+    {
+        let detail = info.required.then(|| "required".to_owned());
+        items.push(
+            &info.name,
+            format!("{}{separator}", info.name),
+            CompletionItemKind::FIELD,
+            detail,
+            info.doc.clone(),
+        );
+    }
+}
+
+/// The completions at `offset`.
+pub(crate) fn complete(
+    snapshot: &Snapshot,
+    offset: usize,
+    positions: Positions<'_>,
+) -> Vec<CompletionItem> {
+    if let Some(items) = template(snapshot, offset, positions) {
+        return items;
+    }
+    let analyzed = &snapshot.current;
+    let context = context::at(&analyzed.analysis.line_index, analyzed.syntax, offset);
+    let scope = context.scope();
+    match context.slot {
+        Slot::Key { span, .. } => {
+            let text = analyzed.text();
+            let line_end = text[span.end..]
+                .find('\n')
+                .map_or(text.len(), |newline| span.end + newline);
+            let mut items = Items {
+                positions,
+                span,
+                items: Vec::new(),
+            };
+            keys(
+                &mut items,
+                snapshot,
+                &scope,
+                &context.siblings,
+                analyzed.syntax,
+                &text[span.end..line_end],
+            );
+            items.items
+        }
+        Slot::Value { key, span, .. } => {
+            let mut items = Items {
+                positions,
+                span,
+                items: Vec::new(),
+            };
+            value(&mut items, snapshot, &scope, &key);
+            items.items
+        }
+    }
+}

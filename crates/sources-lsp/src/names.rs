@@ -1,0 +1,256 @@
+//! The names the server navigates: source names (declared as `data.sources` keys, referenced by
+//! every reference field and component `source`) and parameters (declared under `parameters`,
+//! referenced as `${params.X}` and by join `on` keys). Which one is under the cursor, and where
+//! all of its occurrences are.
+
+use sources_config::template::{Template, TokenKind};
+use sources_config::{Body, Config, Source, name_span};
+use sources_syntax::Span;
+
+use crate::context;
+
+/// A name the cursor can be on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Symbol {
+    /// An entry of `data.sources`.
+    Source(String),
+    /// A parameter of the entry `source`.
+    Param {
+        /// The entry declaring (or meant to declare) the parameter.
+        source: String,
+        /// The parameter's name.
+        name: String,
+    },
+}
+
+impl Symbol {
+    /// The name itself.
+    pub(crate) fn name(&self) -> &str {
+        match self {
+            Symbol::Source(name) | Symbol::Param { name, .. } => name,
+        }
+    }
+}
+
+/// One place a name is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Occurrence {
+    /// The bare name's span (inside quotes), or the written span when it cannot be edited as
+    /// plain text (escapes).
+    pub(crate) span: Span,
+    /// Whether the span is exactly the name, so a rename may replace it.
+    pub(crate) editable: bool,
+    /// Whether this is the declaration.
+    pub(crate) declaration: bool,
+}
+
+fn occurrence(span: Span, name: &str, declaration: bool) -> Occurrence {
+    match name_span(span, name) {
+        Some(span) => Occurrence {
+            span,
+            editable: true,
+            declaration,
+        },
+        None => Occurrence {
+            span,
+            editable: false,
+            declaration,
+        },
+    }
+}
+
+/// The parameter declarations of an entry: name spans in source order.
+fn declared_params(source: &Source) -> impl Iterator<Item = (&str, Span)> {
+    source
+        .body
+        .common()
+        .and_then(|common| common.parameters.as_ref())
+        .into_iter()
+        .flat_map(|parameters| parameters.value.iter())
+        .map(|param| (param.name.value.as_str(), param.name.span))
+}
+
+/// Every join `on` key binding a parameter of the entry `target`: (key name, key span).
+fn join_bindings<'a>(
+    config: &'a Config,
+    target: &'a str,
+) -> impl Iterator<Item = (&'a str, Span)> + 'a {
+    config.entries.iter().flat_map(move |entry| {
+        let lookups = match &entry.body {
+            Body::Join(join) => join.lookups.as_ref(),
+            _ => None,
+        };
+        lookups
+            .into_iter()
+            .flat_map(|lookups| lookups.value.iter())
+            .filter(move |lookup| {
+                lookup
+                    .value
+                    .value
+                    .from
+                    .as_ref()
+                    .is_some_and(|from| from.value == target)
+            })
+            .flat_map(|lookup| lookup.value.value.on.as_ref())
+            .flat_map(|on| on.value.iter())
+            .map(|binding| (binding.name.value.as_str(), binding.name.span))
+    })
+}
+
+/// The `${params.X}` tokens written inside the entry's value: (name, span of the name).
+fn param_tokens<'a>(text: &'a str, source: &Source) -> Vec<(&'a str, Span)> {
+    let Some(written) = text.get(source.span.start..source.span.end) else {
+        return Vec::new();
+    };
+    let template = Template::parse(written);
+    template
+        .tokens()
+        .filter_map(|token| match token.kind {
+            TokenKind::Param(name) => {
+                let start = source.span.start + token.range.start + "${params.".len();
+                Some((name, Span::new(start, start + name.len())))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// The name under the cursor, and the span of the name there.
+pub(crate) fn symbol_at(config: &Config, text: &str, offset: usize) -> Option<(Symbol, Span)> {
+    if let Some((token, span)) = context::template_around(text, offset)
+        && let Some(parsed) = Template::parse(token).tokens().next()
+        && let TokenKind::Param(name) = parsed.kind
+        && let Some(entry) = config.entry_at(offset)
+    {
+        let start = span.start + "${params.".len();
+        let symbol = Symbol::Param {
+            source: entry.name.value.clone(),
+            name: name.to_owned(),
+        };
+        return Some((symbol, Span::new(start, start + name.len())));
+    }
+    for entry in &config.entries {
+        if entry.name.span.contains(offset) {
+            let name = &entry.name.value;
+            return Some((
+                Symbol::Source(name.clone()),
+                occurrence(entry.name.span, name, true).span,
+            ));
+        }
+        if !entry.span.contains(offset) {
+            continue;
+        }
+        for (name, span) in declared_params(entry) {
+            if span.contains(offset) {
+                let symbol = Symbol::Param {
+                    source: entry.name.value.clone(),
+                    name: name.to_owned(),
+                };
+                return Some((symbol, occurrence(span, name, true).span));
+            }
+        }
+        for reference in entry.references() {
+            if reference.name.span.contains(offset) {
+                let name = reference.name.value;
+                let span = occurrence(reference.name.span, &name, false).span;
+                return Some((Symbol::Source(name), span));
+            }
+        }
+        if let Body::Join(join) = &entry.body {
+            for lookup in join.lookups.iter().flat_map(|lookups| lookups.value.iter()) {
+                let Some(target) = &lookup.value.value.from else {
+                    continue;
+                };
+                for binding in lookup.value.value.on.iter().flat_map(|on| on.value.iter()) {
+                    if binding.name.span.contains(offset) {
+                        let name = &binding.name.value;
+                        let symbol = Symbol::Param {
+                            source: target.value.clone(),
+                            name: name.clone(),
+                        };
+                        return Some((symbol, occurrence(binding.name.span, name, false).span));
+                    }
+                }
+            }
+        }
+    }
+    for component in &config.components {
+        if let Some(source) = component
+            .source
+            .as_ref()
+            .filter(|source| source.span.contains(offset))
+        {
+            let span = occurrence(source.span, &source.value, false).span;
+            return Some((Symbol::Source(source.value.clone()), span));
+        }
+    }
+    None
+}
+
+/// Where the symbol is declared.
+pub(crate) fn declaration(config: &Config, symbol: &Symbol) -> Option<Occurrence> {
+    match symbol {
+        Symbol::Source(name) => config
+            .get(name)
+            .map(|entry| occurrence(entry.name.span, name, true)),
+        Symbol::Param { source, name } => {
+            let entry = config.get(source)?;
+            declared_params(entry)
+                .find(|(declared, _)| declared == name)
+                .map(|(_, span)| occurrence(span, name, true))
+        }
+    }
+}
+
+/// Every occurrence of the symbol, declaration first, then in source order.
+pub(crate) fn occurrences(config: &Config, text: &str, symbol: &Symbol) -> Vec<Occurrence> {
+    let mut found: Vec<Occurrence> = declaration(config, symbol).into_iter().collect();
+    match symbol {
+        Symbol::Source(name) => {
+            for (_, reference) in config.references() {
+                if &reference.name.value == name {
+                    found.push(occurrence(reference.name.span, name, false));
+                }
+            }
+            for source in config
+                .components
+                .iter()
+                .filter_map(|component| component.source.as_ref())
+            {
+                if &source.value == name {
+                    found.push(occurrence(source.span, name, false));
+                }
+            }
+        }
+        Symbol::Param { source, name } => {
+            if let Some(entry) = config.get(source) {
+                for (token, span) in param_tokens(text, entry) {
+                    if token == name {
+                        found.push(Occurrence {
+                            span,
+                            editable: true,
+                            declaration: false,
+                        });
+                    }
+                }
+            }
+            for (key, span) in join_bindings(config, source) {
+                if key == name {
+                    found.push(occurrence(span, name, false));
+                }
+            }
+        }
+    }
+    found.sort_by_key(|occurrence| (!occurrence.declaration, occurrence.span.start));
+    found
+}
+
+/// Whether a new name is already taken where the symbol lives.
+pub(crate) fn is_taken(config: &Config, symbol: &Symbol, new_name: &str) -> bool {
+    match symbol {
+        Symbol::Source(_) => config.get(new_name).is_some(),
+        Symbol::Param { source, .. } => config
+            .get(source)
+            .is_some_and(|entry| declared_params(entry).any(|(declared, _)| declared == new_name)),
+    }
+}
