@@ -1,5 +1,6 @@
 //! Parse benchmark: saphyr's bare `MarkedYaml` load against our `parse`, on a generated config of
-//! 10,000 sources (about 150,000 lines).
+//! 10,000 sources (about 150,000 lines). `saphyr_parser_events_only` is the floor: the event stream
+//! both loaders consume, with nothing built.
 
 use std::hint::black_box;
 
@@ -14,6 +15,16 @@ fn parse_benchmark(c: &mut Criterion) {
     group.sample_size(10);
     group.bench_function("saphyr_marked_yaml_load", |b| {
         b.iter(|| MarkedYaml::load_from_str(black_box(&text)).map(|docs| docs.len()))
+    });
+    group.bench_function("saphyr_parser_events_only", |b| {
+        b.iter(|| {
+            let mut parser = saphyr_parser::Parser::new_from_str(black_box(&text));
+            let mut events = 0usize;
+            while let Some(Ok(_)) = parser.next_event() {
+                events += 1;
+            }
+            events
+        })
     });
     group.bench_function("sources_syntax_parse", |b| {
         b.iter(|| parse(black_box(&text), Syntax::Yaml))

@@ -340,3 +340,25 @@ fn tabs_in_indentation_get_a_hint() {
         parse.errors[0].message
     );
 }
+
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "a 50 MB parse: run with `cargo test --release`"
+)]
+fn a_fifty_megabyte_file_parses_in_reasonable_time() {
+    let entry = "  src_N:\n    type: http\n    url: \"https://example.com/é/${params.id}\"\n    headers: {Accept: application/json}\n    command: [a, b, c]\n";
+    let mut text = String::from("data:\n sources:\n");
+    let mut n = 0;
+    while text.len() < 50 * 1024 * 1024 {
+        text.push_str(&entry.replace("src_N", &format!("src_{n}")));
+        n += 1;
+    }
+    let started = std::time::Instant::now();
+    let parse = yaml(&text);
+    let elapsed = started.elapsed();
+    assert!(parse.errors.is_empty(), "{:?}", parse.errors.first());
+    let sources = at(parse.root.as_ref().expect("root"), &["data", "sources"]);
+    assert_eq!(sources.as_map().map(|m| m.len()), Some(n));
+    assert!(elapsed.as_secs() < 60, "took {elapsed:?}");
+}
