@@ -21,6 +21,17 @@ pub(crate) fn check_bindings(config: &Config, file: &str, out: &mut Vec<Diagnost
     check_operator_inputs(config, out);
 }
 
+/// Whether an entry streams its events (`websocket`, or `http`/`exec` with `follow: true`): an
+/// event log can show it without a window.
+fn streams(entry: &Source) -> bool {
+    match &entry.body {
+        Body::Websocket(_) => true,
+        Body::Http(http) => http.follow.as_ref().is_some_and(|follow| follow.value),
+        Body::Exec(exec) => exec.follow.as_ref().is_some_and(|follow| follow.value),
+        _ => false,
+    }
+}
+
 /// Whether the window grows (`growing: true` or a map; `growing: false` is its own error).
 fn grows(window: &Window) -> Option<Span> {
     match window.growing.as_ref() {
@@ -53,12 +64,15 @@ fn check_component(config: &Config, component: &Component, file: &str, out: &mut
     };
     let who = describe(component);
     let Some(window) = entry.body.window() else {
-        if kind.value == ComponentKind::Eventlog {
+        if kind.value == ComponentKind::Eventlog && !streams(entry) {
             out.push(
                 Diagnostic::new(
                     Rule::WindowBinding,
                     binding.span,
-                    format!("{who} binds `{}`, which has no `window`: an event log reads a windowed source", binding.value),
+                    format!(
+                        "{who} binds `{}`, which has no `window` and does not stream: an event log reads a windowed or streamed source",
+                        binding.value
+                    ),
                 )
                 .with_label("bound here")
                 .with_secondary(entry.name.span, "declared here without `window`")
