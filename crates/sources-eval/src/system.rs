@@ -433,4 +433,166 @@ mod tests {
             "cannot resolve host `sources-try-test.invalid`"
         );
     }
+
+    async fn serve(router: axum::Router) -> String {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
+        let address = listener.local_addr().expect("addr");
+        tokio::spawn(async move { axum::serve(listener, router).await });
+        format!("http://{address}")
+    }
+
+    fn get(url: String) -> HttpRequest {
+        HttpRequest {
+            method: "GET".into(),
+            url,
+            headers: vec![("X-Probe".into(), "yes".into())],
+            body: None,
+        }
+    }
+
+    #[tokio::test]
+    async fn a_real_server_streams_lines_and_sees_headers() {
+        use axum::routing::get as route;
+        let router = axum::Router::new()
+            .route(
+                "/log",
+                route(|| async {
+                    let chunks = futures::stream::iter(["one\ntw", "o\nthree\n"])
+                        .map(|chunk| Ok::<_, std::convert::Infallible>(chunk.to_owned()));
+                    axum::body::Body::from_stream(chunks)
+                }),
+            )
+            .route(
+                "/probe",
+                route(|headers: axum::http::HeaderMap| async move {
+                    format!("{:?}", headers.get("x-probe"))
+                }),
+            );
+        let base = serve(router).await;
+        let io = SystemIo::new().expect("client");
+        let lines: Vec<String> = crate::fetch::http_lines(
+            &io,
+            &crate::trace::Silent,
+            get(format!("{base}/log")),
+            Duration::from_secs(5),
+        )
+        .await
+        .expect("opens")
+        .map(|line| line.expect("line"))
+        .collect()
+        .await;
+        assert_eq!(lines, ["one", "two", "three"]);
+        let body = crate::fetch::http_body(
+            &io,
+            &crate::trace::Silent,
+            get(format!("{base}/probe")),
+            Duration::from_secs(5),
+        )
+        .await
+        .expect("answers");
+        assert_eq!(body, b"Some(\"yes\")");
+    }
+
+    #[tokio::test]
+    async fn a_silent_server_times_out_on_the_real_clock() {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
+        let address = listener.local_addr().expect("addr");
+        let held = tokio::spawn(async move {
+            let accepted = listener.accept().await;
+            futures::future::pending::<()>().await;
+            drop(accepted);
+        });
+        let io = SystemIo::new().expect("client");
+        let error = crate::fetch::http_body(
+            &io,
+            &crate::trace::Silent,
+            get(format!("http://{address}/")),
+            Duration::from_millis(200),
+        )
+        .await
+        .expect_err("times out");
+        assert_eq!(error.to_string(), "timed out after 200ms");
+        held.abort();
+    }
+
+    #[tokio::test]
+    async fn a_command_past_its_timeout_is_killed() {
+        let io = SystemIo::new().expect("client");
+        let pid_file =
+            std::env::temp_dir().join(format!("sources-eval-kill-{}.pid", std::process::id()));
+        let script = format!("echo $$ > {}; exec sleep 30", pid_file.display());
+        let run = crate::fetch::run(
+            &io,
+            &crate::trace::Silent,
+            spec(&["sh", "-c", &script]),
+            Duration::from_millis(300),
+        );
+        let error = run.await.expect_err("times out");
+        assert_eq!(error.to_string(), "timed out after 300ms");
+        let pid = std::fs::read_to_string(&pid_file).expect("the script wrote its pid");
+        let _ = std::fs::remove_file(&pid_file);
+        let stat = format!("/proc/{}/stat", pid.trim());
+        let mut gone = false;
+        for _ in 0..100 {
+            let state = std::fs::read_to_string(&stat).ok();
+            // Gone, or a zombie waiting to be reaped: either way no longer running.
+            if state.as_deref().is_none_or(|stat| stat.contains(") Z")) {
+                gone = true;
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        assert!(gone, "the process is still running after the timeout");
+    }
+
+    #[tokio::test]
+    async fn a_websocket_gets_initial_messages_in_order_and_yields_one_event_per_frame() {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
+        let address = listener.local_addr().expect("addr");
+        tokio::spawn(async move {
+            let (stream, _) = listener.accept().await.expect("accept");
+            let mut socket = tokio_tungstenite::accept_async(stream)
+                .await
+                .expect("upgrade");
+            let mut received = Vec::new();
+            while received.len() < 2 {
+                match socket.next().await {
+                    Some(Ok(Message::Text(text))) => received.push(text.as_str().to_owned()),
+                    _ => return,
+                }
+            }
+            for frame in [
+                format!("got {}", received.join(" then ")),
+                "second".to_owned(),
+            ] {
+                if socket.send(Message::text(frame)).await.is_err() {
+                    return;
+                }
+            }
+            let _ = socket.close(None).await;
+        });
+        let io = SystemIo::new().expect("client");
+        let frames: Vec<String> = crate::fetch::websocket(
+            &io,
+            &crate::trace::Silent,
+            WebSocketRequest {
+                url: format!("ws://{address}/feed"),
+                headers: vec![("Authorization".into(), "Bearer x".into())],
+                initial_messages: vec!["first".into(), "second".into()],
+            },
+            Some(Duration::from_secs(5)),
+        )
+        .await
+        .expect("connects")
+        .map(|frame| frame.expect("frame"))
+        .collect()
+        .await;
+        assert_eq!(frames, ["got first then second", "second"]);
+    }
 }
