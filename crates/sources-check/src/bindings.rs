@@ -230,7 +230,7 @@ fn check_operator_inputs(config: &Config, out: &mut Vec<Diagnostic>) {
                 Rule::WindowOperatorInput,
                 reference.name.span,
                 format!(
-                    "`{kind}` `{}` consumes `{}`, a windowed source: a window holds only the rows on screen",
+                    "{kind} `{}` consumes `{}`, a windowed source: a window holds only the rows on screen",
                     consumer.name.value, reference.name.value
                 ),
             )

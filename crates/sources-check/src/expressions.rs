@@ -114,7 +114,7 @@ pub(crate) fn check_expressions(config: &Config, file: &str, out: &mut Vec<Diagn
                         span,
                         format!("`{}` does not compile: {}", site.field, error.message),
                     )
-                    .with_label("here")
+                    .with_label("does not compile here")
                     .with_help("expressions are CEL: the item's fields are top-level names, parameters are `params.NAME`"),
                 );
             }

@@ -135,7 +135,7 @@ fn check_declared(
                                 span,
                                 format!("`growing.while` does not compile: {}", error.message),
                             )
-                            .with_label("here")
+                            .with_label("does not compile here")
                             .with_help("`while` is a CEL expression over the `source` entry's value, e.g. `status == 'running'`"),
                         );
                     }
