@@ -2,7 +2,8 @@
 //!
 //! `toml` reports every error it can recover from, keeps tables in source order (the workspace
 //! enables `preserve_order`) and limits nesting itself, so no input can overflow the stack here.
-//! The quoting style of each string is read back from the text at its span.
+//! The quoting style of each string is read back from the text at its span, and collection spans
+//! are widened to cover what is written in them.
 
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};
@@ -136,7 +137,23 @@ fn node(text: &str, value: Spanned<DeValue<'_>>, errors: &mut Vec<SyntaxError>) 
             entries: entries(text, table, errors),
         }),
     };
-    Node::new(value, span)
+    Node {
+        span: covering(span, &value),
+        value,
+    }
+}
+
+/// A collection's span widened to cover its children. `toml` spans a `[table]` by its header, an
+/// `[[array]]` by its first header and a table made by a dotted key by that key; the tree's
+/// collections span everything written in them, so a position inside one finds it.
+fn covering(span: Span, value: &Value) -> Span {
+    match value {
+        Value::Map(map) => map.iter().fold(span, |span, entry| {
+            span.cover(entry.key.span).cover(entry.value.span)
+        }),
+        Value::Seq(items) => items.iter().fold(span, |span, item| span.cover(item.span)),
+        _ => span,
+    }
 }
 
 /// The quoting style of a TOML string whose span starts at `start`.

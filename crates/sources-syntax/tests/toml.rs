@@ -121,3 +121,19 @@ fn datetimes_become_plain_strings() {
     let root = toml("when = 1979-05-27T07:32:00Z\n").root.expect("root");
     assert_eq!(at(&root, &["when"]).as_str(), Some("1979-05-27T07:32:00Z"));
 }
+
+#[test]
+fn tables_span_their_header_and_contents() {
+    let text = "[data.sources.zeta]\ntype = \"http\"\nwin.size = 3\n\n[[data.list]]\na = 1\n";
+    let root = toml(text).root.expect("root");
+    let zeta = at(&root, &["data", "sources", "zeta"]);
+    assert_eq!(
+        written(text, zeta),
+        "[data.sources.zeta]\ntype = \"http\"\nwin.size = 3"
+    );
+    assert_eq!(written(text, at(zeta, &["win"])), "win.size = 3");
+    assert_eq!(
+        written(text, at(&root, &["data", "list"])),
+        "[[data.list]]\na = 1"
+    );
+}
