@@ -418,3 +418,43 @@ fn point_root_refs_at_entry(value: &mut Value) {
 pub fn entry_schema_object() -> Schema {
     Schema::try_from(KNOWLEDGE.entry_schema.clone()).unwrap_or_default()
 }
+
+/// The documentation of the field at `path` inside an entry of `kind`: `["url"]`,
+/// `["window", "page_size"]`, `["parameters", "id", "default"]`, `["children", "0", "tags"]`,
+/// `["lookups", "detail", "on"]`, `["window", "growing", "while"]`. Map keys and list indices
+/// that are names (a parameter's name, a lookup's name, a child's index) are skipped over.
+pub fn lookup(kind: Kind, path: &[&str]) -> Option<&'static FieldInfo> {
+    let (first, rest) = path.split_first()?;
+    let field = self::field(kind, first)?;
+    let section = match *first {
+        "window" => Section::Window,
+        "paginate" => Section::Paginate,
+        "cache" if kind.is_leaf() => Section::Cache,
+        "driver" => Section::JoinDriver,
+        "parameters" => Section::Parameter,
+        "children" => Section::MergeChild,
+        "lookups" => Section::JoinLookup,
+        _ => return rest.is_empty().then_some(field),
+    };
+    let rest = match section {
+        Section::Parameter | Section::MergeChild | Section::JoinLookup => {
+            match rest.split_first() {
+                Some((_, inner)) => inner,
+                None => return Some(field),
+            }
+        }
+        _ => rest,
+    };
+    let Some((name, deeper)) = rest.split_first() else {
+        return Some(field);
+    };
+    let inner = for_section(section)
+        .iter()
+        .find(|info| info.name == *name)?;
+    if section == Section::Window && *name == "growing" && !deeper.is_empty() {
+        return for_section(Section::Growing)
+            .iter()
+            .find(|info| Some(&info.name.as_str()) == deeper.first());
+    }
+    deeper.is_empty().then_some(inner)
+}

@@ -16,6 +16,7 @@ pub mod duration;
 pub mod enums;
 pub mod fields;
 pub mod model;
+mod path;
 mod spanned;
 pub mod template;
 #[cfg(test)]
@@ -29,4 +30,5 @@ pub use enums::{
     Strategy,
 };
 pub use model::*;
+pub use path::{PathStep, path_at};
 pub use spanned::{AnyValue, Field, Named, NamedMap, Spanned, Text};

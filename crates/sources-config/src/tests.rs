@@ -437,3 +437,45 @@ fn the_document_schema_resolves_and_carries_the_docs() {
         "optional fields are absent, never null"
     );
 }
+
+#[test]
+fn lookup_follows_sections() {
+    let doc = |kind, path: &[&str]| fields::lookup(kind, path).map(|info| info.name.clone());
+    assert_eq!(doc(Kind::Http, &["url"]).as_deref(), Some("url"));
+    assert_eq!(
+        doc(Kind::Http, &["window", "page_size"]).as_deref(),
+        Some("page_size")
+    );
+    assert_eq!(
+        doc(Kind::Exec, &["parameters", "id", "default"]).as_deref(),
+        Some("default")
+    );
+    assert_eq!(
+        doc(Kind::Exec, &["parameters", "id"]).as_deref(),
+        Some("parameters")
+    );
+    assert_eq!(
+        doc(Kind::Union, &["children", "0", "tags"]).as_deref(),
+        Some("tags")
+    );
+    assert_eq!(
+        doc(Kind::Join, &["lookups", "detail", "on"]).as_deref(),
+        Some("on")
+    );
+    assert_eq!(
+        doc(Kind::Join, &["driver", "from"]).as_deref(),
+        Some("from")
+    );
+    assert_eq!(
+        doc(Kind::Http, &["window", "growing", "while"]).as_deref(),
+        Some("while")
+    );
+    assert_eq!(doc(Kind::Cache, &["ttl"]).as_deref(), Some("ttl"));
+    assert_eq!(doc(Kind::Http, &["cache", "size"]).as_deref(), Some("size"));
+    assert_eq!(doc(Kind::Exec, &["paginate"]), None);
+    assert_eq!(doc(Kind::Http, &["window", "nope"]), None);
+    assert!(
+        fields::lookup(Kind::Http, &["window", "page_size"])
+            .is_some_and(|info| info.doc.contains("100"))
+    );
+}
