@@ -135,6 +135,34 @@ impl JsonSchema for Text {
 #[derive(Clone, Debug, PartialEq)]
 pub struct AnyValue(pub Node);
 
+impl AnyValue {
+    /// The value as JSON (what `static` data and `older`/`newer` values stand for). A float that
+    /// JSON cannot hold (NaN, infinity) and an unreadable value become `null`.
+    pub fn to_json(&self) -> serde_json::Value {
+        to_json(&self.0)
+    }
+}
+
+fn to_json(node: &Node) -> serde_json::Value {
+    use serde_json::Value as Json;
+    match &node.value {
+        sources_syntax::Value::Null | sources_syntax::Value::Invalid => Json::Null,
+        sources_syntax::Value::Bool(value) => Json::Bool(*value),
+        sources_syntax::Value::Int(value) => Json::from(*value),
+        sources_syntax::Value::Float(value) => {
+            serde_json::Number::from_f64(*value).map_or(Json::Null, Json::Number)
+        }
+        sources_syntax::Value::Str(text) => Json::String(text.text.clone()),
+        sources_syntax::Value::Seq(items) => Json::Array(items.iter().map(to_json).collect()),
+        sources_syntax::Value::Map(map) => Json::Object(
+            map.entries
+                .iter()
+                .map(|entry| (entry.key.name.clone(), to_json(&entry.value)))
+                .collect(),
+        ),
+    }
+}
+
 impl JsonSchema for AnyValue {
     fn inline_schema() -> bool {
         true

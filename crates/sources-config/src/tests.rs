@@ -479,3 +479,17 @@ fn lookup_follows_sections() {
             .is_some_and(|info| info.doc.contains("100"))
     );
 }
+
+#[test]
+fn static_data_converts_to_json() {
+    let text = "data:\n  sources:\n    s:\n      type: static\n      data: [{name: a, n: 1, ok: true, x: 1.5, none: null}]\n";
+    let (config, _) = yaml(text);
+    let Body::Static(data) = &config.entries[0].body else {
+        panic!("static")
+    };
+    let json = data.data.as_ref().expect("data").value.to_json();
+    assert_eq!(
+        json,
+        serde_json::json!([{"name": "a", "n": 1, "ok": true, "x": 1.5, "none": null}])
+    );
+}
