@@ -94,10 +94,7 @@ fn http_error(url: &reqwest::Url, error: &reqwest::Error) -> IoError {
         };
     }
     if error.is_builder() {
-        return IoError::Url {
-            url: crate::trace::url(url.as_str()),
-            detail,
-        };
+        return IoError::Transport(format!("the request cannot be built: {detail}"));
     }
     IoError::Transport(detail)
 }
@@ -594,5 +591,23 @@ mod tests {
         .collect()
         .await;
         assert_eq!(frames, ["got first then second", "second"]);
+    }
+
+    #[tokio::test]
+    async fn a_header_that_cannot_be_sent_is_named_as_such() {
+        let io = SystemIo::new().expect("client");
+        let error = io
+            .http(HttpRequest {
+                method: "GET".into(),
+                url: "http://127.0.0.1:9/".into(),
+                headers: vec![("X-Bad".into(), "line\nbreak".into())],
+                body: None,
+            })
+            .await
+            .expect_err("not sendable");
+        assert!(
+            error.to_string().starts_with("the request cannot be built"),
+            "{error}"
+        );
     }
 }
