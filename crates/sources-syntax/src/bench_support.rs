@@ -139,3 +139,28 @@ fn merge(out: &mut String, i: usize) {
         b = i - 1,
     );
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Map, Node, Syntax, parse};
+
+    #[test]
+    fn the_generated_config_is_valid_and_the_promised_size() {
+        let text = generate_config(10_000);
+        let lines = text.lines().count();
+        assert!((140_000..=160_000).contains(&lines), "{lines} lines");
+        let parse = parse(&text, Syntax::Yaml);
+        assert!(parse.errors.is_empty(), "{:?}", parse.errors.first());
+        let root = parse.root.expect("root");
+        let sources = root
+            .as_map()
+            .and_then(|m| m.value("data"))
+            .and_then(Node::as_map);
+        let count = sources
+            .and_then(|data| data.value("sources"))
+            .and_then(Node::as_map)
+            .map(Map::len);
+        assert_eq!(count, Some(10_000));
+    }
+}

@@ -45,7 +45,55 @@ pub(crate) fn parse(text: &str) -> Parse {
     };
     errors.sort_by_key(|error| error.span);
     drop_cascades(text, &mut errors);
+    if let Some(root) = &root {
+        for error in &mut errors {
+            point_at_first_key(text, root, error);
+        }
+    }
     Parse { root, errors }
+}
+
+/// Adds where the first of two duplicate keys is written: the key of that name in the innermost
+/// table opened before the duplicate (the parser keeps the first and drops the second). A table's
+/// span ends at its last kept entry, so the descent follows the last child starting before it.
+fn point_at_first_key(text: &str, root: &Node, error: &mut SyntaxError) {
+    let Some(name) = error
+        .message
+        .strip_prefix("duplicate key `")
+        .and_then(|rest| rest.split_once('`'))
+        .map(|(name, _)| name.trim_matches(['"', '\''].as_slice()).to_owned())
+    else {
+        return;
+    };
+    let at = error.span.start;
+    let mut first = None;
+    let mut node = root;
+    loop {
+        let next = match &node.value {
+            Value::Map(map) => {
+                if let Some(entry) = map.get(&name).filter(|entry| entry.key.span.start < at) {
+                    first = Some(entry.key.span.start);
+                }
+                map.iter()
+                    .map(|entry| &entry.value)
+                    .filter(|child| child.span.start <= at)
+                    .max_by_key(|child| child.span.start)
+            }
+            Value::Seq(items) => items
+                .iter()
+                .filter(|child| child.span.start <= at)
+                .max_by_key(|child| child.span.start),
+            _ => None,
+        };
+        match next {
+            Some(child) => node = child,
+            None => break,
+        }
+    }
+    if let Some(first) = first {
+        let line = text[..first].matches('\n').count() + 1;
+        error.message = format!("duplicate key `{name}`; the first is at line {line}");
+    }
 }
 
 /// Keeps the first error of each line: the parser's later errors on that line follow from it.

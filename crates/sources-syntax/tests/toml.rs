@@ -75,12 +75,30 @@ fn duplicate_keys_name_the_key() {
     let text = "a = 1\na = 2\n";
     let parse = toml(text);
     assert_eq!(parse.errors.len(), 1, "{:?}", parse.errors);
-    assert!(
-        parse.errors[0].message.starts_with("duplicate key `a`"),
-        "{}",
-        parse.errors[0].message
+    assert_eq!(
+        parse.errors[0].message,
+        "duplicate key `a`; the first is at line 1"
     );
     assert_eq!(parse.errors[0].span.start, 6);
+}
+
+#[test]
+fn duplicate_keys_name_the_line_of_the_first() {
+    let text = "[x]\nb = 1\n\n[y]\nb = 1\nc = 2\nb = 3\n";
+    let parse = toml(text);
+    assert_eq!(parse.errors.len(), 1, "{:?}", parse.errors);
+    assert_eq!(
+        parse.errors[0].message,
+        "duplicate key `b`; the first is at line 5"
+    );
+    assert_eq!(parse.errors[0].span.start, text.rfind('b').expect("b"));
+    let headers = toml("[x]\na = 1\n[x]\nb = 2\n");
+    assert_eq!(headers.errors.len(), 1, "{:?}", headers.errors);
+    assert!(
+        headers.errors[0].message.starts_with("duplicate key `x`"),
+        "{:?}",
+        headers.errors
+    );
 }
 
 #[test]
