@@ -302,6 +302,7 @@ impl Decoder {
                 diagnostic
             };
             if other_kinds.is_empty()
+                && section.is_none()
                 && let Some(best) = suggestions.first()
                 && let Some(span) = name_span(entry.key.span, name)
                 && !fields.written(best)

@@ -156,6 +156,7 @@ fn a_field_of_another_kind_says_so() {
     assert!(diagnostics[0].fixes.is_empty());
     let text = "data:\n  sources:\n    s:\n      type: http\n      url: u\n      page_size: 10\n";
     let (_, diagnostics) = yaml(text);
+    assert!(diagnostics[0].fixes.is_empty(), "no rename for a misplaced field");
     assert!(
         diagnostics[0].message.contains("belongs under `window`"),
         "{}",
