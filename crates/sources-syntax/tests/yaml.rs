@@ -99,6 +99,17 @@ fn block_scalars_span_from_their_indicator() {
 }
 
 #[test]
+fn anchored_block_scalars_and_empty_values() {
+    let text = "a:\nb: &x |\n  text\nc: *x\n";
+    let root = root(text);
+    let a = at(&root, &["a"]);
+    assert_eq!(a.value, Value::Null);
+    assert_eq!(a.span, sources_syntax::Span::empty(1));
+    assert_eq!(written(text, at(&root, &["b"])), "|\n  text");
+    assert_eq!(at(&root, &["c"]).as_str(), Some("text\n"));
+}
+
+#[test]
 fn scalars_resolve_with_the_core_schema() {
     let text = "n: ~\nt: true\ni: -12\nh: 0x1F\nf: 1.5e3\ns: 1.2.3\nq: \"12\"\ne:\nw: yes\n";
     let root = root(text);
