@@ -15,7 +15,6 @@ use sources_config::{
     Anchor, Body, Config, Emit, Enumeration, Field, Format, Growing, Http, Kind, LeafFields,
     MergeFields, NamedMap, OnError, Order, ParamType, Source, Stage, Template, Window,
 };
-use sources_syntax::Node;
 
 use crate::cache::{CachePolicy, DEFAULT_SIZE, FetchCache};
 use crate::decode::{self, apply_root};
@@ -206,26 +205,6 @@ pub fn needs_params(source: &Source) -> bool {
         .any(|decl| decl.required && decl.default.is_none())
 }
 
-/// Converts a spanned tree value (inline `static` data, `older`/`newer` values) to JSON.
-pub fn node_to_json(node: &Node) -> Value {
-    use sources_syntax::Value as Tree;
-    match &node.value {
-        Tree::Null | Tree::Invalid => Value::Null,
-        Tree::Bool(flag) => Value::Bool(*flag),
-        Tree::Int(int) => Value::from(*int),
-        Tree::Float(float) => {
-            serde_json::Number::from_f64(*float).map_or(Value::Null, Value::Number)
-        }
-        Tree::Str(text) => Value::String(text.text.clone()),
-        Tree::Seq(items) => Value::Array(items.iter().map(node_to_json).collect()),
-        Tree::Map(map) => Value::Object(
-            map.iter()
-                .map(|entry| (entry.key.name.clone(), node_to_json(&entry.value)))
-                .collect(),
-        ),
-    }
-}
-
 fn text(field: Option<&Field<Template>>) -> Option<&str> {
     field.map(|field| field.value.text.as_str())
 }
@@ -281,7 +260,7 @@ fn walk_map(window: &Window, anchor: AnchorAt) -> Vec<(String, Value)> {
     map.map(|map| {
         map.value
             .iter()
-            .map(|item| (item.name.value.clone(), node_to_json(&item.value.value.0)))
+            .map(|item| (item.name.value.clone(), item.value.value.to_json()))
             .collect()
     })
     .unwrap_or_default()
@@ -709,7 +688,7 @@ impl<'c> Engine<'c> {
                 let value = data
                     .data
                     .as_ref()
-                    .map_or(Value::Null, |data| node_to_json(&data.value.0));
+                    .map_or(Value::Null, |data| data.value.to_json());
                 Ok(Output::Value(self.root(value, &data.leaf).map_err(fail)?))
             }
             Body::Merge(merge) => {
