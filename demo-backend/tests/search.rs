@@ -318,6 +318,9 @@ async fn track_total_hits_counts_to_ten_thousand_exactly_or_not_at_all() {
     assert!(counted["hits"]["total"]["value"].as_u64().expect("total") > 10_000);
 }
 
+/// What a client checks a hit against.
+type HitPredicate<'a> = dyn Fn(&Value) -> bool + 'a;
+
 #[tokio::test]
 async fn query_string_terms_match_fields_and_words_joined_by_and() {
     let fixture = Fixture::new(5);
@@ -345,7 +348,7 @@ async fn query_string_terms_match_fields_and_words_joined_by_and() {
             .expect("service")
             .to_owned()
     };
-    let cases: Vec<(&str, Box<dyn Fn(&Value) -> bool>)> = vec![
+    let cases: Vec<(&str, Box<HitPredicate<'_>>)> = vec![
         (
             "log.level:error service.name:PAYMENTS",
             Box::new(|hit| level(hit) == "ERROR" && service(hit) == "payments"),

@@ -6,7 +6,7 @@
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use serde_json::{Value, json};
+use serde::Serialize;
 
 use crate::clock::Millis;
 
@@ -32,8 +32,13 @@ pub const PROCESSING_LAG: Millis = 3_000;
 const FINISHED_JOB_AGE: Millis = 3_600_000;
 /// Time between two events of the finished job.
 const FINISHED_EVENT_INTERVAL: Millis = 300;
-/// Hosts `web-01` … `web-12`.
-const HOSTS: u8 = 12;
+/// The hosts every task runs on.
+const HOST_NAMES: [&str; 12] = [
+    "web-01", "web-02", "web-03", "web-04", "web-05", "web-06", "web-07", "web-08", "web-09",
+    "web-10", "web-11", "web-12",
+];
+/// How many hosts there are.
+const HOSTS: u8 = HOST_NAMES.len() as u8;
 /// Events per task: its header, then a start and a result for each host.
 const EVENTS_PER_TASK: u32 = 1 + 2 * HOSTS as u32;
 
@@ -122,12 +127,14 @@ pub struct Event {
     pub changed: bool,
     /// When the event was saved: from this time on a reader sees it.
     pub visible_at: Millis,
+    /// `visible_at` in RFC 3339, the event's `created`.
+    pub created: String,
 }
 
 impl Event {
     /// The host name, empty for events not about one host (as Ansible reports them).
-    pub fn host_name(&self) -> String {
-        self.host.map(host_name).unwrap_or_default()
+    pub fn host_name(&self) -> &'static str {
+        self.host.map_or("", host_name)
     }
 
     /// The task name, empty for events outside a task.
@@ -137,8 +144,8 @@ impl Event {
 }
 
 /// The name of host `index` (0-based): `web-01` ….
-fn host_name(index: u8) -> String {
-    format!("web-{:02}", index + 1)
+fn host_name(index: u8) -> &'static str {
+    HOST_NAMES[usize::from(index)]
 }
 
 /// What a `host_name` filter value names.
@@ -237,48 +244,96 @@ impl Job {
     }
 
     /// The job record of both the list and the detail endpoints.
-    pub fn record(&self, now: Millis) -> Value {
-        let finished = (now >= self.finished).then(|| super::rfc3339(self.finished));
-        json!({
-            "id": self.id,
-            "type": "job",
-            "url": format!("/api/v2/jobs/{}/", self.id),
-            "related": { "job_events": format!("/api/v2/jobs/{}/job_events/", self.id) },
-            "name": self.name,
-            "status": self.status(now),
-            "started": super::rfc3339(self.started),
-            "finished": finished,
-            "event_processing_finished": self.event_processing_finished(now),
-        })
+    pub fn record(&self, now: Millis) -> JobRecord {
+        JobRecord {
+            id: self.id,
+            kind: "job",
+            url: format!("/api/v2/jobs/{}/", self.id),
+            related: Related {
+                job_events: format!("/api/v2/jobs/{}/job_events/", self.id),
+            },
+            name: self.name,
+            status: self.status(now),
+            started: super::rfc3339(self.started),
+            finished: (now >= self.finished).then(|| super::rfc3339(self.finished)),
+            event_processing_finished: self.event_processing_finished(now),
+        }
     }
 
-    /// The event's JSON object as the events page lists it.
-    pub fn event_json(&self, event: &Event) -> Value {
-        let mut event_data = json!({ "playbook": "site.yml", "play": self.play });
-        if event.task.is_some() {
-            event_data["task"] = json!(event.task_name());
+    /// The event as the events page lists it.
+    pub fn event_record<'a>(&'a self, event: &'a Event) -> EventRecord<'a> {
+        EventRecord {
+            id: (self.id - 1) * 10_000 + u64::from(event.counter),
+            job: self.id,
+            counter: event.counter,
+            event: event.kind.name(),
+            created: &event.created,
+            failed: event.failed,
+            changed: event.changed,
+            host_name: event.host_name(),
+            play: self.play,
+            task: event.task_name(),
+            stdout: event.stdout.as_deref(),
+            event_data: EventData {
+                playbook: "site.yml",
+                play: self.play,
+                task: event.task.map(|_| event.task_name()),
+                host: event.host.map(|_| event.host_name()),
+            },
         }
-        if event.host.is_some() {
-            event_data["host"] = json!(event.host_name());
-        }
-        let mut value = json!({
-            "id": (self.id - 1) * 10_000 + u64::from(event.counter),
-            "job": self.id,
-            "counter": event.counter,
-            "event": event.kind.name(),
-            "created": super::rfc3339(event.visible_at),
-            "failed": event.failed,
-            "changed": event.changed,
-            "host_name": event.host_name(),
-            "play": self.play,
-            "task": event.task_name(),
-            "event_data": event_data,
-        });
-        if let Some(stdout) = &event.stdout {
-            value["stdout"] = json!(stdout);
-        }
-        value
     }
+}
+
+/// A job record: `{id, name, status, started, finished, event_processing_finished, …}`.
+#[derive(Debug, Serialize)]
+pub struct JobRecord {
+    id: u64,
+    #[serde(rename = "type")]
+    kind: &'static str,
+    url: String,
+    related: Related,
+    name: &'static str,
+    status: &'static str,
+    started: String,
+    /// `null` while the job runs.
+    finished: Option<String>,
+    event_processing_finished: bool,
+}
+
+/// Links from a job record.
+#[derive(Debug, Serialize)]
+struct Related {
+    job_events: String,
+}
+
+/// An event as listed: the spec's fields plus `id`, `job`, `created`, `play` and `event_data`.
+#[derive(Debug, Serialize)]
+pub struct EventRecord<'a> {
+    id: u64,
+    job: u64,
+    counter: u32,
+    event: &'static str,
+    created: &'a str,
+    failed: bool,
+    changed: bool,
+    host_name: &'static str,
+    play: &'static str,
+    task: &'static str,
+    /// Absent for events without output, such as `runner_on_start`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stdout: Option<&'a str>,
+    event_data: EventData,
+}
+
+/// The structured data of an event.
+#[derive(Debug, Serialize)]
+struct EventData {
+    playbook: &'static str,
+    play: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    task: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    host: Option<&'static str>,
 }
 
 /// Per-host tallies for the closing recap.
@@ -314,6 +369,7 @@ fn generate_events(
             failed: false,
             changed: false,
             visible_at: visible_at(counter),
+            created: super::rfc3339(visible_at(counter)),
         };
         match counter {
             1 => event.stdout = Some(String::new()),

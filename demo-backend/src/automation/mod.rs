@@ -13,15 +13,15 @@ use std::sync::Arc;
 use std::time::{Duration, UNIX_EPOCH};
 
 use axum::extract::{Path, Query, State};
+use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
-use serde_json::Value;
 
 use crate::CornerContext;
 use crate::clock::{Clock, Millis};
 use crate::error::ApiError;
-use events::{Event, Job};
-use query::QueryParams;
+use events::{Event, Job, JobRecord};
+use query::{Page, QueryParams};
 
 pub use events::{
     FINISHED_JOB_EVENTS, FINISHED_JOB_ID, LATE_EVENT_DELAY, LATE_EVENT_EVERY, PROCESSING_LAG,
@@ -87,7 +87,7 @@ pub fn router(ctx: CornerContext) -> Router {
 async fn job_list(
     State(automation): State<Arc<Automation>>,
     Query(pairs): Query<Vec<(String, String)>>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Page<JobRecord>>, ApiError> {
     let params = QueryParams::parse(pairs, &JOB_LIST_PARAMS)?;
     let paging = params.paging()?;
     let now = automation.clock.now();
@@ -96,7 +96,7 @@ async fn job_list(
         .iter()
         .map(|job| job.record(now))
         .collect();
-    Ok(Json(params.page_body(
+    Ok(Json(params.page(
         "/api/v2/jobs/",
         &paging,
         automation.jobs.len(),
@@ -108,7 +108,7 @@ async fn job_list(
 async fn job_detail(
     State(automation): State<Arc<Automation>>,
     Path(id): Path<String>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<JobRecord>, ApiError> {
     let job = automation.job(&id)?;
     Ok(Json(job.record(automation.clock.now())))
 }
@@ -118,7 +118,7 @@ async fn job_events(
     State(automation): State<Arc<Automation>>,
     Path(id): Path<String>,
     Query(pairs): Query<Vec<(String, String)>>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Response, ApiError> {
     let job = automation.job(&id)?;
     let params = QueryParams::parse(pairs, &EVENT_PARAMS)?;
     let filter = EventFilter::parse(&params)?;
@@ -134,15 +134,11 @@ async fn job_events(
     let window = paging.window(matches.len())?;
     let results = matches[window]
         .iter()
-        .map(|event| job.event_json(event))
+        .map(|event| job.event_record(event))
         .collect();
     let path = format!("/api/v2/jobs/{}/job_events/", job.id);
-    Ok(Json(params.page_body(
-        &path,
-        &paging,
-        matches.len(),
-        results,
-    )))
+    // Serialized here: the events borrow from the state.
+    Ok(Json(params.page(&path, &paging, matches.len(), results)).into_response())
 }
 
 /// What an events request selects, parsed from its parameters.

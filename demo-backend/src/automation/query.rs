@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 use std::ops::Range;
 
-use serde_json::{Value, json};
+use serde::Serialize;
 
 use crate::error::ApiError;
 
@@ -121,19 +121,37 @@ impl QueryParams {
     }
 
     /// The page envelope `{count, next, previous, results}`.
-    pub fn page_body(
+    pub fn page<T: Serialize>(
         &self,
         path: &str,
         paging: &PageRequest,
         count: usize,
-        results: Vec<Value>,
-    ) -> Value {
+        results: Vec<T>,
+    ) -> Page<T> {
         let last = paging.page.saturating_mul(paging.size as i64);
         let next = (usize::try_from(last).is_ok_and(|last| last < count))
             .then(|| self.link(path, paging.page + 1));
         let previous = (paging.page > 1).then(|| self.link(path, paging.page - 1));
-        json!({ "count": count, "next": next, "previous": previous, "results": results })
+        Page {
+            count,
+            next,
+            previous,
+            results,
+        }
     }
+}
+
+/// One page of a list: `{count, next, previous, results}`, the links path-only.
+#[derive(Debug, Serialize)]
+pub struct Page<T> {
+    /// How many items match the request in all.
+    pub count: usize,
+    /// The next page, `null` on the last.
+    pub next: Option<String>,
+    /// The previous page, `null` on the first.
+    pub previous: Option<String>,
+    /// This page's items.
+    pub results: Vec<T>,
 }
 
 /// The page a client asked for.
@@ -192,15 +210,11 @@ mod tests {
         ])
         .expect("accepted");
         let paging = params.paging().expect("paging");
-        let body = params.page_body("/p/", &paging, 10, Vec::new());
-        assert_eq!(
-            body["next"],
-            "/p/?stdout__icontains=a%20b%26c&page_size=3&page=3"
-        );
-        assert_eq!(
-            body["previous"],
-            "/p/?stdout__icontains=a%20b%26c&page_size=3"
-        );
+        let page = params.page("/p/", &paging, 10, Vec::<u8>::new());
+        let next = "/p/?stdout__icontains=a%20b%26c&page_size=3&page=3";
+        assert_eq!(page.next.as_deref(), Some(next));
+        let previous = "/p/?stdout__icontains=a%20b%26c&page_size=3";
+        assert_eq!(page.previous.as_deref(), Some(previous));
     }
 
     #[test]

@@ -148,9 +148,16 @@ impl TokenIndex {
         self.vocabulary.get(word).copied()
     }
 
-    /// Document `doc`, which must be below [`TokenIndex::len`].
+    /// Document `doc`, if indexed.
     pub fn doc(&self, doc: u64) -> Option<&IndexedDoc> {
         usize::try_from(doc).ok().and_then(|doc| self.docs.get(doc))
+    }
+
+    /// The indexed documents below `end`, by number.
+    pub fn docs_below(&self, end: u64) -> &[IndexedDoc] {
+        &self.docs[..usize::try_from(end)
+            .unwrap_or(usize::MAX)
+            .min(self.docs.len())]
     }
 
     /// The message word ids of `doc`.

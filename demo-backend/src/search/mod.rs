@@ -19,12 +19,12 @@ use axum::body::Bytes;
 use axum::extract::{Query, State};
 use axum::routing::{delete, get, post};
 use axum::{Json, Router};
-use serde_json::{Value, json};
+use serde::Serialize;
 
 use crate::CornerContext;
 use crate::clock::{Clock, Millis};
 use crate::error::ApiError;
-use documents::{DocumentSource, GrowingIndex, LEVELS, SERVICES};
+use documents::{DocumentSource, GrowingIndex, IndexedDoc, LEVELS, SERVICES};
 use query_string::CompiledTerm;
 use request::{Direction, SearchAfter, SearchRequest, TotalHits, not_modelled};
 use timeline::{IndexView, Timeline};
@@ -71,7 +71,7 @@ async fn search(
     State(index): State<Arc<LogIndex>>,
     Query(pairs): Query<Vec<(String, String)>>,
     body: Bytes,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<SearchResponse>, ApiError> {
     for (name, _) in &pairs {
         match name.as_str() {
             "scroll" => return Err(not_modelled("scroll")),
@@ -99,74 +99,161 @@ async fn scroll() -> ApiError {
 
 impl LogIndex {
     /// Answers a checked request against the documents searchable at `now`.
-    fn search(&self, request: &SearchRequest, now: Millis) -> Value {
+    fn search(&self, request: &SearchRequest, now: Millis) -> SearchResponse {
         let view = self.timeline.view(now);
-        let (hits, total) = if request.terms.is_empty() {
-            (
-                page(&view, request, |_| true),
-                counted(request.total, view.searchable_count()),
-            )
-        } else {
-            self.tokens.read(&self.source, view.end(), |tokens| {
-                let terms: Vec<CompiledTerm> = request
-                    .terms
-                    .iter()
-                    .map(|term| CompiledTerm::new(term, tokens))
-                    .collect();
-                let matches = |doc: u64| {
-                    tokens.doc(doc).is_some_and(|indexed| {
-                        let words = tokens.words_of(indexed);
-                        terms.iter().all(|term| term.matches(indexed, words))
-                    })
-                };
-                let hits = page(&view, request, matches);
-                let limit = match request.total {
-                    TotalHits::Absent => 0,
-                    TotalHits::UpToThreshold => TOTAL_HITS_THRESHOLD + 1,
-                    TotalHits::Exact => u64::MAX,
-                };
-                let found = (0..view.end()).filter(|&doc| view.is_searchable(doc) && matches(doc));
-                let count = found
-                    .take(usize::try_from(limit).unwrap_or(usize::MAX))
-                    .count() as u64;
-                (hits, counted(request.total, count))
-            })
-        };
-        let hits: Vec<Value> = hits.into_iter().map(|doc| self.hit(doc, request)).collect();
-        let mut outer = json!({ "max_score": null, "hits": hits });
-        if let Some(total) = total {
-            outer["total"] = total;
+        let (hits, total) =
+            if request.terms.is_empty() {
+                (
+                    page(&view, request, |_| true),
+                    total_hits(request.total, view.searchable_count()),
+                )
+            } else {
+                self.tokens.read(&self.source, view.end(), |tokens| {
+                    let mut terms: Vec<CompiledTerm> = request
+                        .terms
+                        .iter()
+                        .map(|term| CompiledTerm::new(term, tokens))
+                        .collect();
+                    terms.sort_by_key(|term| !term.is_keyword_only());
+                    let matches_all = |indexed: &IndexedDoc| {
+                        terms.iter().all(|term| term.matches(indexed, tokens))
+                    };
+                    let hits = page(&view, request, |doc| {
+                        tokens.doc(doc).is_some_and(matches_all)
+                    });
+                    let limit = match request.total {
+                        TotalHits::Absent => 0,
+                        TotalHits::UpToThreshold => TOTAL_HITS_THRESHOLD + 1,
+                        TotalHits::Exact => u64::MAX,
+                    };
+                    let found = tokens.docs_below(view.end()).iter().enumerate().filter(
+                        |(doc, indexed)| matches_all(indexed) && view.is_searchable(*doc as u64),
+                    );
+                    let count = found
+                        .take(usize::try_from(limit).unwrap_or(usize::MAX))
+                        .count() as u64;
+                    (hits, total_hits(request.total, count))
+                })
+            };
+        SearchResponse {
+            took: 0,
+            timed_out: false,
+            shards: Shards {
+                total: 1,
+                successful: 1,
+                skipped: 0,
+                failed: 0,
+            },
+            hits: Hits {
+                total,
+                max_score: None,
+                hits: hits.into_iter().map(|doc| self.hit(doc, request)).collect(),
+            },
         }
-        json!({
-            "took": 0,
-            "timed_out": false,
-            "_shards": { "total": 1, "successful": 1, "skipped": 0, "failed": 0 },
-            "hits": outer,
-        })
     }
 
     /// One hit: `_id`, `_source` and the sort values of the request's sort.
-    fn hit(&self, doc: u64, request: &SearchRequest) -> Value {
+    fn hit(&self, doc: u64, request: &SearchRequest) -> Hit {
         let document = self.source.document(doc);
         let timestamp = self.timeline.timestamp(doc);
+        let doc_value = i64::try_from(doc).unwrap_or(i64::MAX);
         let sort = if request.sort_by_timestamp {
-            json!([timestamp, doc])
+            vec![timestamp, doc_value]
         } else {
-            json!([doc])
+            vec![doc_value]
         };
-        json!({
-            "_index": INDEX_NAME,
-            "_id": self.source.id(doc),
-            "_score": null,
-            "_source": {
-                "@timestamp": rfc3339(timestamp),
-                "log": { "level": LEVELS[usize::from(document.level)] },
-                "service": { "name": SERVICES[usize::from(document.service)] },
-                "message": document.message,
+        Hit {
+            index: INDEX_NAME,
+            id: self.source.id(doc),
+            score: None,
+            source: Source {
+                timestamp: rfc3339(timestamp),
+                log: Log {
+                    level: LEVELS[usize::from(document.level)],
+                },
+                service: Service {
+                    name: SERVICES[usize::from(document.service)],
+                },
+                message: document.message,
             },
-            "sort": sort,
-        })
+            sort,
+        }
     }
+}
+
+/// The response body: `{took, timed_out, _shards, hits: {total, max_score, hits}}`.
+#[derive(Debug, Serialize)]
+struct SearchResponse {
+    took: u64,
+    timed_out: bool,
+    #[serde(rename = "_shards")]
+    shards: Shards,
+    hits: Hits,
+}
+
+/// The shard summary of a one-shard index.
+#[derive(Debug, Serialize)]
+struct Shards {
+    total: u32,
+    successful: u32,
+    skipped: u32,
+    failed: u32,
+}
+
+/// The hits part of the response.
+#[derive(Debug, Serialize)]
+struct Hits {
+    /// Absent with `track_total_hits: false`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    total: Option<Total>,
+    /// Always `null`: hits are sorted, not scored.
+    max_score: Option<f64>,
+    hits: Vec<Hit>,
+}
+
+/// `hits.total`.
+#[derive(Debug, Serialize)]
+struct Total {
+    value: u64,
+    /// `eq` for an exact count, `gte` for a lower bound.
+    relation: &'static str,
+}
+
+/// One hit.
+#[derive(Debug, Serialize)]
+struct Hit {
+    #[serde(rename = "_index")]
+    index: &'static str,
+    #[serde(rename = "_id")]
+    id: String,
+    #[serde(rename = "_score")]
+    score: Option<f64>,
+    #[serde(rename = "_source")]
+    source: Source,
+    /// `[@timestamp in epoch millis, _shard_doc]`, or `[_shard_doc]` when sorting by it alone.
+    sort: Vec<i64>,
+}
+
+/// A document's `_source`.
+#[derive(Debug, Serialize)]
+struct Source {
+    #[serde(rename = "@timestamp")]
+    timestamp: String,
+    log: Log,
+    service: Service,
+    message: String,
+}
+
+/// `_source.log`.
+#[derive(Debug, Serialize)]
+struct Log {
+    level: &'static str,
+}
+
+/// `_source.service`.
+#[derive(Debug, Serialize)]
+struct Service {
+    name: &'static str,
 }
 
 /// The documents of the requested page: searchable, matching, in the sort order from the
@@ -202,15 +289,17 @@ fn page(view: &IndexView, request: &SearchRequest, matches: impl Fn(u64) -> bool
 }
 
 /// `hits.total` for `count` matches (counted up to the threshold plus one unless exact).
-fn counted(mode: TotalHits, count: u64) -> Option<Value> {
+fn total_hits(mode: TotalHits, count: u64) -> Option<Total> {
     match mode {
         TotalHits::Absent => None,
-        TotalHits::UpToThreshold if count > TOTAL_HITS_THRESHOLD => {
-            Some(json!({ "value": TOTAL_HITS_THRESHOLD, "relation": "gte" }))
-        }
-        TotalHits::UpToThreshold | TotalHits::Exact => {
-            Some(json!({ "value": count, "relation": "eq" }))
-        }
+        TotalHits::UpToThreshold if count > TOTAL_HITS_THRESHOLD => Some(Total {
+            value: TOTAL_HITS_THRESHOLD,
+            relation: "gte",
+        }),
+        TotalHits::UpToThreshold | TotalHits::Exact => Some(Total {
+            value: count,
+            relation: "eq",
+        }),
     }
 }
 

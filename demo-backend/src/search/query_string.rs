@@ -175,14 +175,22 @@ impl CompiledTerm {
         }
     }
 
-    /// Whether the document (with its message word ids) matches.
-    pub fn matches(&self, doc: &IndexedDoc, message: &[u32]) -> bool {
+    /// Whether the document matches; its message words are read only if the keywords do not.
+    pub fn matches(&self, doc: &IndexedDoc, index: &TokenIndex) -> bool {
         self.levels & 1 << doc.level != 0
             || self.services & 1 << doc.service != 0
-            || self.phrase.as_deref().is_some_and(|phrase| match phrase {
-                [word] => message.contains(word),
-                _ => message.windows(phrase.len()).any(|window| window == phrase),
+            || self.phrase.as_deref().is_some_and(|phrase| {
+                let message = index.words_of(doc);
+                match phrase {
+                    [word] => message.contains(word),
+                    _ => message.windows(phrase.len()).any(|window| window == phrase),
+                }
             })
+    }
+
+    /// Whether the term looks only at keywords (a cheap test, worth running first).
+    pub fn is_keyword_only(&self) -> bool {
+        self.phrase.is_none()
     }
 }
 
