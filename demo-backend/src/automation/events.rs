@@ -184,7 +184,7 @@ pub struct Job {
     /// When the job started.
     pub started: Millis,
     /// When the status turns `successful` (the last event is produced).
-    pub finished: Millis,
+    pub finishes_at: Millis,
     /// Every event the job will ever have, by counter; `events[i].counter == i + 1`.
     pub events: Vec<Event>,
 }
@@ -193,16 +193,21 @@ impl Job {
     /// The finished job: 8,000 events, all saved well before `built_at`.
     pub fn finished(seed: u64, built_at: Millis) -> Job {
         let started = built_at - FINISHED_JOB_AGE;
-        let events = generate_events(seed, FINISHED_JOB_ID, FINISHED_JOB_EVENTS, |counter| {
-            started + Millis::from(counter) * FINISHED_EVENT_INTERVAL
-        });
-        let finished = started + Millis::from(FINISHED_JOB_EVENTS) * FINISHED_EVENT_INTERVAL;
+        let play = "Patch web tier";
+        let events = generate_events(
+            seed,
+            FINISHED_JOB_ID,
+            play,
+            FINISHED_JOB_EVENTS,
+            |counter| started + Millis::from(counter) * FINISHED_EVENT_INTERVAL,
+        );
+        let finishes_at = started + Millis::from(FINISHED_JOB_EVENTS) * FINISHED_EVENT_INTERVAL;
         Job {
             id: FINISHED_JOB_ID,
             name: "Nightly patch run",
-            play: "Patch web tier",
+            play,
             started,
-            finished,
+            finishes_at,
             events,
         }
     }
@@ -210,7 +215,8 @@ impl Job {
     /// The running job: an event every 125 ms from `built_at`, every thirteenth saved 2 s late,
     /// finished with its 3,000th event.
     pub fn running(seed: u64, built_at: Millis) -> Job {
-        let events = generate_events(seed, RUNNING_JOB_ID, RUNNING_JOB_EVENTS, |counter| {
+        let play = "Deploy web tier";
+        let events = generate_events(seed, RUNNING_JOB_ID, play, RUNNING_JOB_EVENTS, |counter| {
             let produced = built_at + Millis::from(counter) * RUNNING_EVENT_INTERVAL;
             if counter % LATE_EVENT_EVERY == 0 {
                 produced + LATE_EVENT_DELAY
@@ -218,20 +224,20 @@ impl Job {
                 produced
             }
         });
-        let finished = built_at + Millis::from(RUNNING_JOB_EVENTS) * RUNNING_EVENT_INTERVAL;
+        let finishes_at = built_at + Millis::from(RUNNING_JOB_EVENTS) * RUNNING_EVENT_INTERVAL;
         Job {
             id: RUNNING_JOB_ID,
             name: "Deploy web tier",
-            play: "Deploy web tier",
+            play,
             started: built_at,
-            finished,
+            finishes_at,
             events,
         }
     }
 
     /// `running` until the last event is produced, then `successful`.
     pub fn status(&self, now: Millis) -> &'static str {
-        if now >= self.finished {
+        if now >= self.finishes_at {
             "successful"
         } else {
             "running"
@@ -240,7 +246,7 @@ impl Job {
 
     /// Whether every event has been saved: true 3 seconds after the status finished.
     pub fn event_processing_finished(&self, now: Millis) -> bool {
-        now >= self.finished + PROCESSING_LAG
+        now >= self.finishes_at + PROCESSING_LAG
     }
 
     /// The job record of both the list and the detail endpoints.
@@ -255,7 +261,7 @@ impl Job {
             name: self.name,
             status: self.status(now),
             started: super::rfc3339(self.started),
-            finished: (now >= self.finished).then(|| super::rfc3339(self.finished)),
+            finished: (now >= self.finishes_at).then(|| super::rfc3339(self.finishes_at)),
             event_processing_finished: self.event_processing_finished(now),
         }
     }
@@ -350,6 +356,7 @@ struct HostTally {
 fn generate_events(
     seed: u64,
     job_id: u64,
+    play: &str,
     total: u32,
     visible_at: impl Fn(u32) -> Millis,
 ) -> Vec<Event> {
@@ -375,8 +382,9 @@ fn generate_events(
             1 => event.stdout = Some(String::new()),
             2 => {
                 event.kind = EventKind::PlayStart;
-                event.stdout =
-                    Some("PLAY [site] ***************************************************".into());
+                event.stdout = Some(format!(
+                    "PLAY [{play}] ***************************************"
+                ));
             }
             _ if counter == total => {
                 event.kind = EventKind::Stats;
@@ -511,10 +519,10 @@ mod tests {
         let job = Job::running(1, 10_000);
         assert_eq!(job.events[11].visible_at, 10_000 + 12 * 125);
         assert_eq!(job.events[12].visible_at, 10_000 + 13 * 125 + 2_000);
-        assert_eq!(job.finished, 10_000 + 375_000);
-        assert_eq!(job.status(job.finished - 1), "running");
-        assert_eq!(job.status(job.finished), "successful");
-        assert!(!job.event_processing_finished(job.finished + 2_999));
-        assert!(job.event_processing_finished(job.finished + 3_000));
+        assert_eq!(job.finishes_at, 10_000 + 375_000);
+        assert_eq!(job.status(job.finishes_at - 1), "running");
+        assert_eq!(job.status(job.finishes_at), "successful");
+        assert!(!job.event_processing_finished(job.finishes_at + 2_999));
+        assert!(job.event_processing_finished(job.finishes_at + 3_000));
     }
 }
