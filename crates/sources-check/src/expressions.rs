@@ -218,6 +218,9 @@ fn readable(message: &str) -> String {
             _ => format!("unexpected character `{token}`"),
         };
     }
+    if message == "invalid argument to has() macro" {
+        return "`has()` takes a field selection, such as `has(status.health)`".to_owned();
+    }
     message.to_owned()
 }
 
@@ -274,5 +277,6 @@ mod tests {
         assert_eq!(errors("  ")[0].0, "the expression is empty");
         let found = errors("has(1)");
         assert_eq!(found[0].1, "1");
+        assert!(found[0].0.contains("field selection"), "{}", found[0].0);
     }
 }
