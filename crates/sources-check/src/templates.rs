@@ -66,6 +66,11 @@ pub(crate) fn text_span(
     span: Span,
     range: Range<usize>,
 ) -> Span {
+    let quoted = matches!(style, ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted);
+    if quoted && span.len() < 2 {
+        // A quoted string cut short by a syntax error: there is no written content to walk.
+        return span;
+    }
     let node = Node::new(
         Value::Str(Str {
             text: text.to_owned(),
