@@ -5,7 +5,9 @@
 use std::fmt;
 use std::io::{self, Write};
 
-use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, SourceSpan};
+use miette::{
+    GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, SourceCode, SourceSpan,
+};
 use sources_diagnostics::{Diagnostic, Severity, Span};
 
 use super::RenderOptions;
@@ -26,7 +28,7 @@ pub fn render(
         .with_width(options.width)
         .with_links(false);
     for report in reports {
-        let source = NamedSource::new(&report.path, report.text().to_owned());
+        let source = NamedSource::new(&report.path, IndexedSource::new(report.text()));
         for diagnostic in &report.diagnostics {
             let adapter = Report {
                 diagnostic,
@@ -65,11 +67,75 @@ fn summary_line(summary: &Summary) -> String {
     }
 }
 
+/// A file's text with its line starts, so that miette reads each snippet from the lines around it
+/// instead of scanning the text from the start for every diagnostic (which is quadratic in a file
+/// with thousands of diagnostics).
+struct IndexedSource {
+    text: String,
+    /// Byte offset of every line start, counting line breaks as miette does (`\n`, `\r\n`, `\r`).
+    line_starts: Vec<usize>,
+}
+
+impl IndexedSource {
+    fn new(text: &str) -> IndexedSource {
+        let bytes = text.as_bytes();
+        let mut line_starts = vec![0];
+        for (index, &byte) in bytes.iter().enumerate() {
+            let crlf = byte == b'\r' && bytes.get(index + 1) == Some(&b'\n');
+            if byte == b'\n' || (byte == b'\r' && !crlf) {
+                line_starts.push(index + 1);
+            }
+        }
+        IndexedSource {
+            text: text.to_owned(),
+            line_starts,
+        }
+    }
+}
+
+impl miette::SourceCode for IndexedSource {
+    /// miette's own reading, over the text from just above the context lines, with
+    /// the result moved back to whole-file offsets and line numbers.
+    fn read_span<'a>(
+        &'a self,
+        span: &SourceSpan,
+        context_lines_before: usize,
+        context_lines_after: usize,
+    ) -> Result<Box<dyn miette::SpanContents<'a> + 'a>, miette::MietteError> {
+        let line = self
+            .line_starts
+            .partition_point(|&start| start <= span.offset())
+            .saturating_sub(1);
+        // One line more than the context: miette reads a span at the very start of its input
+        // differently from the same span further in.
+        let first = line.saturating_sub(context_lines_before + 1);
+        let window_start = self.line_starts[first];
+        let window = &self.text.as_bytes()[window_start..];
+        let shifted = SourceSpan::new((span.offset() - window_start).into(), span.len());
+        let contents = <[u8] as SourceCode>::read_span(
+            window,
+            &shifted,
+            context_lines_before,
+            context_lines_after,
+        )?;
+        Ok(Box::new(miette::MietteSpanContents::new(
+            contents.data(),
+            SourceSpan::new(
+                (contents.span().offset() + window_start).into(),
+                contents.span().len(),
+            ),
+            contents.line() + first,
+            contents.column(),
+            contents.line_count() + first,
+        )))
+    }
+}
+
 /// One diagnostic seen through miette's `Diagnostic` trait.
 struct Report<'a> {
     diagnostic: &'a Diagnostic,
     text: &'a str,
-    source: &'a NamedSource<String>,
+    source: &'a NamedSource<IndexedSource>,
 }
 
 impl Report<'_> {
@@ -209,6 +275,53 @@ mod tests {
     }
 
     #[test]
+    fn the_indexed_source_reads_what_miette_reads_from_the_whole_text() {
+        let texts = [
+            "a: 1\nb: [x,\n  y]\r\nc: é😀\rd: 4\n\ne",
+            "",
+            "\n\n",
+            "one line",
+        ];
+        for text in texts {
+            let indexed = IndexedSource::new(text);
+            for start in (0..=text.len()).filter(|&at| text.is_char_boundary(at)) {
+                for len in [0, 1, 4, 9] {
+                    let len = len.min(text.len() - start);
+                    let span = SourceSpan::new(start.into(), len);
+                    for (before, after) in [(0, 0), (1, 1), (2, 3)] {
+                        let expected = text.read_span(&span, before, after);
+                        let actual = indexed.read_span(&span, before, after);
+                        match (expected, actual) {
+                            (Ok(expected), Ok(actual)) => assert_eq!(
+                                (
+                                    expected.data(),
+                                    expected.span(),
+                                    expected.line(),
+                                    expected.column(),
+                                    expected.line_count()
+                                ),
+                                (
+                                    actual.data(),
+                                    actual.span(),
+                                    actual.line(),
+                                    actual.column(),
+                                    actual.line_count()
+                                ),
+                                "{text:?} at {start}+{len}, context {before}/{after}"
+                            ),
+                            (expected, actual) => assert_eq!(
+                                expected.is_ok(),
+                                actual.is_ok(),
+                                "{text:?} at {start}+{len}"
+                            ),
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
     fn a_clean_run_says_so() {
         let mut clean = fixtures::report();
         clean.diagnostics.clear();
@@ -223,7 +336,7 @@ mod tests {
     fn spans_inside_a_character_are_moved_to_its_start() {
         let report = fixtures::report();
         let diagnostic = &report.diagnostics[2];
-        let source = NamedSource::new("x", report.text().to_owned());
+        let source = NamedSource::new("x", IndexedSource::new(report.text()));
         let adapter = Report {
             diagnostic,
             text: report.text(),
