@@ -156,7 +156,10 @@ fn a_field_of_another_kind_says_so() {
     assert!(diagnostics[0].fixes.is_empty());
     let text = "data:\n  sources:\n    s:\n      type: http\n      url: u\n      page_size: 10\n";
     let (_, diagnostics) = yaml(text);
-    assert!(diagnostics[0].fixes.is_empty(), "no rename for a misplaced field");
+    assert!(
+        diagnostics[0].fixes.is_empty(),
+        "no rename for a misplaced field"
+    );
     assert!(
         diagnostics[0].message.contains("belongs under `window`"),
         "{}",
@@ -492,5 +495,28 @@ fn static_data_converts_to_json() {
     assert_eq!(
         json,
         serde_json::json!([{"name": "a", "n": 1, "ok": true, "x": 1.5, "none": null}])
+    );
+}
+
+#[test]
+fn entry_at_finds_toml_tables_by_their_keys() {
+    let text = "[data.sources.apps]\ntype = \"http\"\nurl = \"u\"\n\n[data.sources.apps.window]\npage_size = 5\n\n[data.sources.other]\ntype = \"static\"\ndata = 1\n";
+    let (config, _) = run(text, Syntax::Toml);
+    let name = |offset: usize| {
+        config
+            .entry_at(offset)
+            .map(|source| source.name.value.clone())
+    };
+    assert_eq!(
+        name(text.find("url").expect("url")).as_deref(),
+        Some("apps")
+    );
+    assert_eq!(
+        name(text.find("page_size").expect("page_size")).as_deref(),
+        Some("apps")
+    );
+    assert_eq!(
+        name(text.find("data = 1").expect("data")).as_deref(),
+        Some("other")
     );
 }
