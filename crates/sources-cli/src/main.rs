@@ -21,8 +21,7 @@ fn main() -> ExitCode {
 
 /// Runs one subcommand, writing its report to standard output.
 fn run(cli: Cli) -> anyhow::Result<Outcome> {
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let outcome = match cli.command {
         Command::Lint(args) => lint::run(&args, &mut out)?,
         Command::Explain(args) => explain::run(&args, &mut out)?,
