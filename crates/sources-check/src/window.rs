@@ -5,11 +5,12 @@
 //! `window-missing-token`, `window-unreferenced-filter`, `window-token-in-program`).
 
 use sources_config::Config;
-use sources_config::Field;
 use sources_config::enums::Format;
 use sources_config::model::{Body, Exec, Http, LeafFields, Paginate, Source, Window};
 use sources_config::template::{Template, TokenKind, WindowToken};
+use sources_config::{Field, Kind, Spanned};
 use sources_diagnostics::{Diagnostic, Rule, Span};
+use sources_syntax::Key;
 
 use crate::templates::{self, SiteKind, filter_names, window_token_text};
 
@@ -43,46 +44,67 @@ pub(crate) fn command_tokens<'a>(source: &'a Source, file: &str) -> Vec<CommandT
     found
 }
 
-/// The span of the key `name` written in the entry's map.
-fn entry_key(source: &Source, name: &str) -> Option<Span> {
-    source
-        .keys
-        .iter()
-        .find(|key| key.name == name)
-        .map(|key| key.span)
+/// The span of the key `name` among the keys written in an entry's (or stage's) map.
+fn entry_key(keys: &[Key], name: &str) -> Option<Span> {
+    keys.iter().find(|key| key.name == name).map(|key| key.span)
 }
 
 /// Every window rule, for every entry.
 pub(crate) fn check_window(config: &Config, file: &str, out: &mut Vec<Diagnostic>) {
     for source in &config.entries {
+        check_stage_windows(source, out);
         match &source.body {
             Body::Http(http) => check_http(source, http, out),
             Body::Exec(exec) => check_exec(source, exec, file, out),
             Body::Unknown => {}
-            other => {
-                if let (Some(span), Some(kind)) = (entry_key(source, "window"), &source.kind) {
-                    out.push(
-                        Diagnostic::new(
-                            Rule::WindowKind,
-                            span,
-                            format!(
-                                "`window` on a `{}` source: only `http` and `exec` sources have windows",
-                                kind.value
-                            ),
-                        )
-                        .with_label("not supported here")
-                        .with_secondary(kind.span, format!("`{}` declared here", kind.value))
-                        .with_help(if other.leaf().is_some() {
-                            "remove `window`, or fetch the rows with an `http` or `exec` source that pages on the server"
-                        } else {
-                            "remove `window`: an operator reads its input whole"
-                        }),
-                    );
+            _ => {
+                if let Some(span) = entry_key(&source.keys, "window") {
+                    check_window_kind(span, source.kind.as_ref(), source.is_leaf(), out);
                 }
                 if let Some(leaf) = source.body.leaf() {
                     check_refresh_follow(leaf, websocket_follow(&source.body), out);
                 }
             }
+        }
+    }
+}
+
+/// `window-kind` for a `window` key on an entry or stage of a kind that has none.
+fn check_window_kind(
+    span: Span,
+    kind: Option<&Spanned<Kind>>,
+    leaf: bool,
+    out: &mut Vec<Diagnostic>,
+) {
+    let Some(kind) = kind.filter(|kind| !matches!(kind.value, Kind::Http | Kind::Exec)) else {
+        return;
+    };
+    out.push(
+        Diagnostic::new(
+            Rule::WindowKind,
+            span,
+            format!(
+                "`window` on a `{}` {}: only `http` and `exec` sources have windows",
+                kind.value,
+                if leaf { "source" } else { "operator" }
+            ),
+        )
+        .with_label("not supported here")
+        .with_secondary(kind.span, format!("`{}` declared here", kind.value))
+        .with_help(if leaf {
+            "remove `window`, or fetch the rows with an `http` or `exec` source that pages on the server"
+        } else {
+            "remove `window`: an operator reads its input whole"
+        }),
+    );
+}
+
+/// `window-kind` for `window` written in a pipe stage.
+fn check_stage_windows(source: &Source, out: &mut Vec<Diagnostic>) {
+    let stages = source.body.common().and_then(|common| common.pipe.as_ref());
+    for stage in stages.iter().flat_map(|pipe| &pipe.value) {
+        if let Some(span) = entry_key(&stage.value.keys, "window") {
+            check_window_kind(span, stage.value.kind.as_ref(), false, out);
         }
     }
 }
