@@ -102,16 +102,22 @@ pub fn apply_safe_fixes(text: &str, diagnostics: &[Diagnostic]) -> FixOutcome {
     }
 }
 
-/// A unified diff (three lines of context) from `old` to `new`, with `path` in the headers; empty
-/// when the texts are equal.
+/// A unified diff (three lines of context) from `old` to `new`; empty when the texts are equal.
+/// The headers name `path` as `a/path` and `b/path` (as `git diff` does) when it is relative, and
+/// as written when it is absolute.
 pub fn unified_diff(path: &str, old: &str, new: &str) -> String {
     if old == new {
         return String::new();
     }
+    let (before, after) = if path.starts_with('/') {
+        (path.to_owned(), path.to_owned())
+    } else {
+        (format!("a/{path}"), format!("b/{path}"))
+    };
     similar::TextDiff::from_lines(old, new)
         .unified_diff()
         .context_radius(3)
-        .header(&format!("a/{path}"), &format!("b/{path}"))
+        .header(&before, &after)
         .to_string()
 }
 
@@ -198,5 +204,7 @@ mod tests {
         assert!(diff.contains("+++ b/s.yaml"));
         assert!(diff.contains("-urll: x\n+url: x\n"));
         assert_eq!(unified_diff("s.yaml", "same", "same"), "");
+        let absolute = unified_diff("/tmp/s.yaml", "a\n", "b\n");
+        assert!(absolute.starts_with("--- /tmp/s.yaml\n+++ /tmp/s.yaml\n"), "{absolute}");
     }
 }
