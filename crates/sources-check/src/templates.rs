@@ -330,6 +330,17 @@ pub(crate) fn check_templates(config: &Config, file: &str, out: &mut Vec<Diagnos
                                 "window tokens: offset, limit, search, sort, sort_dir, cursor, dir, filters.NAME",
                             ),
                         };
+                        if let [best] = suggestions.as_slice() {
+                            let name_start = error.range.start + "${window.".len();
+                            let name_span = site.span_of(file, name_start..name_start + name.len());
+                            if fixes::written_as(file, name_span, name) {
+                                diagnostic = diagnostic.with_replacement(
+                                    format!("Rename `{name}` to `{best}`"),
+                                    name_span,
+                                    *best,
+                                );
+                            }
+                        }
                     }
                     TemplateErrorKind::UnknownNamespace(_) => {
                         diagnostic = diagnostic
