@@ -10,6 +10,7 @@ use axum::http::{Request, StatusCode};
 use demo_backend::CornerContext;
 use demo_backend::automation::{self, FINISHED_JOB_EVENTS, RUNNING_JOB_EVENTS};
 use demo_backend::clock::{ManualClock, Millis};
+use demo_backend::options::Options;
 use http_body_util::BodyExt;
 use serde_json::Value;
 use tower::ServiceExt;
@@ -548,4 +549,25 @@ async fn malformed_and_unknown_parameters_are_refused() {
         controls["next"], "/api/v2/jobs/1/job_events/?page_size=2&page=2",
         "controls stay out of links"
     );
+}
+
+#[tokio::test]
+async fn the_whole_service_serves_the_corner_with_the_per_request_controls() {
+    let clock = ManualClock::new(BUILT_AT);
+    let (router, _) = demo_backend::app(Options::seeded(7, Arc::new(clock.clone())));
+    let get = |uri: &str| {
+        let request = Request::get(uri).body(Body::empty()).expect("request");
+        router.clone().oneshot(request)
+    };
+    let events = get("/api/v2/jobs/1/job_events/?page_size=1")
+        .await
+        .expect("answers");
+    assert_eq!(events.status(), StatusCode::OK);
+    let failed = get("/api/v2/jobs/1/job_events/?page_size=1&fail=503")
+        .await
+        .expect("answers");
+    assert_eq!(failed.status(), StatusCode::SERVICE_UNAVAILABLE);
+    let body = failed.into_body().collect().await.expect("body").to_bytes();
+    let body: Value = serde_json::from_slice(&body).expect("a JSON body");
+    assert!(body["error"].is_string(), "{body}");
 }

@@ -9,6 +9,7 @@ use axum::body::Body;
 use axum::http::{Method, Request, StatusCode};
 use demo_backend::CornerContext;
 use demo_backend::clock::{ManualClock, Millis};
+use demo_backend::options::Options;
 use demo_backend::search;
 use http_body_util::BodyExt;
 use serde_json::{Value, json};
@@ -559,4 +560,26 @@ async fn sorting_by_shard_doc_alone_pages_the_same_documents() {
         hits(&alone)[0]["sort"],
         json!([shard_doc.as_i64().expect("a number") - 1])
     );
+}
+
+#[tokio::test]
+async fn the_whole_service_serves_the_corner_with_the_per_request_controls() {
+    let clock = ManualClock::new(BUILT_AT);
+    let (router, _) = demo_backend::app(Options::seeded(5, Arc::new(clock.clone())));
+    let search = |uri: &str| {
+        let request = Request::post(uri)
+            .body(Body::from("{\"size\": 1}"))
+            .expect("request");
+        router.clone().oneshot(request)
+    };
+    let found = search("/logs-app/_search").await.expect("answers");
+    assert_eq!(found.status(), StatusCode::OK);
+    let body = found.into_body().collect().await.expect("body").to_bytes();
+    let body: Value = serde_json::from_slice(&body).expect("a JSON body");
+    assert_eq!(
+        body["hits"]["total"],
+        json!({ "value": 10_000, "relation": "gte" })
+    );
+    let failed = search("/logs-app/_search?fail=500").await.expect("answers");
+    assert_eq!(failed.status(), StatusCode::INTERNAL_SERVER_ERROR);
 }
