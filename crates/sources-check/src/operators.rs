@@ -4,7 +4,7 @@
 //! (`join-lookup`).
 
 use sources_config::{Body, Config, Enumeration, NamedMap, Source, Stage};
-use sources_diagnostics::{Diagnostic, Rule, Span};
+use sources_diagnostics::{Diagnostic, Rule, Span, did_you_mean};
 
 use crate::{fixes, params};
 
@@ -185,7 +185,25 @@ fn check_lookup(
     let Some(on) = on else {
         return;
     };
+    let names: Vec<&str> = declared
+        .iter()
+        .map(|item| item.name.value.as_str())
+        .collect();
+    // A misspelled `on` key is reported (with its rename) as `undeclared-param`; the parameter it
+    // was meant to bind is not reported a second time.
+    let meant: Vec<&str> = on
+        .iter()
+        .filter(|key| declared.get(&key.name.value).is_none())
+        .filter_map(|key| {
+            did_you_mean(&key.name.value, names.iter().copied())
+                .first()
+                .copied()
+        })
+        .collect();
     for parameter in declared.iter() {
+        if meant.contains(&parameter.name.value.as_str()) {
+            continue;
+        }
         let required = parameter
             .value
             .value
