@@ -85,17 +85,19 @@ declare_rules! {
     /// so a misspelled `refresh` silently never polls. The diagnostic names the closest fields of that
     /// kind.
     ///
-    /// **Example** (fails: `urll`):
+    /// **Example** (fails: `refersh`):
     ///
     /// ```yaml
     /// data:
     ///   sources:
     ///     apps:
     ///       type: http
-    ///       urll: https://api.example.com/apps
+    ///       url: https://api.example.com/apps
+    ///       refersh: 30s
     /// ```
     ///
-    /// **Fix:** correct the name (`url`), or move the field to an entry of the kind it belongs to.
+    /// **Fix:** correct the name (`refresh`), or move the field to an entry of the kind it belongs
+    /// to.
     UnknownField => "unknown-field", Error, "A field this kind of entry does not have.";
     /// Finds an entry without a field its kind requires: `url` on `http` and `websocket`, `command` on
     /// `exec`, `path` on `file`, `data` on `static`, `from` on most operators, `strategy` and `next_path`
@@ -251,11 +253,14 @@ declare_rules! {
     /// **Why:** the spec says "A supplied name the source does not declare is an error": the value would be
     /// silently dropped.
     ///
-    /// **Example** (fails: `app` declares `id`, the join supplies `name`):
+    /// **Example** (fails: `app` declares `id`, the join also supplies `name`):
     ///
     /// ```yaml
     /// data:
     ///   sources:
+    ///     jobs:
+    ///       type: http
+    ///       url: https://api.example.com/jobs
     ///     app:
     ///       type: http
     ///       url: https://api.example.com/apps/${params.id}
@@ -267,10 +272,10 @@ declare_rules! {
     ///       lookups:
     ///         app:
     ///           from: app
-    ///           on: {name: app_id}
+    ///           on: {id: app_id, name: app_name}
     /// ```
     ///
-    /// **Fix:** supply a declared parameter (`on: {id: app_id}`), or declare the parameter on the source.
+    /// **Fix:** remove the parameter from `on`, or declare it on the source.
     UndeclaredParam => "undeclared-param", Error, "A supplied parameter the source does not declare.";
     /// Finds a `${params.X}` template whose `X` the source does not declare under `parameters`.
     ///
@@ -575,6 +580,7 @@ declare_rules! {
     ///       url: https://api.example.com/logs
     ///       window:
     ///         cursor: id
+    ///         search_param: q
     ///         offset_param: offset
     ///         older: {before: "${window.cursor}"}
     ///         newer: {after: "${window.cursor}"}
@@ -595,7 +601,12 @@ declare_rules! {
     ///     events:
     ///       type: http
     ///       url: https://api.example.com/jobs/1/events
-    ///       window: {cursor: id, older: {before: "${window.cursor}"}, newer: {after: "${window.cursor}"}, growing: true}
+    ///       window:
+    ///         cursor: id
+    ///         search_param: q
+    ///         older: {before: "${window.cursor}"}
+    ///         newer: {after: "${window.cursor}"}
+    ///         growing: true
     /// tui:
     ///   components:
     ///     events_table:
@@ -617,11 +628,16 @@ declare_rules! {
     /// ```yaml
     /// data:
     ///   sources:
+    ///     job:
+    ///       type: http
+    ///       url: https://api.example.com/jobs/2
+    ///       refresh: 2s
     ///     events:
     ///       type: http
     ///       url: https://api.example.com/jobs/2/events
     ///       window:
     ///         cursor: id
+    ///         search_param: q
     ///         older: {before: "${window.cursor}"}
     ///         newer: {after: "${window.cursor}"}
     ///         growing: {source: job}
@@ -640,6 +656,9 @@ declare_rules! {
     /// ```yaml
     /// data:
     ///   sources:
+    ///     apps:
+    ///       type: http
+    ///       url: https://api.example.com/apps
     ///     healthy:
     ///       type: filter
     ///       from: apps
@@ -716,12 +735,15 @@ declare_rules! {
     /// **Example** (fails: `app` declares no parameters):
     ///
     /// ```yaml
-    /// app: {type: http, url: "http://127.0.0.1:8099/apps/app-0001"}
-    /// detailed:
-    ///   type: join
-    ///   driver: {from: apps}
-    ///   lookups:
-    ///     detail: {from: app, on: {id: id}}
+    /// data:
+    ///   sources:
+    ///     apps: {type: http, url: "http://127.0.0.1:8099/apps"}
+    ///     app: {type: http, url: "http://127.0.0.1:8099/apps/app-0001"}
+    ///     detailed:
+    ///       type: join
+    ///       driver: {from: apps}
+    ///       lookups:
+    ///         detail: {from: app, on: {id: id}}
     /// ```
     ///
     /// **Fix:** declare the parameters on the lookup source (`parameters: {id: {required: true}}`,

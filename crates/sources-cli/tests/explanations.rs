@@ -1,0 +1,46 @@
+//! Every rule's explanation carries a failing YAML example (invariant 5); this test runs each
+//! example through the one analysis and checks that it reports that rule, and nothing at any other
+//! place, so that `sources explain` never shows an example that fails for an unrelated reason or
+//! not at all. (Another rule at the very same key is a second view of the same mistake.)
+
+use sources_diagnostics::Rule;
+use sources_syntax::Syntax;
+
+/// The first fenced `yaml` block of a rule's explanation.
+fn example(rule: Rule) -> Option<String> {
+    let explanation = sources_cli::explain::explanation(rule);
+    let start = explanation.find("```yaml\n")? + "```yaml\n".len();
+    let end = explanation[start..].find("```")? + start;
+    Some(explanation[start..end].to_owned())
+}
+
+#[test]
+fn every_example_fails_with_its_own_rule_and_nothing_unrelated() {
+    let mut failures = Vec::new();
+    for rule in Rule::ALL {
+        let Some(yaml) = example(*rule) else {
+            failures.push(format!("{rule}: the explanation has no ```yaml example"));
+            continue;
+        };
+        let diagnostics = sources_check::analyze(&yaml, Syntax::Yaml).diagnostics;
+        let own: Vec<_> = diagnostics
+            .iter()
+            .filter(|d| d.rule == *rule)
+            .map(|d| d.span)
+            .collect();
+        let unrelated = diagnostics
+            .iter()
+            .any(|d| d.rule != *rule && !own.contains(&d.span));
+        if own.is_empty() || unrelated {
+            let reported: Vec<String> = diagnostics
+                .iter()
+                .map(|d| format!("  {}: {}", d.rule, d.message))
+                .collect();
+            failures.push(format!(
+                "{rule}: the example reports\n{}",
+                reported.join("\n")
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
