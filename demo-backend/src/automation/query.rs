@@ -256,4 +256,21 @@ mod tests {
             "Invalid page."
         );
     }
+
+    proptest::proptest! {
+        #[test]
+        fn any_page_request_is_a_window_inside_the_matches_or_an_error(
+            page in "-?[0-9]{0,21}|[a-z]{0,3}",
+            size in "-?[0-9]{0,21}|[a-z]{0,3}",
+            count in 0_usize..10_000,
+        ) {
+            let paging = params(&[("page", &page), ("page_size", &size)]).and_then(|params| params.paging());
+            if let Ok(paging) = paging {
+                proptest::prop_assert!(paging.size >= 1 && paging.size <= MAX_PAGE_SIZE);
+                if let Ok(window) = paging.window(count) {
+                    proptest::prop_assert!(window.end <= count && window.len() <= paging.size);
+                }
+            }
+        }
+    }
 }

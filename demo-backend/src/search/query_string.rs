@@ -114,6 +114,9 @@ fn term(chunk: &Chunk) -> Result<Term, String> {
             "[{special}] is not modelled: grouping, ranges, wildcards, regular expressions, fuzziness and boosts are not supported"
         ));
     }
+    if chunk.text.trim().is_empty() {
+        return Err("an empty phrase matches nothing".into());
+    }
     let Some((field, _)) = bare.split_once(':') else {
         return Ok(Term {
             field: Field::Any,
@@ -131,7 +134,7 @@ fn term(chunk: &Chunk) -> Result<Term, String> {
         }
     };
     let value = chunk.text[chunk.text.find(':').map_or(0, |colon| colon + 1)..].to_string();
-    if value.is_empty() {
+    if value.trim().is_empty() {
         return Err(format!("the term [{}] has no value", chunk.text));
     }
     Ok(Term { field, value })
@@ -231,10 +234,30 @@ mod tests {
     #[test]
     fn refuses_what_it_does_not_model() {
         for query in [
-            "a OR b", "NOT a", "-a", "a*", "(a)", "host:web", "message:", "AND a", "a AND",
-            "\"open", "a~2",
+            "a OR b",
+            "NOT a",
+            "-a",
+            "a*",
+            "(a)",
+            "host:web",
+            "message:",
+            "AND a",
+            "a AND",
+            "\"open",
+            "a~2",
+            "\"\"",
+            "message:\" \"",
         ] {
             assert!(parse(query).is_err(), "{query} should be refused");
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn any_text_parses_or_is_refused_without_panicking(text in "[ a-zA-Z0-9:.\"*()~+-]{0,40}|\\PC{0,40}") {
+            if let Ok(terms) = parse(&text) {
+                proptest::prop_assert!(terms.iter().all(|term| !term.value.trim().is_empty()));
+            }
         }
     }
 }

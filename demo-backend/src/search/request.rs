@@ -380,3 +380,39 @@ fn token_name(value: &Value) -> &'static str {
         Value::Null => "VALUE_NULL",
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    proptest::proptest! {
+        #[test]
+        fn any_body_is_read_or_refused_with_a_400(body in proptest::collection::vec(proptest::num::u8::ANY, 0..64)) {
+            if let Err(error) = SearchRequest::parse(&body) {
+                proptest::prop_assert_eq!(error.status, axum::http::StatusCode::BAD_REQUEST);
+            }
+        }
+
+        #[test]
+        fn any_small_json_body_is_read_or_refused_with_a_400(
+            size in -3_i64..12_000,
+            from in -3_i64..12_000,
+            direction in proptest::sample::select(vec!["asc", "desc", "up"]),
+            field in proptest::sample::select(vec!["@timestamp", "_shard_doc", "level"]),
+            after in proptest::collection::vec(-5_i64..5, 0..3),
+            total in proptest::sample::select(vec![serde_json::json!(true), serde_json::json!(false), serde_json::json!(3)]),
+        ) {
+            let body = serde_json::json!({
+                "size": size,
+                "from": from,
+                "sort": [{ field: direction }, { "_shard_doc": direction }],
+                "search_after": after,
+                "track_total_hits": total,
+            });
+            match SearchRequest::parse(body.to_string().as_bytes()) {
+                Ok(request) => proptest::prop_assert!(request.from + request.size <= MAX_RESULT_WINDOW),
+                Err(error) => proptest::prop_assert_eq!(error.status, axum::http::StatusCode::BAD_REQUEST),
+            }
+        }
+    }
+}
