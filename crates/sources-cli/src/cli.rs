@@ -6,9 +6,9 @@ use clap::{Parser, Subcommand};
 
 use crate::{explain, lint, rules};
 
-/// Lint, explain and inspect the `data.sources` block of a terminal-UI configuration file.
+/// Tools for the `data.sources` block of a terminal-UI configuration file (YAML or TOML).
 #[derive(Debug, Parser)]
-#[command(name = "sources", version, about, propagate_version = true)]
+#[command(name = "sources", version, propagate_version = true)]
 pub struct Cli {
     /// The subcommand to run.
     #[command(subcommand)]
