@@ -7,9 +7,9 @@
 use sources_config::Config;
 use sources_config::enums::Format;
 use sources_config::model::{Body, Exec, Http, LeafFields, Paginate, Source, Window};
-use sources_config::template::{Template, TokenKind, WindowToken};
+use sources_config::template::{Template, TemplateErrorKind, TokenKind, WindowToken};
 use sources_config::{Field, Kind, Spanned};
-use sources_diagnostics::{Diagnostic, Rule, Span};
+use sources_diagnostics::{Diagnostic, Rule, Span, did_you_mean};
 use sources_syntax::Key;
 
 use crate::templates::{self, SiteKind, filter_names, window_token_text};
@@ -42,6 +42,41 @@ pub(crate) fn command_tokens<'a>(source: &'a Source, file: &str) -> Vec<CommandT
         }
     }
     found
+}
+
+/// The tokens that misspelled window tokens of `command` were meant to be (an unknown
+/// `${window.ofset}`, or a `${window.filters.NAME}` naming no declared filter, with a single close
+/// match): each is reported with its rename, so the token it stands for is not reported missing.
+fn misspelled_tokens(source: &Source, declared: &[&str]) -> Vec<String> {
+    let mut meant = Vec::new();
+    for site in templates::sites(source) {
+        if !matches!(site.kind, SiteKind::Command(_)) {
+            continue;
+        }
+        let template = Template::parse(site.text);
+        for error in &template.errors {
+            if let TemplateErrorKind::UnknownWindowToken(name) = &error.kind {
+                let known = WindowToken::NAMES
+                    .iter()
+                    .copied()
+                    .filter(|n| *n != "filters");
+                if let [best] = did_you_mean(name, known).as_slice() {
+                    meant.push(format!("${{window.{best}}}"));
+                }
+            }
+        }
+        for token in template.tokens() {
+            if let TokenKind::Window(WindowToken::Filter(name)) = &token.kind {
+                if declared.contains(name) {
+                    continue;
+                }
+                if let [best] = did_you_mean(name, declared.iter().copied()).as_slice() {
+                    meant.push(format!("${{window.filters.{best}}}"));
+                }
+            }
+        }
+    }
+    meant
 }
 
 /// The span of the key `name` among the keys written in an entry's (or stage's) map.
@@ -419,8 +454,12 @@ fn check_exec(source: &Source, exec: &Exec, file: &str, out: &mut Vec<Diagnostic
         return;
     };
     let tokens = command_tokens(source, file);
-    let uses = |wanted: &WindowToken<'_>| tokens.iter().any(|found| &found.token == wanted);
     let declared = filter_names(w);
+    let meant = misspelled_tokens(source, &declared);
+    let uses = |wanted: &WindowToken<'_>| {
+        tokens.iter().any(|found| &found.token == wanted)
+            || meant.contains(&window_token_text(wanted))
+    };
     let required: &[(WindowToken<'_>, &str, &str)] = if w.is_anchored() {
         &[
             (
@@ -479,7 +518,9 @@ fn check_exec(source: &Source, exec: &Exec, file: &str, out: &mut Vec<Diagnostic
         WindowToken::Search => true,
         WindowToken::Filter(name) => declared.contains(name),
         _ => false,
-    });
+    }) || meant
+        .iter()
+        .any(|text| text == "${window.search}" || text.starts_with("${window.filters."));
     if !has_filter_token {
         out.push(
             Diagnostic::new(
@@ -495,10 +536,7 @@ fn check_exec(source: &Source, exec: &Exec, file: &str, out: &mut Vec<Diagnostic
     if let Some(filters) = &w.filters {
         for item in filters.value.iter() {
             let name = item.value.value.as_str();
-            if tokens
-                .iter()
-                .any(|found| found.token == WindowToken::Filter(name))
-            {
+            if uses(&WindowToken::Filter(name)) {
                 continue;
             }
             out.push(
