@@ -4,7 +4,9 @@
 //! (`undeclared-param-reference`, labelled on the token inside the string).
 
 use sources_config::template::{Template, TokenKind};
-use sources_config::{Body, Config, Named, NamedMap, ParamType, Parameter, Source, parse_duration};
+use sources_config::{
+    Body, Config, Named, NamedMap, ParamType, Parameter, Source, Spanned, parse_duration,
+};
 use sources_diagnostics::{Diagnostic, Rule, did_you_mean};
 
 use crate::{fixes, templates};
@@ -32,7 +34,7 @@ pub(crate) fn check_params(config: &Config, file: &str, out: &mut Vec<Diagnostic
                     continue;
                 };
                 for key in on.value.iter() {
-                    check_supplied(key, &from.value, target_params, file, out);
+                    check_supplied(&key.name, &from.value, target_params, file, out);
                 }
             }
         }
@@ -116,15 +118,16 @@ fn check_declaration(parameter: &Named<Parameter>, file: &str, out: &mut Vec<Dia
     }
 }
 
-/// `undeclared-param`: a join `on` key that `lookup` does not declare.
+/// `undeclared-param`: a parameter supplied to `target` (a join `on` key, a component's binding)
+/// that it does not declare.
 fn check_supplied(
-    key: &Named<sources_config::Text>,
-    lookup: &str,
+    supplied: &Spanned<String>,
+    target: &str,
     declared: &NamedMap<Parameter>,
     file: &str,
     out: &mut Vec<Diagnostic>,
 ) {
-    let name = key.name.value.as_str();
+    let name = supplied.value.as_str();
     if declared.get(name).is_some() {
         return;
     }
@@ -135,14 +138,17 @@ fn check_supplied(
     let suggestions = did_you_mean(name, names.iter().copied());
     let mut diagnostic = Diagnostic::new(
         Rule::UndeclaredParam,
-        key.name.span,
-        format!("`{lookup}` declares no parameter `{name}`"),
+        supplied.span,
+        format!("`{target}` declares no parameter `{name}`"),
     )
-    .with_label("not a parameter of the lookup");
-    diagnostic = match suggestions.as_slice() {
-        [best, ..] => diagnostic.with_help(format!("did you mean `{best}`?")),
-        [] => diagnostic.with_help(format!(
-            "the parameters of `{lookup}` are {}",
+    .with_label(format!("not a parameter of `{target}`"));
+    diagnostic = match (suggestions.as_slice(), names.is_empty()) {
+        ([best, ..], _) => diagnostic.with_help(format!("did you mean `{best}`?")),
+        ([], true) => diagnostic.with_help(format!(
+            "`{target}` declares no parameters: declare `{name}` under its `parameters`, or stop supplying it"
+        )),
+        ([], false) => diagnostic.with_help(format!(
+            "the parameters of `{target}` are {}",
             names
                 .iter()
                 .map(|name| format!("`{name}`"))
@@ -152,7 +158,7 @@ fn check_supplied(
     };
     if let ([best], Some(span)) = (
         suggestions.as_slice(),
-        sources_config::name_span(key.name.span, name),
+        sources_config::name_span(supplied.span, name),
     ) {
         if fixes::written_as(file, span, name) {
             diagnostic =
