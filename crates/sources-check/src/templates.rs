@@ -87,22 +87,24 @@ pub(crate) fn text_span(
     }
 }
 
+/// Adds one template string written as a model [`sources_config::Text`] at `span`.
+fn push_text<'a>(
+    out: &mut Vec<TemplateSite<'a>>,
+    kind: SiteKind,
+    text: &'a sources_config::Text,
+    span: Span,
+) {
+    out.push(TemplateSite {
+        kind,
+        text: &text.text,
+        style: text.style,
+        span,
+    });
+}
+
 /// Every template string of an entry, in source order of the fields.
 pub(crate) fn sites(source: &Source) -> Vec<TemplateSite<'_>> {
     let mut out = Vec::new();
-    fn push_text<'a>(
-        out: &mut Vec<TemplateSite<'a>>,
-        kind: SiteKind,
-        text: &'a sources_config::Text,
-        span: Span,
-    ) {
-        out.push(TemplateSite {
-            kind,
-            text: &text.text,
-            style: text.style,
-            span,
-        });
-    }
     match &source.body {
         Body::Http(http) => {
             for (kind, field) in [(SiteKind::Url, &http.url), (SiteKind::Method, &http.method)] {
