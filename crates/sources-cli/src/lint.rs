@@ -230,15 +230,14 @@ pub fn lint_bytes(path: &str, bytes: &[u8], syntax: Syntax, named: bool) -> Lint
         if !named {
             return Linted::NotOurs;
         }
-        let text = String::from_utf8_lossy(bytes);
+        // No snippet: binary bytes make no readable lines, so the diagnostic sits on an empty text.
         let diagnostic = Diagnostic::new(
             Rule::Syntax,
-            Span::new(nul, nul + 1),
-            "this is a binary file, not YAML or TOML text",
+            Span::empty(0),
+            format!("this is a binary file (a NUL byte at offset {nul}), not YAML or TOML text"),
         )
-        .with_label("NUL byte")
         .with_help("name a YAML or TOML configuration file");
-        return report(&text, vec![diagnostic]);
+        return report("", vec![diagnostic]);
     }
     match std::str::from_utf8(bytes) {
         Ok(text) => {
@@ -339,7 +338,11 @@ mod tests {
     fn a_named_binary_file_is_reported_and_a_walked_one_skipped() {
         let bytes = b"\x7fELF\x02\x01\x01\x00\x00";
         let (_, diagnostic) = only_diagnostic(lint_bytes("a.yaml", bytes, Syntax::Yaml, true));
-        assert_eq!(diagnostic.span, Span::new(7, 8));
+        assert_eq!(diagnostic.span, Span::empty(0));
+        assert_eq!(
+            diagnostic.message,
+            "this is a binary file (a NUL byte at offset 7), not YAML or TOML text"
+        );
         assert!(matches!(
             lint_bytes("a.yaml", bytes, Syntax::Yaml, false),
             Linted::NotOurs

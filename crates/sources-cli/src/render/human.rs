@@ -139,18 +139,19 @@ struct Report<'a> {
 }
 
 impl Report<'_> {
-    /// `span` as miette wants it: clamped to the text and to character boundaries (a diagnostic
-    /// about invalid UTF-8 points at bytes the lossy text replaced).
+    /// `span` as miette wants it: clamped to the text, the start moved back and the end moved on
+    /// to character boundaries (a diagnostic about invalid UTF-8 points at bytes that the lossy
+    /// text shows as one replacement character).
     fn source_span(&self, span: Span) -> SourceSpan {
-        let boundary = |offset: usize| {
-            let mut offset = offset.min(self.text.len());
-            while !self.text.is_char_boundary(offset) {
-                offset -= 1;
-            }
-            offset
-        };
-        let start = boundary(span.start);
-        let end = boundary(span.end).max(start);
+        let len = self.text.len();
+        let mut start = span.start.min(len);
+        while !self.text.is_char_boundary(start) {
+            start -= 1;
+        }
+        let mut end = span.end.clamp(start, len);
+        while !self.text.is_char_boundary(end) {
+            end += 1;
+        }
         SourceSpan::new(start.into(), end - start)
     }
 }
@@ -333,7 +334,7 @@ mod tests {
     }
 
     #[test]
-    fn spans_inside_a_character_are_moved_to_its_start() {
+    fn spans_inside_a_character_widen_to_cover_it() {
         let report = fixtures::report();
         let diagnostic = &report.diagnostics[2];
         let source = NamedSource::new("x", IndexedSource::new(report.text()));
@@ -344,7 +345,7 @@ mod tests {
         };
         let emoji = report.text().find('😀').expect("emoji");
         let span = adapter.source_span(Span::new(emoji + 1, emoji + 3));
-        assert_eq!((span.offset(), span.len()), (emoji, 0));
+        assert_eq!((span.offset(), span.len()), (emoji, '😀'.len_utf8()));
         let past_end = adapter.source_span(Span::new(10_000, 10_001));
         assert_eq!(
             (past_end.offset(), past_end.len()),
