@@ -183,11 +183,8 @@ mod tests {
     #[test]
     fn deletions_and_insertions_apply_together() {
         let text = "a: 1\nb: 2\nc: 3\n";
-        let delete = Diagnostic::new(Rule::ConflictingFields, Span::new(5, 9), "x").with_replacement(
-            "Remove `b`",
-            Span::new(5, 10),
-            "",
-        );
+        let delete = Diagnostic::new(Rule::ConflictingFields, Span::new(5, 9), "x")
+            .with_replacement("Remove `b`", Span::new(5, 10), "");
         let insert = Diagnostic::new(Rule::MissingField, Span::new(10, 10), "y").with_replacement(
             "Add `d`",
             Span::new(15, 15),
@@ -205,6 +202,9 @@ mod tests {
         assert!(diff.contains("-urll: x\n+url: x\n"));
         assert_eq!(unified_diff("s.yaml", "same", "same"), "");
         let absolute = unified_diff("/tmp/s.yaml", "a\n", "b\n");
-        assert!(absolute.starts_with("--- /tmp/s.yaml\n+++ /tmp/s.yaml\n"), "{absolute}");
+        assert!(
+            absolute.starts_with("--- /tmp/s.yaml\n+++ /tmp/s.yaml\n"),
+            "{absolute}"
+        );
     }
 }
