@@ -301,7 +301,7 @@ impl ObjectInfo {
     }
 }
 
-/// The fields an entry of `kind` accepts (including `type`), in declaration order.
+/// The fields an entry of `kind` accepts (including `type`); `type` comes last.
 pub fn for_kind(kind: Kind) -> &'static [FieldInfo] {
     KNOWLEDGE
         .kinds
