@@ -7,6 +7,7 @@
 use std::io::{self, Write};
 use std::path::PathBuf;
 
+use sources_check::Fixed;
 use sources_diagnostics::{Diagnostic, Rule, Span, unified_diff};
 use sources_syntax::{LineIndex, Syntax};
 
@@ -79,8 +80,9 @@ pub enum Error {
     FixStdin,
 }
 
-/// Runs `sources lint`: reads every input first (an unreadable one stops the run before any output),
-/// then renders the reports sorted by path.
+/// Runs `sources lint`: reads and analyses every input (an unreadable one stops the run before
+/// anything is printed; with `--fix`, files before it are already fixed), then renders the reports
+/// sorted by path.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
     let inputs = inputs::discover(&args.paths, args.stdin_filename.as_deref())?;
     let fix_mode = args.fix_mode();
@@ -106,36 +108,16 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
             }
         };
         let repaired = fix_mode.and_then(|mode| Some((mode, fix::repair(&report, input.syntax)?)));
-        match repaired {
-            None => reports.push(report),
+        let report = match repaired {
+            None => report,
             Some((FixMode::Diff, fixed)) => {
-                diffs.push((
-                    report.path.clone(),
-                    unified_diff(&report.path, report.text(), &fixed.text),
-                ));
-                reports.push(report);
+                let diff = unified_diff(&report.path, report.text(), &fixed.text);
+                diffs.push((report.path.clone(), diff));
+                report
             }
-            Some((FixMode::Write, fixed)) => {
-                if let Origin::File(path) = &input.origin {
-                    std::fs::write(path, &fixed.text).map_err(|source| Error::WriteFixed {
-                        path: input.path.clone(),
-                        source,
-                    })?;
-                }
-                for applied in &fixed.applied {
-                    let at = applied.position;
-                    eprintln!(
-                        "sources: fixed {}:{}:{}: {} [{}]",
-                        input.path, at.line, at.column, applied.title, applied.rule
-                    );
-                }
-                if let Linted::Report(relinted) =
-                    lint_bytes(&input.path, fixed.text.as_bytes(), input.syntax, true)
-                {
-                    reports.push(relinted);
-                }
-            }
-        }
+            Some((FixMode::Write, fixed)) => write_fixed(input, &fixed)?.unwrap_or(report),
+        };
+        reports.push(report);
     }
     if fix_mode == Some(FixMode::Diff) {
         diffs.sort();
@@ -173,6 +155,28 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
         Ok(Outcome::Failure)
     } else {
         Ok(Outcome::Success)
+    }
+}
+
+/// Writes a fixed document back to its file, says on standard error what changed, and lints the
+/// fixed text (what remains to report).
+fn write_fixed(input: &Input, fixed: &Fixed) -> Result<Option<FileReport>, Error> {
+    if let Origin::File(path) = &input.origin {
+        std::fs::write(path, &fixed.text).map_err(|source| Error::WriteFixed {
+            path: input.path.clone(),
+            source,
+        })?;
+    }
+    for applied in &fixed.applied {
+        let at = applied.position;
+        eprintln!(
+            "sources: fixed {}:{}:{}: {} [{}]",
+            input.path, at.line, at.column, applied.title, applied.rule
+        );
+    }
+    match lint_bytes(&input.path, fixed.text.as_bytes(), input.syntax, true) {
+        Linted::Report(report) => Ok(Some(report)),
+        Linted::NotOurs | Linted::SkippedTooLarge(_) => Ok(None),
     }
 }
 
