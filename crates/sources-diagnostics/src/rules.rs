@@ -760,7 +760,11 @@ mod tests {
         let mut seen = std::collections::HashSet::new();
         for rule in Rule::ALL {
             assert!(seen.insert(rule.code()), "duplicate code {}", rule.code());
-            assert!(rule.code().chars().all(|c| c.is_ascii_lowercase() || c == '-'));
+            assert!(
+                rule.code()
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c == '-')
+            );
             assert_eq!(Rule::from_code(rule.code()), Some(*rule));
         }
         assert_eq!(Rule::from_code("no-such-rule"), None);
