@@ -246,7 +246,9 @@ pub fn lint_bytes(path: &str, bytes: &[u8], syntax: Syntax, named: bool) -> Lint
     match std::str::from_utf8(bytes) {
         Ok(text) => {
             let analysis = sources_check::analyze(text, syntax);
-            if !named && !analysis.has_sources {
+            let broken = analysis.diagnostics.iter().any(|d| d.rule == Rule::Syntax);
+            let ours = analysis.has_sources || (broken && mentions_sources(text));
+            if !named && !ours {
                 return Linted::NotOurs;
             }
             Linted::Report(FileReport {
@@ -280,6 +282,22 @@ pub fn lint_bytes(path: &str, bytes: &[u8], syntax: Syntax, named: bool) -> Lint
             report(&text, vec![diagnostic])
         }
     }
+}
+
+/// Whether text that does not parse still looks like it declares a `data.sources` block: it says
+/// `data.sources`, or has a `sources` key (`sources:`, `sources =`, `{sources: …`) and mentions
+/// `data`. A YAML parser stops at its first error, so a walked configuration broken above its
+/// `data:` key would otherwise be skipped as not ours, and a broken config would pass the lint.
+fn mentions_sources(text: &str) -> bool {
+    let sources_key = text.lines().any(|line| {
+        let line = line.trim_start().trim_start_matches(['{', ' ']);
+        ["sources:", "sources =", "sources="]
+            .iter()
+            .any(|key| line.starts_with(key))
+            || line.contains("{sources:")
+            || line.contains("{ sources:")
+    });
+    text.contains("data.sources") || (sources_key && text.contains("data"))
 }
 
 /// `512 bytes`, `16 MiB`, `50.0 MiB`.
@@ -375,6 +393,32 @@ mod tests {
             lint_content(&walked, Content::TooLarge(Some(size))),
             Linted::SkippedTooLarge(bytes) if bytes == size
         ));
+    }
+
+    #[test]
+    fn a_walked_file_broken_above_its_sources_block_is_still_reported() {
+        let broken = "app:\n\ttitle: x\ndata:\n  sources:\n    a: {type: static, data: []}\n";
+        let Linted::Report(report) =
+            lint_bytes("early.yaml", broken.as_bytes(), Syntax::Yaml, false)
+        else {
+            panic!("a broken sources config must be reported");
+        };
+        assert_eq!(report.diagnostics[0].rule, Rule::Syntax);
+        let unrelated = "app:\n\ttitle: x\n";
+        assert!(matches!(
+            lint_bytes("other.yaml", unrelated.as_bytes(), Syntax::Yaml, false),
+            Linted::NotOurs
+        ));
+    }
+
+    #[test]
+    fn text_that_mentions_a_sources_block_is_recognised() {
+        assert!(mentions_sources("data:\n  sources:\n"));
+        assert!(mentions_sources("data: {sources: {a: 1}"));
+        assert!(mentions_sources("[data.sources.apps]\ntype = \"http"));
+        assert!(mentions_sources("[data]\nsources = {"));
+        assert!(!mentions_sources("data:\n  rows: [\n"));
+        assert!(!mentions_sources("open_sources: 1\n"));
     }
 
     #[test]

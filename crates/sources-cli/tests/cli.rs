@@ -144,13 +144,13 @@ fn stdin_is_named_by_stdin_filename_which_picks_the_syntax() {
 #[test]
 fn a_directory_walk_lints_only_sources_configs_sorted_by_path() {
     let dir = tree(&[
-        ("b/config.yaml", BROKEN_TOML.as_bytes()),
         ("b/z.yml", WARNS.as_bytes()),
         (
             "a/app.toml",
             b"[data.sources.apps]\ntype = \"http\"\nurl = \"https://api.example.com/apps\"\n",
         ),
         ("a/workflow.yaml", b"on: push\njobs: {}\n"),
+        ("a/template.yaml", b"name: {{ .Values.name }}\nitems: [\n"),
         (".hidden/x.yaml", WARNS.as_bytes()),
         ("target/x.yaml", WARNS.as_bytes()),
         ("node_modules/x.yaml", WARNS.as_bytes()),
@@ -170,12 +170,26 @@ fn a_directory_walk_lints_only_sources_configs_sorted_by_path() {
     assert_eq!(paths, ["b/z.yml"]);
     assert_eq!(code(&output), 0);
 
-    let named = sources(dir.path(), &["lint", "b/z.yml", "b/config.yaml"], b"");
-    let lines: Vec<String> = stdout(&named)
+    let named = sources(dir.path(), &["lint", "b/z.yml", "a/template.yaml"], b"");
+    let mut files: Vec<String> = stdout(&named)
         .lines()
         .map(|line| line.split(':').next().unwrap_or("").to_owned())
         .collect();
-    assert_eq!(lines, ["b/config.yaml", "b/z.yml"], "sorted by path");
+    files.dedup();
+    assert_eq!(files, ["a/template.yaml", "b/z.yml"], "sorted by path");
+}
+
+#[test]
+fn a_walked_config_broken_above_its_sources_block_is_reported() {
+    let broken = "app:\n\ttitle: x\ndata:\n  sources:\n    a: {type: static, data: []}\n";
+    let dir = tree(&[("conf/app.yaml", broken.as_bytes())]);
+    let output = sources(dir.path(), &["lint"], b"");
+    assert_eq!(code(&output), 1);
+    assert!(
+        stdout(&output).starts_with("conf/app.yaml:2:"),
+        "{}",
+        stdout(&output)
+    );
 }
 
 #[test]
