@@ -201,4 +201,44 @@ mod tests {
         assert_eq!(body, br#"{"other":true}"#);
         assert!(io.describe().contains("in-process"));
     }
+
+    #[tokio::test]
+    async fn with_the_variable_set_requests_go_to_the_live_backend() {
+        let clock = Arc::new(ManualClock::new(1_700_000_000_000));
+        let (router, _handle) = demo_backend::app(Options {
+            apps: 12,
+            ..Options::seeded(5, clock)
+        });
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
+        let base = format!("http://{}", listener.local_addr().expect("addr"));
+        tokio::spawn(async move { axum::serve(listener, router).await });
+        let inner = FakeIo::new()
+            .with_env(DEMO_API_ENV, &base)
+            .with_real_sleep();
+        let io = DemoIo::new(Arc::new(inner)).expect("network client");
+        assert!(
+            io.describe()
+                .contains(&format!("live demo backend at {base}"))
+        );
+        let body = crate::fetch::http_body(
+            &io,
+            &crate::trace::Silent,
+            HttpRequest {
+                method: "GET".into(),
+                url: "http://localhost:8099/apps?limit=1".into(),
+                headers: vec![],
+                body: None,
+            },
+            crate::fetch::DEFAULT_TIMEOUT,
+        )
+        .await
+        .expect("served live");
+        let page: serde_json::Value = serde_json::from_slice(&body).expect("json");
+        assert_eq!(
+            page["total"], 12,
+            "the live world, not a default in-process one"
+        );
+    }
 }

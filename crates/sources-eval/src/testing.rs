@@ -50,12 +50,19 @@ pub struct FakeIo {
     /// Every websocket opened, in order.
     pub sockets: Mutex<Vec<WebSocketRequest>>,
     clock: Arc<Mutex<Duration>>,
+    real_sleep: bool,
 }
 
 impl FakeIo {
     /// A seam that fails every operation it has not been given a script for.
     pub fn new() -> FakeIo {
         FakeIo::default()
+    }
+
+    /// Sleeps on tokio's clock instead of jumping (for tests that also talk to a real server).
+    pub fn with_real_sleep(mut self) -> FakeIo {
+        self.real_sleep = true;
+        self
     }
 
     /// Sets an environment variable.
@@ -199,6 +206,9 @@ impl Io for FakeIo {
     }
 
     fn sleep(&self, duration: Duration) -> BoxFuture<'static, ()> {
+        if self.real_sleep {
+            return Box::pin(tokio::time::sleep(duration));
+        }
         let clock = Arc::clone(&self.clock);
         Box::pin(async move {
             *lock(&clock) += duration;
