@@ -3,6 +3,13 @@
 //! This crate owns parsing and text positions. It knows nothing about sources,
 //! rules or diagnostics: it returns a [`Parse`] (a tree plus every syntax error
 //! it could find) and a [`LineIndex`] converts byte offsets to positions.
+//! [`str_offset`] maps an offset inside a string's decoded text back to the file.
+//!
+//! Modules: `yaml` (saphyr-parser's spanned events to the tree, and saphyr's quirks), `toml`
+//! (`toml`'s recoverable parser to the tree), `string_offset`, `line_index`, `span`, `tree`, and,
+//! behind the `bench-support` feature, `bench_support` (the config generator benchmarks share).
+//! No input makes [`parse`] panic, hang or overflow the stack: nesting is limited (128 levels in
+//! YAML, 80 in TOML) and so are alias expansions.
 
 #[cfg(feature = "bench-support")]
 pub mod bench_support;
