@@ -102,8 +102,10 @@ impl Column {
 /// One filter a row must pass.
 #[derive(Clone, Debug)]
 enum Filter {
-    /// A bare `q` term: case-insensitive substring of id, name or region.
-    Bare(String),
+    /// A bare `q` term: case-insensitive substring of id, name or region, searched for in the
+    /// app's lower-case `search_text` (a term spanning two fields, holding a newline, is refused
+    /// when parsed).
+    Bare(Box<memchr::memmem::Finder<'static>>),
     /// A `key:value` `q` term: case-insensitive substring of that column.
     Scoped(Column, String),
     /// A `~regex` `q` term over the name.
@@ -116,9 +118,7 @@ impl Filter {
     fn matches(&self, app: &App) -> bool {
         let mut scratch = String::new();
         match self {
-            Filter::Bare(needle) => [Column::Id, Column::Name, Column::Region]
-                .into_iter()
-                .any(|c| contains_ignore_case(c.text(app, &mut scratch), needle)),
+            Filter::Bare(finder) => finder.find(app.search_text.as_bytes()).is_some(),
             Filter::Scoped(column, needle) => {
                 contains_ignore_case(column.text(app, &mut scratch), needle)
             }
@@ -196,7 +196,14 @@ fn parse_term(term: &str) -> Result<Filter, ApiError> {
         })?;
         return Ok(Filter::Scoped(column, value.to_lowercase()));
     }
-    Ok(Filter::Bare(term.to_lowercase()))
+    if term.contains('\n') {
+        return Err(ApiError::bad_request(format!(
+            "parameter q: term {term:?} holds a line break"
+        )));
+    }
+    Ok(Filter::Bare(Box::new(
+        memchr::memmem::Finder::new(term.to_lowercase().as_bytes()).into_owned(),
+    )))
 }
 
 /// A parsed `GET /apps` request.

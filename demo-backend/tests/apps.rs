@@ -257,6 +257,10 @@ async fn malformed_list_parameters_are_400s_that_say_what_is_accepted() {
             "parameter q: unknown column \"colour\" in term \"colour:red\"; accepted columns: id, name, region, sync, health, rev, phase",
         ),
         ("/apps?q=%22open", "parameter q: unclosed double quote"),
+        (
+            "/apps?q=%22two%0Alines%22",
+            "parameter q: term \"two\\nlines\" holds a line break",
+        ),
     ];
     for (path, message) in cases {
         let error = demo.error("GET", path, 400).await;

@@ -103,9 +103,11 @@ pub fn generate_apps(seed: u64, count: usize, start: Millis) -> Vec<App> {
                 }
             });
             let name = format!("{system}-{role}{stage}");
+            let id = format!("app-{:0width$}", index + 1);
             App {
                 index,
-                id: format!("app-{:0width$}", index + 1),
+                search_text: format!("{id}\n{name}\n{region}").to_lowercase(),
+                id,
                 name,
                 region,
                 team,

@@ -210,6 +210,8 @@ pub struct App {
     pub id: String,
     /// Display name.
     pub name: String,
+    /// Id, name and region in lower case, one per line: what a bare list search looks in.
+    pub search_text: String,
     /// One of [`generate::REGIONS`].
     pub region: &'static str,
     /// Owning team (a label in the detail document).
