@@ -116,7 +116,10 @@ impl Diagnostic {
 
     /// Adds a secondary label.
     pub fn with_secondary(mut self, span: Span, message: impl Into<String>) -> Diagnostic {
-        self.labels.push(Label { span, message: message.into() });
+        self.labels.push(Label {
+            span,
+            message: message.into(),
+        });
         self
     }
 
@@ -141,7 +144,10 @@ impl Diagnostic {
     ) -> Diagnostic {
         self.with_fix(Fix {
             title: title.into(),
-            edits: vec![Edit { span, replacement: replacement.into() }],
+            edits: vec![Edit {
+                span,
+                replacement: replacement.into(),
+            }],
             applicability: Applicability::Safe,
         })
     }

@@ -13,7 +13,8 @@ pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str
                 2.0
             } else {
                 let similarity = strsim::jaro_winkler(&lower, &other);
-                let contains = lower.len() >= 3 && (other.contains(&lower) || lower.contains(&other));
+                let contains =
+                    lower.len() >= 3 && (other.contains(&lower) || lower.contains(&other));
                 if similarity >= 0.8 {
                     similarity
                 } else if contains {
@@ -27,7 +28,11 @@ pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str
         .collect();
     scored.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(b.1)));
     scored.dedup_by(|a, b| a.1 == b.1);
-    scored.into_iter().take(3).map(|(_, candidate)| candidate).collect()
+    scored
+        .into_iter()
+        .take(3)
+        .map(|(_, candidate)| candidate)
+        .collect()
 }
 
 #[cfg(test)]
@@ -36,7 +41,9 @@ mod tests {
 
     #[test]
     fn ranks_close_names_first() {
-        let fields = ["url", "method", "headers", "body", "follow", "paginate", "window"];
+        let fields = [
+            "url", "method", "headers", "body", "follow", "paginate", "window",
+        ];
         assert_eq!(did_you_mean("urll", fields), vec!["url"]);
         assert_eq!(did_you_mean("header", fields), vec!["headers"]);
         assert_eq!(did_you_mean("Method", fields), vec!["method"]);
