@@ -201,8 +201,11 @@ impl Decoder {
     ) -> Option<Field<T>> {
         let entry = fields.take(name)?;
         self.key_span = entry.key.span;
-        let label = format!("{}{name}", fields.prefix);
-        let value = convert(self, &label, &entry.value)?;
+        let value = if fields.prefix.is_empty() {
+            convert(self, name, &entry.value)?
+        } else {
+            convert(self, &format!("{}{name}", fields.prefix), &entry.value)?
+        };
         Some(Field {
             key_span: entry.key.span,
             value,
