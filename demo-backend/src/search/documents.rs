@@ -3,7 +3,6 @@
 //! millisecond.
 
 use std::collections::HashMap;
-use std::ops::Range;
 use std::sync::RwLock;
 
 use rand::{Rng, SeedableRng};
@@ -115,32 +114,32 @@ pub fn words(text: &str) -> impl Iterator<Item = String> + '_ {
         .map(str::to_lowercase)
 }
 
-/// The searchable form of the documents generated so far: levels, services and message words
-/// as interned ids.
+/// A document's level and service in one byte, `level * 8 + service`: a set of codes fits a
+/// `u32` mask, so keyword terms test a document with one shift.
+pub fn keyword_code(level: u8, service: u8) -> u8 {
+    level << 3 | service
+}
+
+const _: () = assert!(SERVICES.len() <= 8 && LEVELS.len() * 8 <= 32);
+
+/// The searchable form of the documents generated so far, by column: keyword codes, and message
+/// words as interned ids.
 #[derive(Debug, Default)]
 pub struct TokenIndex {
-    /// Per document: level, service and the range of its words in `words`.
-    docs: Vec<IndexedDoc>,
+    /// Per document, its [`keyword_code`].
+    codes: Vec<u8>,
+    /// Per document, where its words end in `words` (they start where the previous ones end).
+    word_ends: Vec<u32>,
     /// The message words of every document, back to back.
     words: Vec<u32>,
     /// Word → id.
     vocabulary: HashMap<String, u32>,
 }
 
-/// One document in the [`TokenIndex`].
-#[derive(Clone, Debug)]
-pub struct IndexedDoc {
-    /// Index into [`LEVELS`].
-    pub level: u8,
-    /// Index into [`SERVICES`].
-    pub service: u8,
-    words: Range<u32>,
-}
-
 impl TokenIndex {
     /// How many documents are indexed (documents `0..len`).
     pub fn len(&self) -> u64 {
-        self.docs.len() as u64
+        self.codes.len() as u64
     }
 
     /// The id of `word` (already lowercase), if any document has it.
@@ -148,39 +147,41 @@ impl TokenIndex {
         self.vocabulary.get(word).copied()
     }
 
-    /// Document `doc`, if indexed.
-    pub fn doc(&self, doc: u64) -> Option<&IndexedDoc> {
-        usize::try_from(doc).ok().and_then(|doc| self.docs.get(doc))
-    }
-
-    /// The indexed documents below `end`, by number.
-    pub fn docs_below(&self, end: u64) -> &[IndexedDoc] {
-        &self.docs[..usize::try_from(end)
+    /// The keyword codes of the indexed documents below `end`, by document number.
+    pub fn codes_below(&self, end: u64) -> &[u8] {
+        let end = usize::try_from(end)
             .unwrap_or(usize::MAX)
-            .min(self.docs.len())]
+            .min(self.codes.len());
+        &self.codes[..end]
     }
 
-    /// The message word ids of `doc`.
-    pub fn words_of(&self, doc: &IndexedDoc) -> &[u32] {
-        &self.words[doc.words.start as usize..doc.words.end as usize]
+    /// The keyword code of document `doc`, if indexed.
+    pub fn code(&self, doc: usize) -> Option<u8> {
+        self.codes.get(doc).copied()
+    }
+
+    /// The message word ids of document `doc` (empty if it is not indexed).
+    pub fn words_of(&self, doc: usize) -> &[u32] {
+        let start = doc
+            .checked_sub(1)
+            .and_then(|previous| self.word_ends.get(previous))
+            .map_or(0, |&end| end);
+        let end = self.word_ends.get(doc).map_or(start, |&end| end);
+        &self.words[start as usize..end as usize]
     }
 
     /// Indexes documents until `len` are indexed.
     fn extend_to(&mut self, source: &DocumentSource, len: u64) {
         for number in self.len()..len {
             let document = source.document(number);
-            let start = self.words.len() as u32;
             for word in words(&document.message) {
                 let next_id = self.vocabulary.len() as u32;
                 let id = *self.vocabulary.entry(word).or_insert(next_id);
                 self.words.push(id);
             }
-            let words = start..self.words.len() as u32;
-            self.docs.push(IndexedDoc {
-                level: document.level,
-                service: document.service,
-                words,
-            });
+            self.codes
+                .push(keyword_code(document.level, document.service));
+            self.word_ends.push(self.words.len() as u32);
         }
     }
 }
@@ -243,17 +244,23 @@ mod tests {
         assert_eq!(indexed, 50);
         index.read(&source, 10, |index| {
             assert_eq!(index.len(), 50);
-            let doc = index.doc(7).expect("indexed");
-            let message = source.document(7).message;
-            let ids: Vec<Option<u32>> = words(&message).map(|word| index.word_id(&word)).collect();
+            let document = source.document(7);
+            assert_eq!(
+                index.code(7),
+                Some(keyword_code(document.level, document.service))
+            );
+            let ids: Vec<Option<u32>> = words(&document.message)
+                .map(|word| index.word_id(&word))
+                .collect();
             assert_eq!(
                 ids,
                 index
-                    .words_of(doc)
+                    .words_of(7)
                     .iter()
                     .map(|&id| Some(id))
                     .collect::<Vec<_>>()
             );
+            assert!(index.words_of(50).is_empty());
         });
     }
 }

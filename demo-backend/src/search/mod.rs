@@ -24,8 +24,8 @@ use serde::Serialize;
 use crate::CornerContext;
 use crate::clock::{Clock, Millis};
 use crate::error::ApiError;
-use documents::{DocumentSource, GrowingIndex, IndexedDoc, LEVELS, SERVICES};
-use query_string::CompiledTerm;
+use documents::{DocumentSource, GrowingIndex, LEVELS, SERVICES};
+use query_string::Matcher;
 use request::{Direction, SearchAfter, SearchRequest, TotalHits, not_modelled};
 use timeline::{IndexView, Timeline};
 
@@ -109,25 +109,18 @@ impl LogIndex {
                 )
             } else {
                 self.tokens.read(&self.source, view.end(), |tokens| {
-                    let mut terms: Vec<CompiledTerm> = request
-                        .terms
-                        .iter()
-                        .map(|term| CompiledTerm::new(term, tokens))
-                        .collect();
-                    terms.sort_by_key(|term| !term.is_keyword_only());
-                    let matches_all = |indexed: &IndexedDoc| {
-                        terms.iter().all(|term| term.matches(indexed, tokens))
-                    };
-                    let hits = page(&view, request, |doc| {
-                        tokens.doc(doc).is_some_and(matches_all)
-                    });
+                    let matcher = Matcher::new(&request.terms, tokens);
+                    let hits = page(&view, request, |doc| matcher.matches(tokens, doc));
                     let limit = match request.total {
                         TotalHits::Absent => 0,
                         TotalHits::UpToThreshold => TOTAL_HITS_THRESHOLD + 1,
                         TotalHits::Exact => u64::MAX,
                     };
-                    let found = tokens.docs_below(view.end()).iter().enumerate().filter(
-                        |(doc, indexed)| matches_all(indexed) && view.is_searchable(*doc as u64),
+                    let found = tokens.codes_below(view.end()).iter().enumerate().filter(
+                        |&(doc, &code)| {
+                            matcher.matches_code(tokens, doc, code)
+                                && view.is_searchable(doc as u64)
+                        },
                     );
                     let count = found
                         .take(usize::try_from(limit).unwrap_or(usize::MAX))

@@ -8,7 +8,7 @@
 //! matches every document. Other query syntax (OR, NOT, grouping, wildcards, ranges, fuzziness,
 //! boosts) is refused rather than misread.
 
-use super::documents::{IndexedDoc, LEVELS, SERVICES, TokenIndex, words};
+use super::documents::{LEVELS, SERVICES, TokenIndex, keyword_code, words};
 
 /// The field a term applies to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -140,61 +140,119 @@ fn term(chunk: &Chunk) -> Result<Term, String> {
     Ok(Term { field, value })
 }
 
-/// A term resolved against the token index: which levels and services it accepts, and the word
-/// ids a message must contain in sequence (`None`: no message can match).
+/// A query resolved against the token index: the keyword codes every keyword-only term accepts,
+/// folded into one mask, and the terms that may also need the message.
 #[derive(Clone, Debug)]
-pub struct CompiledTerm {
-    levels: u8,
-    services: u16,
+pub struct Matcher {
+    keywords: u32,
+    others: Vec<CompiledTerm>,
+}
+
+impl Matcher {
+    /// Resolves `terms` (joined by AND) against `index`.
+    pub fn new(terms: &[Term], index: &TokenIndex) -> Matcher {
+        let mut keywords = u32::MAX;
+        let mut others = Vec::new();
+        for term in terms.iter().map(|term| CompiledTerm::new(term, index)) {
+            if term.phrase.is_none() {
+                keywords &= term.codes;
+            } else {
+                others.push(term);
+            }
+        }
+        Matcher { keywords, others }
+    }
+
+    /// Whether document `doc`, with keyword code `code`, matches every term.
+    pub fn matches_code(&self, index: &TokenIndex, doc: usize, code: u8) -> bool {
+        self.keywords >> code & 1 != 0
+            && self
+                .others
+                .iter()
+                .all(|term| term.matches(index, doc, code))
+    }
+
+    /// Whether document `doc` is indexed and matches every term.
+    pub fn matches(&self, index: &TokenIndex, doc: u64) -> bool {
+        let doc = usize::try_from(doc).unwrap_or(usize::MAX);
+        index
+            .code(doc)
+            .is_some_and(|code| self.matches_code(index, doc, code))
+    }
+}
+
+/// One term resolved against the token index: the keyword codes it accepts, and the word ids a
+/// message must contain in sequence (`None`: the term does not look at messages).
+#[derive(Clone, Debug)]
+struct CompiledTerm {
+    codes: u32,
     phrase: Option<Vec<u32>>,
 }
 
 impl CompiledTerm {
-    /// Resolves `term` against `index`.
-    pub fn new(term: &Term, index: &TokenIndex) -> CompiledTerm {
-        let keyword_mask = |values: &[&str]| {
-            values
-                .iter()
-                .enumerate()
-                .filter(|(_, value)| value.eq_ignore_ascii_case(&term.value))
-                .fold(0_u16, |mask, (bit, _)| mask | 1 << bit)
-        };
+    fn new(term: &Term, index: &TokenIndex) -> CompiledTerm {
+        let levels = keyword_matches(&LEVELS, &term.value);
+        let services = keyword_matches(&SERVICES, &term.value);
+        let level_codes = codes(|level, _| levels.contains(&level));
+        let service_codes = codes(|_, service| services.contains(&service));
         let phrase = || {
             let ids: Option<Vec<u32>> = words(&term.value)
                 .map(|word| index.word_id(&word))
                 .collect();
-            ids.filter(|ids| !ids.is_empty())
+            // A word no document has: the phrase matches no message, an empty one likewise.
+            Some(ids.filter(|ids| !ids.is_empty()).unwrap_or_default())
         };
-        let (levels, services, phrase) = match term.field {
-            Field::Level => (keyword_mask(&LEVELS), 0, None),
-            Field::Service => (0, keyword_mask(&SERVICES), None),
-            Field::Message => (0, 0, phrase()),
-            Field::Any => (keyword_mask(&LEVELS), keyword_mask(&SERVICES), phrase()),
-        };
-        CompiledTerm {
-            levels: levels as u8,
-            services,
-            phrase,
+        match term.field {
+            Field::Level => CompiledTerm {
+                codes: level_codes,
+                phrase: None,
+            },
+            Field::Service => CompiledTerm {
+                codes: service_codes,
+                phrase: None,
+            },
+            Field::Message => CompiledTerm {
+                codes: 0,
+                phrase: phrase(),
+            },
+            Field::Any => CompiledTerm {
+                codes: level_codes | service_codes,
+                phrase: phrase(),
+            },
         }
     }
 
-    /// Whether the document matches; its message words are read only if the keywords do not.
-    pub fn matches(&self, doc: &IndexedDoc, index: &TokenIndex) -> bool {
-        self.levels & 1 << doc.level != 0
-            || self.services & 1 << doc.service != 0
+    fn matches(&self, index: &TokenIndex, doc: usize, code: u8) -> bool {
+        self.codes >> code & 1 != 0
             || self.phrase.as_deref().is_some_and(|phrase| {
                 let message = index.words_of(doc);
                 match phrase {
+                    [] => false,
                     [word] => message.contains(word),
                     _ => message.windows(phrase.len()).any(|window| window == phrase),
                 }
             })
     }
+}
 
-    /// Whether the term looks only at keywords (a cheap test, worth running first).
-    pub fn is_keyword_only(&self) -> bool {
-        self.phrase.is_none()
+/// The indexes of the keyword values equal to `value`, ignoring case.
+fn keyword_matches(values: &[&str], value: &str) -> Vec<u8> {
+    (0..values.len() as u8)
+        .filter(|&index| values[usize::from(index)].eq_ignore_ascii_case(value))
+        .collect()
+}
+
+/// The mask of the keyword codes whose level and service satisfy `accept`.
+fn codes(accept: impl Fn(u8, u8) -> bool) -> u32 {
+    let mut mask = 0;
+    for level in 0..LEVELS.len() as u8 {
+        for service in 0..SERVICES.len() as u8 {
+            if accept(level, service) {
+                mask |= 1 << keyword_code(level, service);
+            }
+        }
     }
+    mask
 }
 
 #[cfg(test)]
