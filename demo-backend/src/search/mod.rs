@@ -24,7 +24,7 @@ use serde::Serialize;
 use crate::CornerContext;
 use crate::clock::{Clock, Millis};
 use crate::error::ApiError;
-use documents::{DocumentSource, GrowingIndex, LEVELS, SERVICES};
+use documents::{DocumentSource, GrowingIndex, LEVELS, SERVICES, TokenIndex};
 use query_string::Matcher;
 use request::{Direction, SearchAfter, SearchRequest, TotalHits, not_modelled};
 use timeline::{IndexView, Timeline};
@@ -101,33 +101,15 @@ impl LogIndex {
     /// Answers a checked request against the documents searchable at `now`.
     fn search(&self, request: &SearchRequest, now: Millis) -> SearchResponse {
         let view = self.timeline.view(now);
-        let (hits, total) =
-            if request.terms.is_empty() {
-                (
-                    page(&view, request, |_| true),
-                    total_hits(request.total, view.searchable_count()),
-                )
-            } else {
-                self.tokens.read(&self.source, view.end(), |tokens| {
-                    let matcher = Matcher::new(&request.terms, tokens);
-                    let hits = page(&view, request, |doc| matcher.matches(tokens, doc));
-                    let limit = match request.total {
-                        TotalHits::Absent => 0,
-                        TotalHits::UpToThreshold => TOTAL_HITS_THRESHOLD + 1,
-                        TotalHits::Exact => u64::MAX,
-                    };
-                    let found = tokens.codes_below(view.end()).iter().enumerate().filter(
-                        |&(doc, &code)| {
-                            matcher.matches_code(tokens, doc, code)
-                                && view.is_searchable(doc as u64)
-                        },
-                    );
-                    let count = found
-                        .take(usize::try_from(limit).unwrap_or(usize::MAX))
-                        .count() as u64;
-                    (hits, total_hits(request.total, count))
-                })
-            };
+        let (hits, total) = if request.terms.is_empty() {
+            let total = total_hits(request.total, view.searchable_count());
+            (page(&view, request, |_| true), total)
+        } else {
+            let end = view.end();
+            self.tokens.read(&self.source, end, |tokens| {
+                query_string_search(&view, request, tokens)
+            })
+        };
         SearchResponse {
             took: 0,
             timed_out: false,
@@ -247,6 +229,32 @@ struct Log {
 #[derive(Debug, Serialize)]
 struct Service {
     name: &'static str,
+}
+
+/// The page and the total of a `query_string` search over the token index.
+fn query_string_search(
+    view: &IndexView,
+    request: &SearchRequest,
+    tokens: &TokenIndex,
+) -> (Vec<u64>, Option<Total>) {
+    let matcher = Matcher::new(&request.terms, tokens);
+    let hits = page(view, request, |doc| matcher.matches(tokens, doc));
+    let limit = match request.total {
+        TotalHits::Absent => 0,
+        TotalHits::UpToThreshold => TOTAL_HITS_THRESHOLD + 1,
+        TotalHits::Exact => u64::MAX,
+    };
+    let found = tokens
+        .codes_below(view.end())
+        .iter()
+        .enumerate()
+        .filter(|&(doc, &code)| {
+            matcher.matches_code(tokens, doc, code) && view.is_searchable(doc as u64)
+        });
+    let count = found
+        .take(usize::try_from(limit).unwrap_or(usize::MAX))
+        .count() as u64;
+    (hits, total_hits(request.total, count))
 }
 
 /// The documents of the requested page: searchable, matching, in the sort order from the
