@@ -142,7 +142,7 @@ async fn job_events(
 }
 
 /// What an events request selects, parsed from its parameters.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct EventFilter {
     /// `order_by=-counter`.
     descending: bool,
