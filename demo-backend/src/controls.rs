@@ -37,20 +37,7 @@ impl RequestControls {
                 .map_err(|error| ApiError::bad_request(format!("parameter latency: {error}")))?,
             None => Duration::ZERO,
         };
-        let fail = params
-            .get("fail")
-            .map(|text| {
-                text.parse::<u16>()
-                    .ok()
-                    .filter(|code| (100..=599).contains(code))
-                    .and_then(|code| StatusCode::from_u16(code).ok())
-                    .ok_or_else(|| {
-                        ApiError::bad_request(format!(
-                            "parameter fail: expected an HTTP status from 100 to 599, got {text:?}"
-                        ))
-                    })
-            })
-            .transpose()?;
+        let fail = params.get("fail").map(parse_fail).transpose()?;
         let flaky = params
             .get("flaky")
             .map(|text| {
@@ -67,6 +54,27 @@ impl RequestControls {
             flaky,
         })
     }
+}
+
+/// Parses `fail`: a status from 100 to 599 (anything else is malformed). The statuses HTTP cannot
+/// answer with an error body (1xx, 204, 205, 304) are refused too, naming the ones accepted.
+fn parse_fail(text: &str) -> Result<StatusCode, ApiError> {
+    let status = text
+        .parse::<u16>()
+        .ok()
+        .filter(|code| (100..=599).contains(code))
+        .and_then(|code| StatusCode::from_u16(code).ok())
+        .ok_or_else(|| {
+            ApiError::bad_request(format!(
+                "parameter fail: expected an HTTP status from 100 to 599, got {text:?}"
+            ))
+        })?;
+    if status.is_informational() || matches!(status.as_u16(), 204 | 205 | 304) {
+        return Err(ApiError::bad_request(format!(
+            "parameter fail: status {status} cannot carry an error body; use 200 to 599 except 204, 205 and 304"
+        )));
+    }
+    Ok(status)
 }
 
 /// What the controls layer needs: the clock to wait on, the latency floor, and the seeded counter

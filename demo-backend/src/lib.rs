@@ -32,7 +32,8 @@
 //! only this request), `fail=<status>` (answers that status with an error body) and
 //! `flaky=<fraction>` (fails that fraction of requests with 503; which ones is decided by the seed
 //! and the order of flaky requests). The `latency` option is a floor added to every request. A
-//! malformed control is a 400 naming it. Every error has the body `{"error": "…"}`.
+//! malformed control is a 400 naming it (a `fail` status that cannot carry a body, 1xx, 204, 205
+//! or 304, counts as malformed). Every error has the body `{"error": "…"}`.
 //!
 //! # Embedding
 //!

@@ -105,6 +105,14 @@ async fn malformed_controls_are_400s_naming_the_accepted_form() {
             "parameter fail: expected an HTTP status from 100 to 599, got \"99\"",
         ),
         (
+            "/apps?fail=101",
+            "parameter fail: status 101 Switching Protocols cannot carry an error body; use 200 to 599 except 204, 205 and 304",
+        ),
+        (
+            "/apps?fail=304",
+            "parameter fail: status 304 Not Modified cannot carry an error body; use 200 to 599 except 204, 205 and 304",
+        ),
+        (
             "/apps?fail=600",
             "parameter fail: expected an HTTP status from 100 to 599, got \"600\"",
         ),
