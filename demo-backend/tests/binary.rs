@@ -178,3 +178,26 @@ fn help_says_it_is_a_fixture_never_to_deploy() {
             .contains("invalid duration \"soon\"")
     );
 }
+
+#[test]
+fn an_unwritable_pidfile_is_an_error_before_serving() {
+    let dir = scratch("unwritable");
+    let pidfile = dir.join("missing-dir").join("demo.pid");
+    let port = free_port();
+    let output = Command::new(BINARY)
+        .args([
+            "--addr",
+            &format!("127.0.0.1:{port}"),
+            "--apps",
+            "10",
+            "--pidfile",
+        ])
+        .arg(&pidfile)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(stderr.contains("demo-backend: error: writing"), "{stderr}");
+    assert!(!stderr.contains("listening on"), "{stderr}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
