@@ -4,7 +4,7 @@
 
 use clap::{Parser, Subcommand};
 
-use crate::{explain, lint, rules};
+use crate::{explain, lint, rules, schema};
 
 /// Tools for the `data.sources` block of a terminal-UI configuration file (YAML or TOML).
 #[derive(Debug, Parser)]
@@ -24,6 +24,8 @@ pub enum Command {
     Explain(explain::Args),
     /// List every rule with its code, default severity and summary.
     Rules(rules::Args),
+    /// Print the JSON Schema (draft 2020-12) of a configuration file, for YAML and TOML tools.
+    Schema(schema::Args),
 }
 
 #[cfg(test)]

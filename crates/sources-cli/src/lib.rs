@@ -17,6 +17,7 @@ pub mod lint;
 pub mod render;
 pub mod report;
 pub mod rules;
+pub mod schema;
 
 use std::process::ExitCode;
 

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use sources_cli::cli::{Cli, Command};
-use sources_cli::{EXIT_USAGE_OR_IO, Outcome, explain, lint, rules};
+use sources_cli::{EXIT_USAGE_OR_IO, Outcome, explain, lint, rules, schema};
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -26,6 +26,7 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Command::Lint(args) => lint::run(&args, &mut out)?,
         Command::Explain(args) => explain::run(&args, &mut out)?,
         Command::Rules(args) => rules::run(&args, &mut out)?,
+        Command::Schema(args) => schema::run(&args, &mut out)?,
     };
     match out.flush() {
         Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => Ok(outcome),

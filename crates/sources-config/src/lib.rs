@@ -17,6 +17,7 @@ pub mod enums;
 pub mod fields;
 pub mod model;
 mod path;
+pub mod schema;
 mod spanned;
 pub mod template;
 #[cfg(test)]

@@ -127,7 +127,7 @@ impl JsonSchema for Text {
         "Text".into()
     }
     fn json_schema(_: &mut SchemaGenerator) -> Schema {
-        json_schema!({ "type": "string" })
+        json_schema!({ "type": ["string", "number", "boolean"] })
     }
 }
 
