@@ -17,7 +17,7 @@ use crate::error::ApiError;
 use crate::joblog::{LogPlan, parse_rate};
 use crate::listing::{ListQuery, facets, parse_flag};
 use crate::params::Params;
-use crate::world::{Command, World};
+use crate::world::{Command, CommandError, World};
 
 /// How long `GET /apps/{id}?refresh=normal` holds the connection when `takes` is omitted.
 pub const DEFAULT_TAKES: Duration = Duration::from_secs(2);
@@ -171,7 +171,10 @@ fn run_command(world: &SharedWorld, id: &str, command: Command) -> Result<Respon
         world
             .command(index, command)
             .map(|number| accepted(crate::world::job_id(number)))
-            .map_err(|busy| ApiError::new(StatusCode::CONFLICT, busy.to_string()))
+            .map_err(|error| match error {
+                CommandError::Busy(busy) => ApiError::new(StatusCode::CONFLICT, busy.to_string()),
+                CommandError::NoSuchApp(_) => app_not_found(id),
+            })
     })
 }
 

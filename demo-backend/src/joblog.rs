@@ -82,7 +82,8 @@ impl LogPlan {
     }
 
     fn due(&self, line: i64) -> Millis {
-        self.started + (line as f64 * 1_000.0 / self.rate).floor() as Millis
+        self.started
+            .saturating_add((line as f64 * 1_000.0 / self.rate).floor() as Millis)
     }
 
     fn templates(&self) -> &'static [&'static str] {

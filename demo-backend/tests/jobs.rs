@@ -398,6 +398,16 @@ async fn a_finished_job_replays_its_log_and_rate_raises_the_line_rate() {
         .await
         .unwrap();
     assert_eq!(slow.lines().count(), 2 + 2);
+    let tiny = demo
+        .client
+        .get("/jobs/job-000001/log?rate=1e-300")
+        .await
+        .unwrap();
+    assert_eq!(
+        tiny.into_body().text().await.unwrap().lines().count(),
+        1 + 2,
+        "one line, then the end"
+    );
     let refresh = demo
         .client
         .get("/jobs/job-000002/log")

@@ -290,6 +290,17 @@ pub enum Event {
     Scheduled(u64),
 }
 
+/// Why a command did not start.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CommandError {
+    /// The application already has a job running.
+    #[error(transparent)]
+    Busy(#[from] Busy),
+    /// There is no application at that index.
+    #[error("there is no application at index {0}")]
+    NoSuchApp(usize),
+}
+
 /// A command could not start: the application already has a job running.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(
@@ -365,7 +376,7 @@ impl World {
             events: BinaryHeap::new(),
             next_event_seq: 0,
         };
-        world.push_event(config.start + config.schedule, Event::Scheduled(1));
+        world.schedule_event(1);
         world
     }
 
@@ -426,9 +437,10 @@ impl World {
 
     /// Starts a command on the application at `index` at the current time. A refresh is finished
     /// (and the application's rev changed) before this returns.
-    pub fn command(&mut self, index: usize, command: Command) -> Result<u64, Busy> {
-        if let Some(running) = self.apps.get(index).and_then(|app| app.busy) {
-            return Err(self.busy_error(index, running));
+    pub fn command(&mut self, index: usize, command: Command) -> Result<u64, CommandError> {
+        let app = self.apps.get(index).ok_or(CommandError::NoSuchApp(index))?;
+        if let Some(running) = app.busy {
+            return Err(self.busy_error(index, running).into());
         }
         let number = self.start_job(index, command);
         if command == Command::Refresh {
@@ -472,7 +484,7 @@ impl World {
             outcome: command.outcome(),
             status: JobStatus::Running,
             started: now,
-            ends: now + command.duration(),
+            ends: now.saturating_add(command.duration()),
             finished: None,
             rev: app.rev,
         };
@@ -576,11 +588,19 @@ impl World {
                 }
             }
         }
-        let next = n + 1;
-        self.push_event(
-            self.config.start + self.config.schedule * next as Millis,
-            Event::Scheduled(next),
-        );
+        self.schedule_event(n + 1);
+    }
+
+    /// Queues scheduled event `n` at `start + n × schedule`, unless that time is past the end of
+    /// representable time (then the schedule simply ends).
+    fn schedule_event(&mut self, n: u64) {
+        let at = i64::try_from(n)
+            .ok()
+            .and_then(|n| self.config.schedule.checked_mul(n))
+            .and_then(|offset| self.config.start.checked_add(offset));
+        if let Some(at) = at {
+            self.push_event(at, Event::Scheduled(n));
+        }
     }
 
     fn push_event(&mut self, at: Millis, event: Event) {

@@ -105,7 +105,9 @@ fn any_command_on_a_busy_app_is_refused_and_changes_nothing() {
         Command::FailingSync,
         Command::Refresh,
     ] {
-        let busy = w.command(5, command).unwrap_err();
+        let Err(CommandError::Busy(busy)) = w.command(5, command) else {
+            panic!("{command:?} on a busy app was not refused as busy");
+        };
         assert_eq!(busy.job, job_id(job));
         assert_eq!(busy.app, "app-0006");
         assert!(
@@ -184,6 +186,53 @@ fn generation_is_a_function_of_the_seed() {
             .id,
         "app-12000"
     );
+}
+
+#[test]
+fn a_command_on_no_app_is_an_error_not_a_panic() {
+    let mut w = quiet_world(3);
+    assert_eq!(w.command(3, Command::Sync), Err(CommandError::NoSuchApp(3)));
+    assert_eq!(
+        w.command(usize::MAX, Command::Refresh),
+        Err(CommandError::NoSuchApp(usize::MAX))
+    );
+    assert_eq!(w.jobs().count(), 0);
+}
+
+#[test]
+fn extreme_configurations_do_not_panic() {
+    let mut empty = World::new(WorldConfig {
+        seed: 1,
+        apps: 0,
+        schedule: 1,
+        start: T0,
+    });
+    empty.advance_to(T0 + 100);
+    assert_eq!((empty.apps().len(), empty.jobs().count()), (0, 0));
+    let mut last = World::new(WorldConfig {
+        seed: 1,
+        apps: 3,
+        schedule: Millis::MAX - T0,
+        start: T0,
+    });
+    last.advance_to(Millis::MAX);
+    let jobs: Vec<&Job> = last.jobs().collect();
+    assert_eq!(
+        jobs.len(),
+        1,
+        "the one scheduled event that fits in time ran"
+    );
+    assert_eq!(jobs[0].ends, Millis::MAX);
+    assert_eq!(
+        last.pending_events(),
+        usize::from(jobs[0].finished.is_none())
+    );
+    let mut none = World::new(WorldConfig {
+        schedule: Millis::MAX,
+        ..*last.config()
+    });
+    none.advance_to(Millis::MAX);
+    assert_eq!((none.jobs().count(), none.pending_events()), (0, 0));
 }
 
 #[test]
