@@ -51,6 +51,23 @@ impl Rule {
     pub fn from_code(code: &str) -> Option<Rule> {
         Rule::ALL.iter().copied().find(|rule| rule.code() == code)
     }
+
+    /// The explanation as plain Markdown: without the space each doc comment line keeps after
+    /// `///`, trimmed (what `sources explain`, the rules page and LSP hovers show).
+    pub fn explanation_markdown(self) -> String {
+        let lines: Vec<&str> = self
+            .explanation()
+            .lines()
+            .map(|line| line.strip_prefix(' ').unwrap_or(line))
+            .collect();
+        lines
+            .join(
+                "
+",
+            )
+            .trim()
+            .to_owned()
+    }
 }
 
 impl std::fmt::Display for Rule {

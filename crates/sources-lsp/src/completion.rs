@@ -2,6 +2,7 @@
 //! written), `type` values, enumeration values, source names where a reference is expected,
 //! parameter names after `${params.` and window tokens after `${window.`.
 
+use serde_json::json;
 use sources_config::fields::{self, Section};
 use sources_config::template::WindowToken;
 use sources_config::{
@@ -11,7 +12,7 @@ use sources_config::{
 use sources_syntax::{Span, Syntax};
 use tower_lsp_server::ls_types::{
     CompletionItem, CompletionItemKind, CompletionTextEdit, Documentation, MarkupContent,
-    MarkupKind, TextEdit,
+    MarkupKind, TextEdit, Uri,
 };
 
 use crate::context::{self, Scope, Slot};
@@ -28,6 +29,7 @@ fn markdown(value: String) -> Option<Documentation> {
 
 /// Builds items that replace one span of the text.
 struct Items<'a> {
+    uri: &'a Uri,
     positions: Positions<'a>,
     span: Span,
     items: Vec<CompletionItem>,
@@ -85,6 +87,7 @@ fn entry_at(snapshot: &Snapshot, offset: usize) -> Option<&Source> {
 /// Completion inside a `${…}` token being typed.
 fn template(
     snapshot: &Snapshot,
+    uri: &Uri,
     offset: usize,
     positions: Positions<'_>,
 ) -> Option<Vec<CompletionItem>> {
@@ -93,6 +96,7 @@ fn template(
     let inner = &token[2..];
     let (namespace, partial) = inner.split_once('.').unwrap_or(("", inner));
     let mut items = Items {
+        uri,
         positions,
         span: Span::new(offset - partial.len(), offset),
         items: Vec::new(),
@@ -174,7 +178,7 @@ fn template(
 }
 
 /// The names of entries, for a reference field (not the entry's own name).
-fn source_names(items: &mut Items<'_>, config: &Config, text: &str, except: Option<&str>) {
+fn source_names(items: &mut Items<'_>, config: &Config, except: Option<&str>) {
     for entry in &config.entries {
         let name = &entry.name.value;
         if Some(name.as_str()) == except {
@@ -189,9 +193,40 @@ fn source_names(items: &mut Items<'_>, config: &Config, text: &str, except: Opti
             name.clone(),
             CompletionItemKind::REFERENCE,
             kind,
-            describe::source(config, entry, text),
+            String::new(),
         );
+        if let Some(item) = items.items.last_mut() {
+            item.data = Some(json!({ "uri": items.uri.as_str(), "source": name }));
+        }
     }
+}
+
+/// Fills in a source name's documentation (kind, cadence, parameters), which completion leaves
+/// out so a long list of names stays small.
+pub(crate) fn resolve(
+    mut item: CompletionItem,
+    lookup: impl FnOnce(&Uri) -> Option<Snapshot>,
+) -> CompletionItem {
+    let data = item.data.as_ref();
+    let uri = data
+        .and_then(|data| data["uri"].as_str())
+        .and_then(|uri| uri.parse::<Uri>().ok());
+    let name = data
+        .and_then(|data| data["source"].as_str())
+        .map(str::to_owned);
+    if let (Some(uri), Some(name)) = (uri, name)
+        && let Some(snapshot) = lookup(&uri)
+    {
+        let analyzed = snapshot.symbols();
+        if let Some(entry) = analyzed.analysis.config.get(&name) {
+            item.documentation = markdown(describe::source(
+                &analyzed.analysis.config,
+                entry,
+                analyzed.text(),
+            ));
+        }
+    }
+    item
 }
 
 /// Whether the value of `key` in `scope` names another entry.
@@ -213,7 +248,7 @@ fn value(items: &mut Items<'_>, snapshot: &Snapshot, scope: &Scope, key: &str) {
         Scope::Component | Scope::Other => None,
     };
     if is_reference(scope, key) {
-        source_names(items, &names.config, names.line_index.text(), own);
+        source_names(items, &names.config, own);
         return;
     }
     match (scope, key) {
@@ -309,10 +344,11 @@ fn keys(
 /// The completions at `offset`.
 pub(crate) fn complete(
     snapshot: &Snapshot,
+    uri: &Uri,
     offset: usize,
     positions: Positions<'_>,
 ) -> Vec<CompletionItem> {
-    if let Some(items) = template(snapshot, offset, positions) {
+    if let Some(items) = template(snapshot, uri, offset, positions) {
         return items;
     }
     let analyzed = &snapshot.current;
@@ -325,6 +361,7 @@ pub(crate) fn complete(
                 .find('\n')
                 .map_or(text.len(), |newline| span.end + newline);
             let mut items = Items {
+                uri,
                 positions,
                 span,
                 items: Vec::new(),
@@ -341,6 +378,7 @@ pub(crate) fn complete(
         }
         Slot::Value { key, span, .. } => {
             let mut items = Items {
+                uri,
                 positions,
                 span,
                 items: Vec::new(),

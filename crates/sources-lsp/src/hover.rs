@@ -29,7 +29,7 @@ fn rule_explanations(snapshot: &Snapshot, offset: usize) -> Vec<String> {
                 "**`{}`** — {}\n\n{}",
                 rule.code(),
                 rule.summary(),
-                rule.explanation().trim_end()
+                rule.explanation_markdown()
             )
         })
         .collect()

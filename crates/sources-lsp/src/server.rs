@@ -11,7 +11,7 @@ use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::jsonrpc::Error;
 use tower_lsp_server::ls_types::{
     CodeActionKind, CodeActionOptions, CodeActionParams, CodeActionProviderCapability,
-    CodeActionResponse, CompletionOptions, CompletionParams, CompletionResponse,
+    CodeActionResponse, CompletionItem, CompletionOptions, CompletionParams, CompletionResponse,
     DidChangeTextDocumentParams, DidCloseTextDocumentParams, DidOpenTextDocumentParams,
     DocumentSymbolParams, DocumentSymbolResponse, GotoDefinitionParams, GotoDefinitionResponse,
     Hover, HoverParams, HoverProviderCapability, InitializeParams, InitializeResult,
@@ -290,8 +290,21 @@ impl LanguageServer for Server {
                 return Ok(None);
             };
             let positions = Positions::new(&snapshot.current.analysis.line_index, self.encoding());
-            let items = completion::complete(&snapshot, positions.offset(at.position), positions);
+            let items = completion::complete(
+                &snapshot,
+                &at.text_document.uri,
+                positions.offset(at.position),
+                positions,
+            );
             Ok(Some(CompletionResponse::Array(items)))
+        })
+    }
+
+    async fn completion_resolve(&self, item: CompletionItem) -> Result<CompletionItem> {
+        guard::request("completionItem/resolve", || {
+            Ok(completion::resolve(item, |uri| {
+                self.snapshot(uri).ok().flatten()
+            }))
         })
     }
 

@@ -346,13 +346,7 @@ async fn hover_on_a_diagnostic_shows_its_rule_explanation() {
         .expect("markdown contents");
     assert!(text.contains("`unknown-source`"), "{text}");
     assert!(
-        text.contains(
-            Rule::UnknownSource
-                .explanation()
-                .lines()
-                .next()
-                .unwrap_or_default()
-        ),
+        text.contains(&Rule::UnknownSource.explanation_markdown()),
         "{text}"
     );
     assert_eq!(hover["contents"]["kind"], "markdown");

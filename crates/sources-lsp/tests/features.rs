@@ -546,3 +546,34 @@ async fn document_symbols_list_sources_with_kinds_parameters_and_window() {
         ["apps", "detail", "listing", "healthy", "joined"]
     );
 }
+
+#[tokio::test]
+async fn a_source_name_item_resolves_to_the_sources_description() {
+    let (text, offset) = cursor(&CONFIG.replace("from: listing", "from: $0"));
+    let mut client = TestClient::utf16().await;
+    client.open("f.yaml", "yaml", &text).await;
+    let items = client
+        .at(
+            "textDocument/completion",
+            "f.yaml",
+            utf16_position(&text, offset),
+            json!({}),
+        )
+        .await
+        .expect("a completion response");
+    let apps = items[0].clone();
+    assert_eq!(apps["label"], "apps");
+    assert_eq!(apps["detail"], "http");
+    assert!(
+        apps.get("documentation").is_none(),
+        "documentation comes on resolve"
+    );
+    let resolved = client
+        .request("completionItem/resolve", apps)
+        .await
+        .expect("a resolved item");
+    let doc = resolved["documentation"]["value"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(doc.contains("`http`, polled every `30s`"), "{doc}");
+}
