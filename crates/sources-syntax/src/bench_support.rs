@@ -11,7 +11,8 @@ pub fn generate_config(sources: usize) -> String {
     let mut out = String::with_capacity(sources * 400 + 1024);
     out.push_str("app:\n  title: Generated benchmark config\n  refresh_on_focus: true\n");
     out.push_str("tui:\n  components:\n");
-    for i in (0..sources).step_by(97) {
+    // Tables bind the windowed http entries (index 1 modulo 5), which declare `sort_param`.
+    for i in (1..sources).step_by(97 * 5) {
         let _ = write!(
             out,
             "    - kind: table\n      source: src_{i}\n      columns:\n        - title: Name\n          sortable: true\n        - title: Region\n"
@@ -92,9 +93,6 @@ fn windowed_exec(out: &mut String, i: usize) {
         ttl: 1m
         size: 10
       timeout: 20s
-      pipe:
-        - filter: row.ready
-        - sort: row.name
 "#
     );
 }
@@ -114,6 +112,12 @@ fn static_rows(out: &mut String, i: usize) {
           labels: [web, "tier: front"]
       root: ""
       format: json
+      pipe:
+        - type: filter
+          where: ready
+        - type: sort
+          by: name
+          order: asc
 "#
     );
 }
