@@ -61,14 +61,21 @@ async fn a_sync_runs_four_seconds_on_the_pinned_clock() {
         detail["status"]["operationState"]["finishedAt"],
         "2027-01-15T08:00:04.000Z"
     );
+    let last = detail["status"]["history"]
+        .as_array()
+        .unwrap()
+        .last()
+        .unwrap()
+        .clone();
     assert_eq!(
-        detail["status"]["history"]
-            .as_array()
-            .unwrap()
-            .last()
-            .unwrap()["rev"],
-        rev
+        (&last["id"], &last["job"], &last["rev"]),
+        (
+            &Value::from(1),
+            &Value::from("job-000001"),
+            &Value::from(rev)
+        )
     );
+    assert_eq!(last["deployedAt"], "2027-01-15T08:00:04.000Z");
 }
 
 #[tokio::test]

@@ -127,10 +127,9 @@ impl App {
         let history: Vec<Value> = self
             .history
             .iter()
-            .enumerate()
-            .map(|(n, entry)| {
+            .map(|entry| {
                 json!({
-                    "id": n,
+                    "id": entry.job,
                     "job": job_id(entry.job),
                     "rev": entry.rev,
                     "revision": super::generate::revision(seed, self.index, entry.rev),
