@@ -16,6 +16,7 @@ use axum::extract::{Path, Query, State};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
+use memchr::memmem::Finder;
 
 use crate::CornerContext;
 use crate::clock::{Clock, Millis};
@@ -150,8 +151,8 @@ struct EventFilter {
     lowest: i64,
     /// The highest counter wanted (from `counter__lt` and `counter__lte`).
     highest: i64,
-    /// `stdout__icontains`, lowercased.
-    stdout: Option<String>,
+    /// `stdout__icontains`, lowercased, as a searcher built once per request.
+    stdout: Option<Finder<'static>>,
     /// For each task name, then for the empty name of events outside a task, whether it matches
     /// `task__icontains` (`None`: no such filter).
     tasks: Option<Vec<bool>>,
@@ -201,7 +202,9 @@ impl EventFilter {
             descending,
             lowest,
             highest,
-            stdout: params.get("stdout__icontains").map(str::to_lowercase),
+            stdout: params
+                .get("stdout__icontains")
+                .map(|needle| Finder::new(&needle.to_lowercase()).into_owned()),
             tasks,
             failed: params.boolean("failed")?,
             changed: params.boolean("changed")?,
@@ -239,8 +242,8 @@ impl EventFilter {
                 .is_none_or(|tasks| tasks[event.task.map_or(tasks.len() - 1, usize::from)])
             && self
                 .stdout
-                .as_deref()
-                .is_none_or(|needle| event.stdout_lower.contains(needle))
+                .as_ref()
+                .is_none_or(|needle| needle.find(event.stdout_lower.as_bytes()).is_some())
     }
 }
 
