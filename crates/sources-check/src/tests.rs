@@ -88,3 +88,45 @@ fn documents_without_sources_are_not_ours() {
     assert!(analysis.has_sources);
     assert_eq!(codes(&analysis.diagnostics), ["invalid-value"]);
 }
+
+#[test]
+fn damaged_valid_configs_never_panic() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata/valid");
+    let mut cases = 0;
+    for entry in std::fs::read_dir(root).expect("testdata/valid") {
+        let path = entry.expect("entry").path();
+        let Some(syntax) = Syntax::from_path(&path) else {
+            continue;
+        };
+        let text = std::fs::read_to_string(&path).expect("readable");
+        assert!(
+            analyze(&text, syntax).diagnostics.is_empty(),
+            "{} is valid",
+            path.display()
+        );
+        let boundaries: Vec<usize> = (0..text.len())
+            .filter(|at| text.is_char_boundary(*at))
+            .step_by(11)
+            .collect();
+        for at in boundaries {
+            let mut cut = text.clone();
+            cut.truncate(at);
+            let rest = &text[at..];
+            for damaged in [
+                format!("{cut}{}", rest.get(1..).unwrap_or("")),
+                format!("{cut}: [{rest}"),
+                format!("{cut}\n  x: 1\n{rest}"),
+            ] {
+                let analysis = analyze(&damaged, syntax);
+                assert!(
+                    analysis
+                        .diagnostics
+                        .iter()
+                        .all(|d| d.span.end <= damaged.len())
+                );
+                cases += 1;
+            }
+        }
+    }
+    assert!(cases > 500);
+}
