@@ -231,15 +231,29 @@ impl Decoder {
             .find(|info| info.name == name)
             .map(|info| info.summary())
             .unwrap_or_default();
-        self.report(
-            Diagnostic::new(
-                Rule::MissingField,
-                fields.owner_span,
-                format!("{owner} is missing `{name}`"),
-            )
-            .with_label(format!("`{name}` is required here"))
-            .with_help(format!("add `{name}`: {doc}")),
-        );
+        let misspelled = fields
+            .entries
+            .iter()
+            .zip(&fields.taken)
+            .find(|(entry, taken)| !**taken && !did_you_mean(&entry.key.name, [name]).is_empty());
+        let help = match misspelled {
+            Some((entry, _)) => format!(
+                "add `{name}`: {doc}; `{}` looks like a misspelling of it",
+                entry.key.name
+            ),
+            None => format!("add `{name}`: {doc}"),
+        };
+        let mut diagnostic = Diagnostic::new(
+            Rule::MissingField,
+            fields.owner_span,
+            format!("{owner} is missing `{name}`"),
+        )
+        .with_label(format!("`{name}` is required here"))
+        .with_help(help);
+        if let Some((entry, _)) = misspelled {
+            diagnostic = diagnostic.with_secondary(entry.key.span, format!("perhaps `{name}`?"));
+        }
+        self.report(diagnostic);
     }
 
     /// Reports every field `fields` did not take as `unknown-field`.

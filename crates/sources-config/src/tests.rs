@@ -142,6 +142,11 @@ fn unknown_field_points_at_the_key_with_a_rename_fix() {
         diagnostics[0].message,
         "`http` source `users` is missing `url`"
     );
+    assert_eq!(
+        diagnostics[0].help.as_deref(),
+        Some("add `url`: The endpoint URL (template); `urll` looks like a misspelling of it")
+    );
+    assert_eq!(diagnostics[0].labels[0].span, unknown.span);
 }
 
 #[test]
