@@ -144,6 +144,47 @@ fn tidy(value: &mut Value) {
     }
 }
 
+/// A `pipe` stage: one of the stage kinds, with that operator's fields but no `from` (a stage reads
+/// the stage before it).
+fn stage_schema(defs: &Map<String, Value>) -> Value {
+    let kinds = [
+        (Kind::Filter, "Filter"),
+        (Kind::Project, "Project"),
+        (Kind::Derive, "Derive"),
+        (Kind::Sort, "Sort"),
+        (Kind::Cache, "CacheOperator"),
+    ];
+    let variants: Vec<Value> = kinds
+        .iter()
+        .filter_map(|(kind, def)| {
+            let mut variant = defs.get(*def)?.as_object()?.clone();
+            if let Some(Value::Object(properties)) = variant.get_mut("properties") {
+                properties.remove("from");
+                properties.insert(
+                    "type".into(),
+                    serde_json::json!({ "type": "string", "const": kind.as_str() }),
+                );
+            }
+            let mut required: Vec<Value> = variant
+                .get("required")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter(|name| *name != "from")
+                .cloned()
+                .collect();
+            required.push(Value::from("type"));
+            variant.insert("required".into(), Value::Array(required));
+            variant.insert("additionalProperties".into(), Value::Bool(false));
+            Some(Value::Object(variant))
+        })
+        .collect();
+    serde_json::json!({
+        "description": "A transform stage: `filter`, `project`, `derive`, `sort` or `cache`, without `from` (it reads the stage before it).",
+        "oneOf": variants
+    })
+}
+
 /// Closes the section maps and the entry variants, so that editors flag unknown keys as the
 /// linter does.
 fn close_objects(schema: &mut Value) {
@@ -163,6 +204,10 @@ fn close_objects(schema: &mut Value) {
                 def.insert("additionalProperties".into(), Value::Bool(false));
             }
         }
+    }
+    if let Some(Value::Object(defs)) = schema.get_mut("$defs") {
+        let stage = stage_schema(defs);
+        defs.insert("Stage".into(), stage);
     }
     if let Some(Value::Array(variants)) = schema.get_mut("oneOf") {
         for variant in variants.iter_mut() {

@@ -525,3 +525,18 @@ fn entry_at_finds_toml_tables_by_their_keys() {
         Some("other")
     );
 }
+
+#[test]
+fn pipe_stages_in_the_schema_have_no_from() {
+    let schema = fields::document_schema();
+    let stages = schema["$defs"]["Stage"]["oneOf"]
+        .as_array()
+        .expect("stage variants");
+    assert_eq!(stages.len(), 5);
+    for stage in stages {
+        assert!(stage["properties"].get("from").is_none(), "{stage}");
+        let required = stage["required"].as_array().expect("required");
+        assert!(required.iter().all(|name| name != "from"), "{stage}");
+        assert!(required.iter().any(|name| name == "type"), "{stage}");
+    }
+}
