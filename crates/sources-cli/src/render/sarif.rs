@@ -51,14 +51,21 @@ fn driver() -> Value {
                 .next()
                 .filter(|first| !first.is_empty());
             let full = full.map(|paragraph| paragraph.replace('\n', " "));
-            json!({
+            let mut descriptor = json!({
                 "id": rule.code(),
-                "name": pascal_case(rule.code()),
                 "shortDescription": { "text": rule.summary() },
                 "fullDescription": { "text": full.as_deref().unwrap_or(rule.summary()) },
                 "help": { "text": explanation, "markdown": explanation },
                 "defaultConfiguration": { "level": level(rule.default_severity()) },
-            })
+            });
+            // SARIF1001: a `name` that only repeats the `id` (`syntax` → `Syntax`) is left out.
+            let name = pascal_case(rule.code());
+            if !name.eq_ignore_ascii_case(rule.code())
+                && let Value::Object(object) = &mut descriptor
+            {
+                object.insert("name".into(), Value::from(name));
+            }
+            descriptor
         })
         .collect();
     json!({
