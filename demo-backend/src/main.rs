@@ -27,7 +27,7 @@ struct Args {
     addr: SocketAddr,
     /// How often the world starts work nobody asked for (Go-style duration such as 6s or 500ms; 0
     /// means the default, 6s).
-    #[arg(long, value_parser = parse_schedule, default_value = "6s")]
+    #[arg(long, value_parser = parse_go_duration, default_value = "6s")]
     schedule: Duration,
     /// Write the process id to this file (atomically) once listening; removed on SIGINT/SIGTERM.
     #[arg(long)]
@@ -39,14 +39,14 @@ struct Args {
     #[arg(long, default_value_t = 0)]
     apps: usize,
     /// Floor added to every request before any per-request latency (Go-style duration).
-    #[arg(long, value_parser = parse_schedule, default_value = "0")]
+    #[arg(long, value_parser = parse_go_duration, default_value = "0")]
     latency: Duration,
     /// Allow a non-loopback --addr. The service has no authentication: never expose it.
     #[arg(long)]
     public: bool,
 }
 
-fn parse_schedule(text: &str) -> Result<Duration, String> {
+fn parse_go_duration(text: &str) -> Result<Duration, String> {
     parse_duration(text).map_err(|error| error.to_string())
 }
 
