@@ -396,69 +396,6 @@ pub fn entry_schema() -> &'static Value {
     &KNOWLEDGE.entry_schema
 }
 
-/// The JSON Schema (draft 2020-12) of a whole configuration file: `data.sources` entries are
-/// described field by field; `app`, `tui` and `actions` belong to the terminal UI and are left
-/// open.
-pub fn document_schema() -> Value {
-    let entry = &KNOWLEDGE.entry_schema;
-    let mut defs = entry
-        .get("$defs")
-        .and_then(Value::as_object)
-        .cloned()
-        .unwrap_or_default();
-    let mut entry_def = entry.clone();
-    if let Value::Object(object) = &mut entry_def {
-        object.remove("$defs");
-        object.remove("$schema");
-        object.insert("title".into(), Value::from("Entry"));
-        object.insert(
-            "description".into(),
-            Value::from(
-                "One entry of `data.sources`: a leaf source or an operator, chosen by `type`.",
-            ),
-        );
-    }
-    defs.insert("Entry".into(), entry_def);
-    let mut defs = Value::Object(defs);
-    point_root_refs_at_entry(&mut defs);
-    serde_json::json!({
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "title": "sources configuration",
-        "description": "A terminal-UI configuration file: `data.sources` declares the sources its screens read from.",
-        "type": "object",
-        "properties": {
-            "data": {
-                "type": "object",
-                "properties": {
-                    "sources": {
-                        "type": "object",
-                        "description": "Every source and operator, by name. Components and other entries address them by that name.",
-                        "additionalProperties": { "$ref": "#/$defs/Entry" }
-                    }
-                }
-            },
-            "app": { "type": "object" },
-            "tui": { "type": "object" },
-            "actions": {}
-        },
-        "$defs": defs
-    })
-}
-
-/// In the entry schema `#` is the entry; inside a document it is `#/$defs/Entry`.
-fn point_root_refs_at_entry(value: &mut Value) {
-    match value {
-        Value::Object(object) => {
-            if object.get("$ref") == Some(&Value::from("#")) {
-                object.insert("$ref".into(), Value::from("#/$defs/Entry"));
-            }
-            object.values_mut().for_each(point_root_refs_at_entry);
-        }
-        Value::Array(items) => items.iter_mut().for_each(point_root_refs_at_entry),
-        _ => {}
-    }
-}
-
 /// The JSON Schema of one entry as a [`Schema`].
 pub fn entry_schema_object() -> Schema {
     Schema::try_from(KNOWLEDGE.entry_schema.clone()).unwrap_or_default()
