@@ -55,7 +55,7 @@ fn content(written: &str, style: ScalarStyle) -> Option<(usize, usize)> {
     let len = written.len();
     match style {
         ScalarStyle::Plain => Some((0, len)),
-        ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted => (len >= 2).then_some((1, len - 1)),
+        ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted => (len >= 2).then(|| (1, len - 1)),
         ScalarStyle::MultilineBasic | ScalarStyle::MultilineLiteral => {
             if len < 6 {
                 return None;
@@ -178,4 +178,17 @@ fn escape(text: &str) -> Option<(Option<char>, usize)> {
     let hex = text.get(2..2 + digits)?;
     let code = u32::from_str_radix(hex, 16).ok()?;
     Some((char::from_u32(code), 2 + digits))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::content;
+    use crate::ScalarStyle;
+
+    #[test]
+    fn quoted_spans_too_short_for_their_quotes_have_no_content() {
+        assert_eq!(content("", ScalarStyle::DoubleQuoted), None);
+        assert_eq!(content("'", ScalarStyle::SingleQuoted), None);
+        assert_eq!(content("\"\"", ScalarStyle::DoubleQuoted), Some((1, 1)));
+    }
 }
