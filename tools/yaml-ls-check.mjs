@@ -1,7 +1,8 @@
 // Runs the real yaml-language-server over stdio with schema/sources.schema.json and checks that it
 // reports a misspelled field of a `data.sources` entry, at that field, for the schema named both
 // ways the README documents: the `# yaml-language-server: $schema=…` modeline and the `yaml.schemas`
-// setting. Exits 0 when both documents get the diagnostic; 1 with what was received otherwise.
+// setting; and that hover and completion come from the schema. Exits 1 with what was received when
+// a check fails.
 // Usage: node yaml-ls-check.mjs
 import { spawn } from "node:child_process";
 import { dirname, join, resolve } from "node:path";
@@ -95,6 +96,20 @@ for (const doc of documents) {
 }
 const ok = await done;
 clearTimeout(timer);
+
+// Hover over `type` in the `yaml.schemas` document shows the field's markdownDescription; completion
+// at a new key of the `http` entry offers that kind's fields (the `if`/`then` dispatch).
+const plain = documents[1];
+const hover = await request("textDocument/hover", { textDocument: { uri: plain.uri }, position: { line: 3, character: 7 } });
+const hoverText = JSON.stringify(hover?.contents ?? "");
+const hoverOk = /The entry's kind/.test(hoverText);
+console.log(`${hoverOk ? "ok  " : "FAIL"} yaml-language-server hover on \`type\`: ${hoverText.slice(0, 160)}`);
+const withNewKey = plain.text + "      \n";
+notify("textDocument/didChange", { textDocument: { uri: plain.uri, version: 2 }, contentChanges: [{ text: withNewKey }] });
+const completion = await request("textDocument/completion", { textDocument: { uri: plain.uri }, position: { line: 5, character: 6 } });
+const labels = (Array.isArray(completion) ? completion : completion?.items ?? []).map((item) => item.label);
+const completionOk = ["method", "headers", "window", "paginate"].every((label) => labels.includes(label)) && !labels.includes("command");
+console.log(`${completionOk ? "ok  " : "FAIL"} yaml-language-server completion in an http entry: ${labels.slice(0, 12).join(", ")}${labels.length > 12 ? ", …" : ""}`);
 child.kill();
 for (const doc of documents) {
   const diagnostics = found.get(doc.uri) ?? [];
@@ -106,4 +121,4 @@ for (const doc of documents) {
     console.log(`FAIL yaml-language-server (${how}): no diagnostic about \`urll\` on line ${doc.line + 1}; got ${JSON.stringify(diagnostics)}`);
   }
 }
-process.exit(ok ? 0 : 1);
+process.exit(ok && hoverOk && completionOk ? 0 : 1);

@@ -6,8 +6,9 @@
 //! this module shapes the result so that independent validators agree with the linter:
 //! - an entry is dispatched on `type` with one `if`/`then` per kind, so a wrong field is reported
 //!   against that kind's fields only, and every kind's map is closed (`additionalProperties`);
-//! - templates and expressions accept a number or boolean (kept as its text, as the decoder does);
-//!   durations are Go durations (a pattern, or the number `0`);
+//! - templates and expressions accept a number or boolean (kept as its text, as the decoder does),
+//!   except `method` and a websocket `url`, whose text must name a method or a scheme; durations
+//!   are Go durations (a pattern, or the number `0`);
 //! - the rules a schema can state are stated: exclusive pairs (`not: {required: [a, b]}`), fields
 //!   that need another (`dependentRequired`), non-negative counts, non-empty maps, a parameter
 //!   default that parses as its type, the http-only fields of a window, pipe stage kinds;
@@ -396,6 +397,7 @@ fn shape_kind(def: &mut Value, kind: Kind, summary: &str) {
             Kind::Http => {
                 properties.insert("window".into(), window_ref("HttpWindow", properties));
                 if let Some(Value::Object(method)) = properties.get_mut("method") {
+                    method.insert("type".into(), Value::from("string"));
                     method.insert("pattern".into(), Value::from(method_pattern()));
                     method.insert("examples".into(), json!(Method::names()));
                 }
@@ -405,6 +407,7 @@ fn shape_kind(def: &mut Value, kind: Kind, summary: &str) {
             }
             Kind::Websocket => {
                 if let Some(Value::Object(url)) = properties.get_mut("url") {
+                    url.insert("type".into(), Value::from("string"));
                     url.insert("pattern".into(), Value::from(WEBSOCKET_URL_PATTERN));
                 }
             }
