@@ -263,6 +263,11 @@ impl Decoder {
                 continue;
             }
             let name = entry.key.name.as_str();
+            if kind.is_some() && name == "window" {
+                // `window` on a kind without windows is the checker's `window-kind`, which says
+                // more than `unknown-field` could; one mistake gets one diagnostic.
+                continue;
+            }
             let suggestions = did_you_mean(name, docs.iter().map(|info| info.name.as_str()));
             let other_kinds: Vec<Kind> = match kind {
                 Some(kind) => fields::kinds_with_field(name)
