@@ -51,7 +51,6 @@ impl Items<'_> {
             detail,
             documentation: markdown(documentation),
             sort_text: Some(sort_text),
-            filter_text: Some(label.to_owned()),
             text_edit: Some(CompletionTextEdit::Edit(TextEdit {
                 range: self.positions.range(self.span),
                 new_text: insert,
@@ -341,31 +340,66 @@ fn keys(
     }
 }
 
-/// The completions at `offset`.
+/// The most items one answer carries; a longer list is cut (and marked incomplete, so the client
+/// asks again as more is typed).
+pub(crate) const MAX_ITEMS: usize = 100;
+
+/// Whether the characters of `typed` appear in `label` in order, ignoring case (how clients
+/// filter a list).
+fn matches(label: &str, typed: &str) -> bool {
+    let mut label = label.chars().flat_map(char::to_lowercase);
+    typed
+        .chars()
+        .flat_map(char::to_lowercase)
+        .all(|wanted| label.any(|c| c == wanted))
+}
+
+/// Keeps the items that match what is typed, at most [`MAX_ITEMS`]; `true` when some were cut.
+fn limit(items: Vec<CompletionItem>, typed: &str) -> (Vec<CompletionItem>, bool) {
+    if items.len() <= MAX_ITEMS {
+        return (items, false);
+    }
+    let mut kept: Vec<CompletionItem> = items
+        .into_iter()
+        .filter(|item| matches(&item.label, typed))
+        .collect();
+    let cut = kept.len() > MAX_ITEMS;
+    kept.truncate(MAX_ITEMS);
+    (kept, cut)
+}
+
+/// The completions at `offset`, and whether the list was cut.
 pub(crate) fn complete(
     snapshot: &Snapshot,
     uri: &Uri,
     offset: usize,
     positions: Positions<'_>,
-) -> Vec<CompletionItem> {
+) -> (Vec<CompletionItem>, bool) {
     if let Some(items) = template(snapshot, uri, offset, positions) {
-        return items;
+        return (items, false);
     }
     let analyzed = &snapshot.current;
+    let text = analyzed.text();
     let context = context::at(&analyzed.analysis.line_index, analyzed.syntax, offset);
     let scope = context.scope();
-    match context.slot {
-        Slot::Key { span, .. } => {
-            let text = analyzed.text();
+    let (span, typed) = match &context.slot {
+        Slot::Key { span, .. } | Slot::Value { span, .. } => (
+            *span,
+            text.get(span.start..offset.clamp(span.start, span.end))
+                .unwrap_or(""),
+        ),
+    };
+    let mut items = Items {
+        uri,
+        positions,
+        span,
+        items: Vec::new(),
+    };
+    match &context.slot {
+        Slot::Key { .. } => {
             let line_end = text[span.end..]
                 .find('\n')
                 .map_or(text.len(), |newline| span.end + newline);
-            let mut items = Items {
-                uri,
-                positions,
-                span,
-                items: Vec::new(),
-            };
             keys(
                 &mut items,
                 snapshot,
@@ -374,17 +408,8 @@ pub(crate) fn complete(
                 analyzed.syntax,
                 &text[span.end..line_end],
             );
-            items.items
         }
-        Slot::Value { key, span, .. } => {
-            let mut items = Items {
-                uri,
-                positions,
-                span,
-                items: Vec::new(),
-            };
-            value(&mut items, snapshot, &scope, &key);
-            items.items
-        }
+        Slot::Value { key, .. } => value(&mut items, snapshot, &scope, key),
     }
+    limit(items.items, typed)
 }

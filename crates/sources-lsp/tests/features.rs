@@ -97,7 +97,8 @@ async fn complete_at(fixture: &str, name: &str, language: &str) -> (Vec<String>,
             json!({}),
         )
         .await
-        .expect("a completion response");
+        .expect("a completion response")["items"]
+        .clone();
     let labels = items
         .as_array()
         .into_iter()
@@ -560,7 +561,8 @@ async fn a_source_name_item_resolves_to_the_sources_description() {
             json!({}),
         )
         .await
-        .expect("a completion response");
+        .expect("a completion response")["items"]
+        .clone();
     let apps = items[0].clone();
     assert_eq!(apps["label"], "apps");
     assert_eq!(apps["detail"], "http");
@@ -576,4 +578,54 @@ async fn a_source_name_item_resolves_to_the_sources_description() {
         .as_str()
         .unwrap_or_default();
     assert!(doc.contains("`http`, polled every `30s`"), "{doc}");
+}
+
+#[tokio::test]
+async fn long_lists_are_cut_and_marked_incomplete() {
+    let mut text = String::from("data:\n  sources:\n");
+    for index in 0..150 {
+        text.push_str(&format!(
+            "    apps_{index}:\n      type: static\n      data: []\n"
+        ));
+    }
+    text.push_str("    top:\n      type: passthrough\n      from: apps_14\n");
+    let mut client = TestClient::utf16().await;
+    client.open("f.yaml", "yaml", &text).await;
+    let from = offset_of(&text, "from: ") + "from: ".len();
+    let all = client
+        .at(
+            "textDocument/completion",
+            "f.yaml",
+            utf16_position(&text, from),
+            json!({}),
+        )
+        .await
+        .expect("a completion response");
+    assert_eq!(all["isIncomplete"], true);
+    assert_eq!(all["items"].as_array().map(Vec::len), Some(100));
+    let typed = client
+        .at(
+            "textDocument/completion",
+            "f.yaml",
+            utf16_position(&text, from + "apps_14".len()),
+            json!({}),
+        )
+        .await
+        .expect("a completion response");
+    let labels: Vec<&str> = typed["items"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|item| item["label"].as_str())
+        .collect();
+    assert_eq!(
+        labels,
+        [
+            "apps_14", "apps_104", "apps_114", "apps_124", "apps_134", "apps_140", "apps_141",
+            "apps_142", "apps_143", "apps_144", "apps_145", "apps_146", "apps_147", "apps_148",
+            "apps_149"
+        ],
+        "the names the typed text matches as a subsequence, as clients filter"
+    );
+    assert_eq!(typed["isIncomplete"], false);
 }
