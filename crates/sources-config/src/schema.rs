@@ -20,7 +20,7 @@
 
 use schemars::generate::SchemaSettings;
 use schemars::transform::{RecursiveTransform, Transform};
-use schemars::{JsonSchema, Schema};
+use schemars::{JsonSchema, Schema, json_schema};
 use serde_json::{Map, Value, json};
 
 use crate::duration::GoDuration;
@@ -174,7 +174,7 @@ pub fn document_schema() -> Value {
     );
     defs.insert("Component".into(), component_schema());
 
-    let mut document = json!({
+    let mut document = json_schema!({
         "$schema": DIALECT,
         "title": "sources configuration",
         "description": "A terminal-UI configuration file (YAML or TOML): `data.sources` declares the sources its screens read from. Checked by `sources lint`; this schema states the rules of single fields and entries.",
@@ -204,14 +204,8 @@ pub fn document_schema() -> Value {
         },
         "$defs": Value::Object(defs)
     });
-    sort_keys(&mut document);
-    match Schema::try_from(document) {
-        Ok(mut schema) => {
-            RecursiveTransform(Docs).transform(&mut schema);
-            schema.to_value()
-        }
-        Err(_) => Value::Null,
-    }
+    RecursiveTransform(Docs).transform(&mut document);
+    document.to_value()
 }
 
 /// The document schema as checked in: pretty JSON with a final newline.
@@ -653,22 +647,6 @@ fn component_schema() -> Value {
             }
         }
     })
-}
-
-/// Sorts every object's keys, so the checked-in file changes only where the schema does.
-fn sort_keys(value: &mut Value) {
-    match value {
-        Value::Object(object) => {
-            let mut entries: Vec<(String, Value)> = std::mem::take(object).into_iter().collect();
-            entries.sort_by(|a, b| a.0.cmp(&b.0));
-            for (key, mut child) in entries {
-                sort_keys(&mut child);
-                object.insert(key, child);
-            }
-        }
-        Value::Array(items) => items.iter_mut().for_each(sort_keys),
-        _ => {}
-    }
 }
 
 #[cfg(test)]
