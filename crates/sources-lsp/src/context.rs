@@ -275,30 +275,83 @@ fn yaml_siblings(lines: &[&str], line: usize, column: usize) -> Vec<String> {
     siblings
 }
 
-/// Splits a dotted TOML key (`data.sources."my app"`) into its parts.
-fn toml_keys(dotted: &str) -> Vec<String> {
+/// Splits a dotted TOML key (`data.sources."my app"`) into its parts, each with the byte range of
+/// its bare text (inside any quotes) within `dotted`.
+fn toml_key_spans(dotted: &str) -> Vec<(String, std::ops::Range<usize>)> {
     let mut keys = Vec::new();
     let mut current = String::new();
+    let mut range: Option<std::ops::Range<usize>> = None;
     let mut quote = None;
-    for c in dotted.chars() {
+    for (index, c) in dotted.char_indices() {
+        let end = index + c.len_utf8();
         match (quote, c) {
             (Some(open), c) if c == open => quote = None,
-            (Some(_), c) => current.push(c),
-            (None, '"' | '\'') => quote = Some(c),
-            (None, '.') => keys.push(std::mem::take(&mut current)),
+            (None, '"' | '\'') => {
+                quote = Some(c);
+                range = Some(end..end);
+            }
+            (None, '.') => keys.push((
+                std::mem::take(&mut current),
+                range.take().unwrap_or(index..index),
+            )),
             (None, c) if c.is_whitespace() => {}
-            (None, c) => current.push(c),
+            (_, c) => {
+                current.push(c);
+                let start = range.as_ref().map_or(index, |range| range.start);
+                range = Some(start..end);
+            }
         }
     }
-    keys.push(current);
+    let last = range.unwrap_or(dotted.len()..dotted.len());
+    keys.push((current, last));
     keys
 }
 
-/// The keys of a TOML table header line (`[a.b]`, `[[a.b]]`), if the line is one.
-fn toml_header(line: &str) -> Option<Vec<String>> {
-    let header = line.trim().strip_prefix('[')?.trim_start_matches('[');
+/// Splits a dotted TOML key into its parts.
+fn toml_keys(dotted: &str) -> Vec<String> {
+    toml_key_spans(dotted)
+        .into_iter()
+        .map(|(key, _)| key)
+        .collect()
+}
+
+/// The parts of a TOML table header line (`[a.b]`, `[[a.b]]`) with their byte ranges in the line,
+/// if the line is one.
+fn toml_header_spans(line: &str) -> Option<Vec<(String, std::ops::Range<usize>)>> {
+    let trimmed = line.trim_start();
+    let header = trimmed.strip_prefix('[')?.trim_start_matches('[');
+    let offset = line.len() - header.len();
     let end = header.find(']')?;
-    Some(toml_keys(&header[..end]))
+    let keys = toml_key_spans(&header[..end]);
+    Some(
+        keys.into_iter()
+            .map(|(key, range)| (key, range.start + offset..range.end + offset))
+            .collect(),
+    )
+}
+
+/// The keys of a TOML table header line, if the line is one.
+fn toml_header(line: &str) -> Option<Vec<String>> {
+    toml_header_spans(line).map(|keys| keys.into_iter().map(|(key, _)| key).collect())
+}
+
+/// Where an entry's name is written in the TOML table headers under `data.sources` (a table
+/// `[data.sources.NAME]` and its sub-tables `[data.sources.NAME.window]` each repeat it).
+pub(crate) fn toml_entry_headers(text: &str, name: &str) -> Vec<Span> {
+    let mut found = Vec::new();
+    let mut line_start = 0;
+    for line in text.split('\n') {
+        if let Some(keys) = toml_header_spans(line)
+            && let [(data, _), (sources, _), (entry, range), ..] = keys.as_slice()
+            && data == "data"
+            && sources == "sources"
+            && entry == name
+        {
+            found.push(Span::new(line_start + range.start, line_start + range.end));
+        }
+        line_start += line.len() + 1;
+    }
+    found
 }
 
 fn toml_context(lines: &[&str], line: usize, cursor: usize, line_start: usize) -> Context {
@@ -490,6 +543,18 @@ mod tests {
             Scope::Section("apps".into(), Section::Window)
         );
         assert!(matches!(found.slot, Slot::Value { ref key, .. } if key == "anchor"));
+        let headers =
+            "[data.sources.apps]\n[[ data.sources.\"apps\".pipe ]]\n[data.sources.other]\n";
+        let spans = toml_entry_headers(headers, "apps");
+        let names: Vec<&str> = spans
+            .iter()
+            .map(|span| &headers[span.start..span.end])
+            .collect();
+        assert_eq!(names, ["apps", "apps"]);
+        assert_eq!(
+            spans[1].start,
+            headers.find("\"apps\"").expect("quoted") + 1
+        );
         let toml = "[data.sources.apps]\nwindow.page$0\n";
         assert_eq!(
             context(toml, Syntax::Toml).scope(),

@@ -5,7 +5,7 @@
 
 use sources_config::template::{Template, TokenKind};
 use sources_config::{Body, Config, Source, name_span};
-use sources_syntax::Span;
+use sources_syntax::{Span, Syntax};
 
 use crate::context;
 
@@ -203,13 +203,29 @@ pub(crate) fn declaration(config: &Config, symbol: &Symbol) -> Option<Occurrence
 }
 
 /// Every occurrence of the symbol, declaration first, then in source order.
-pub(crate) fn occurrences(config: &Config, text: &str, symbol: &Symbol) -> Vec<Occurrence> {
+pub(crate) fn occurrences(
+    config: &Config,
+    text: &str,
+    syntax: Syntax,
+    symbol: &Symbol,
+) -> Vec<Occurrence> {
     let mut found: Vec<Occurrence> = declaration(config, symbol).into_iter().collect();
     match symbol {
         Symbol::Source(name) => {
             for (_, reference) in config.references() {
                 if &reference.name.value == name {
                     found.push(occurrence(reference.name.span, name, false));
+                }
+            }
+            if syntax == Syntax::Toml {
+                for span in context::toml_entry_headers(text, name) {
+                    if !found.iter().any(|occurrence| occurrence.span == span) {
+                        found.push(Occurrence {
+                            span,
+                            editable: true,
+                            declaration: false,
+                        });
+                    }
                 }
             }
             for source in config

@@ -338,11 +338,15 @@ impl LanguageServer for Server {
                 return Ok(None);
             };
             let analyzed = &snapshot.current;
-            let occurrences: Vec<Occurrence> =
-                names::occurrences(&analyzed.analysis.config, analyzed.text(), &symbol)
-                    .into_iter()
-                    .filter(|occurrence| include_declaration || !occurrence.declaration)
-                    .collect();
+            let occurrences: Vec<Occurrence> = names::occurrences(
+                &analyzed.analysis.config,
+                analyzed.text(),
+                analyzed.syntax,
+                &symbol,
+            )
+            .into_iter()
+            .filter(|occurrence| include_declaration || !occurrence.declaration)
+            .collect();
             Ok(Some(self.locations(
                 &snapshot,
                 &at.text_document.uri,
@@ -399,7 +403,7 @@ impl LanguageServer for Server {
                     "{what} named `{new_name}` already exists"
                 )));
             }
-            let occurrences = names::occurrences(config, analyzed.text(), &symbol);
+            let occurrences = names::occurrences(config, analyzed.text(), analyzed.syntax, &symbol);
             if occurrences.iter().any(|occurrence| !occurrence.editable) {
                 return Err(Error::invalid_params(format!(
                     "`{}` is written with escapes somewhere: rename it by hand",

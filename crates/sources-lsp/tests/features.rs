@@ -629,3 +629,43 @@ async fn long_lists_are_cut_and_marked_incomplete() {
     );
     assert_eq!(typed["isIncomplete"], false);
 }
+
+#[tokio::test]
+async fn rename_in_toml_updates_every_table_header_of_the_entry() {
+    let fixture = "\
+[data.sources.apps]
+type = \"http\"
+url = \"https://example.invalid\"
+[data.sources.apps.window]
+offset_param = \"o\"
+limit_param = \"l\"
+search_param = \"q\"
+[data.sources.top]
+type = \"passthrough\"
+from = \"ap$0ps\"
+";
+    let (text, offset) = cursor(fixture);
+    let mut client = TestClient::utf16().await;
+    client.open("f.toml", "toml", &text).await;
+    let position = utf16_position(&text, offset);
+    let edit = client
+        .at(
+            "textDocument/rename",
+            "f.toml",
+            position,
+            json!({ "newName": "rows" }),
+        )
+        .await
+        .expect("an edit");
+    let edits = edit["changes"][support::uri("f.toml")]
+        .as_array()
+        .expect("edits")
+        .clone();
+    let renamed = apply_edits(&text, &edits);
+    assert!(renamed.contains("[data.sources.rows]\n"), "{renamed}");
+    assert!(
+        renamed.contains("[data.sources.rows.window]\n"),
+        "{renamed}"
+    );
+    assert!(renamed.contains("from = \"rows\""), "{renamed}");
+}
