@@ -152,3 +152,27 @@ fn the_parser_rejects_what_github_would_misread() {
         assert!(parse(bad).is_err(), "{bad}");
     }
 }
+
+#[test]
+fn a_path_with_commas_colons_and_percent_signs_is_escaped() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let name = "50%, a:b.yaml";
+    std::fs::write(
+        dir.path().join(name),
+        "data:\n  sources:\n    apps:\n      type: http\n      urll: \"x\"\n",
+    )
+    .expect("write the case");
+    let output = Command::new(env!("CARGO_BIN_EXE_sources"))
+        .current_dir(dir.path())
+        .args(["lint", "--format", "github", name])
+        .output()
+        .expect("run sources lint");
+    let text = String::from_utf8(output.stdout).expect("utf-8");
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(!lines.is_empty(), "diagnostics for {name}");
+    for line in lines {
+        assert!(line.contains("file=50%25%2C a%3Ab.yaml,"), "{line}");
+        let annotation = parse(line).unwrap_or_else(|why| panic!("{why}: {line}"));
+        assert_eq!(annotation.file, name);
+    }
+}
