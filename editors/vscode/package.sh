@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the VS Code extension from its lock file: `npm ci`, `tsc` (type errors fail), then
+# Builds the VS Code extension from its lock file: `npm ci` (when the lock changed), `tsc` (type errors fail), then
 # `vsce package` into editors/vscode/sources-lsp.vsix. Quiet unless a step fails.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -16,7 +16,10 @@ quietly() {
     rm -f "$log"
 }
 
-quietly npm ci --no-audit --no-fund
+# `npm ci` again only when the lock file changed since the last install.
+if [[ ! -f node_modules/.package-lock.json || package-lock.json -nt node_modules/.package-lock.json ]]; then
+    quietly npm ci --no-audit --no-fund
+fi
 quietly npm run compile
 quietly npx --no-install vsce package --out sources-lsp.vsix
 test -s sources-lsp.vsix
