@@ -97,13 +97,14 @@ fn join_bindings<'a>(
     })
 }
 
-/// The `${params.X}` tokens written inside the entry's value: (name, span of the name).
+/// The `${params.X}` tokens written inside the entry's value, and on an operator the `params.X`
+/// names in its expressions: (name, span of the name).
 fn param_tokens<'a>(text: &'a str, source: &Source) -> Vec<(&'a str, Span)> {
     let Some(written) = text.get(source.span.start..source.span.end) else {
         return Vec::new();
     };
     let template = Template::parse(written);
-    template
+    let mut found: Vec<(&str, Span)> = template
         .tokens()
         .filter_map(|token| match token.kind {
             TokenKind::Param(name) => {
@@ -111,6 +112,35 @@ fn param_tokens<'a>(text: &'a str, source: &Source) -> Vec<(&'a str, Span)> {
                 Some((name, Span::new(start, start + name.len())))
             }
             _ => None,
+        })
+        .collect();
+    if !source.is_leaf() {
+        found.extend(expression_params(written, source.span.start));
+    }
+    found.sort_by_key(|(_, span)| span.start);
+    found
+}
+
+/// The `params.NAME` names in CEL text (not inside `${…}`), with their spans offset by `base`.
+fn expression_params(written: &str, base: usize) -> Vec<(&str, Span)> {
+    let is_identifier = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    written
+        .match_indices("params.")
+        .filter(|(index, _)| {
+            let before = written[..*index].chars().next_back();
+            !before.is_some_and(|c| is_identifier(c) || c == '.' || c == '{')
+        })
+        .filter_map(|(index, _)| {
+            let start = index + "params.".len();
+            let length = written[start..]
+                .find(|c: char| !is_identifier(c))
+                .unwrap_or(written.len() - start);
+            (length > 0).then(|| {
+                (
+                    &written[start..start + length],
+                    Span::new(base + start, base + start + length),
+                )
+            })
         })
         .collect()
 }
@@ -128,6 +158,17 @@ pub(crate) fn symbol_at(config: &Config, text: &str, offset: usize) -> Option<(S
             name: name.to_owned(),
         };
         return Some((symbol, Span::new(start, start + name.len())));
+    }
+    if let Some(entry) = config.entry_at(offset).filter(|entry| !entry.is_leaf())
+        && let Some((name, span)) = param_tokens(text, entry)
+            .into_iter()
+            .find(|(_, span)| span.contains(offset))
+    {
+        let symbol = Symbol::Param {
+            source: entry.name.value.clone(),
+            name: name.to_owned(),
+        };
+        return Some((symbol, span));
     }
     for entry in &config.entries {
         if entry.name.span.contains(offset) {

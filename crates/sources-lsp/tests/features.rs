@@ -669,3 +669,52 @@ from = \"ap$0ps\"
     );
     assert!(renamed.contains("from = \"rows\""), "{renamed}");
 }
+
+#[tokio::test]
+async fn an_operators_parameters_are_found_in_its_expressions() {
+    let fixture = "\
+data:
+  sources:
+    rows:
+      type: static
+      data: [{name: a}]
+    picked:
+      type: filter
+      from: rows
+      where: name == params.wan$0ted || params.wanted == \"\"
+      parameters:
+        wanted:
+          default: \"\"
+";
+    let (text, offset) = cursor(fixture);
+    let mut client = TestClient::utf16().await;
+    client.open("f.yaml", "yaml", &text).await;
+    let position = utf16_position(&text, offset);
+    let location = client
+        .at("textDocument/definition", "f.yaml", position, json!({}))
+        .await
+        .expect("a location");
+    assert_eq!(
+        location["range"]["start"],
+        json!(utf16_position(&text, offset_of(&text, "wanted:")))
+    );
+    let edit = client
+        .at(
+            "textDocument/rename",
+            "f.yaml",
+            position,
+            json!({ "newName": "choice" }),
+        )
+        .await
+        .expect("an edit");
+    let edits = edit["changes"][support::uri("f.yaml")]
+        .as_array()
+        .expect("edits")
+        .clone();
+    let renamed = apply_edits(&text, &edits);
+    assert!(
+        renamed.contains("where: name == params.choice || params.choice == \"\""),
+        "{renamed}"
+    );
+    assert!(renamed.contains("        choice:\n"), "{renamed}");
+}
