@@ -30,6 +30,8 @@ function createClient(): LanguageClient {
       { scheme: "file", language: "toml" },
       { scheme: "untitled", language: "yaml" },
       { scheme: "untitled", language: "toml" },
+      // VS Code has no built-in TOML language: without a TOML extension, match the file name.
+      { scheme: "file", pattern: "**/*.toml" },
     ],
   };
   // The id `sources` makes the client read its trace level from `sources.trace.server`.
