@@ -384,3 +384,17 @@ async fn every_prefix_of_a_document_is_answered_without_error() {
         }
     }
 }
+
+#[tokio::test]
+async fn the_syntax_comes_from_the_file_name_when_the_language_id_says_nothing() {
+    let text = "[data.sources.apps]\ntype = \"http\"\nurll = \"https://example.invalid\"\n";
+    let mut client = TestClient::utf16().await;
+    client.open("app.toml", "plaintext", text).await;
+    let published = client.diagnostics("app.toml").await;
+    assert!(codes(&published.diagnostics).contains(&"unknown-field".to_owned()));
+    client.open("notes.txt", "plaintext", text).await;
+    assert!(
+        client.is_quiet_for(Duration::from_millis(300)).await,
+        "a file that is neither YAML nor TOML is not ours"
+    );
+}
