@@ -7,7 +7,6 @@ import {
   LanguageClient,
   LanguageClientOptions,
   ServerOptions,
-  TransportKind,
 } from "vscode-languageclient/node";
 
 let client: LanguageClient | undefined;
@@ -20,9 +19,11 @@ function serverPath(): string {
 
 function createClient(): LanguageClient {
   const command = serverPath();
+  // No `transport`: the client then speaks over the process's standard streams without adding
+  // the `--stdio` argument that `TransportKind.stdio` would append.
   const serverOptions: ServerOptions = {
-    run: { command, args: ["lsp"], transport: TransportKind.stdio },
-    debug: { command, args: ["lsp"], transport: TransportKind.stdio },
+    run: { command, args: ["lsp"] },
+    debug: { command, args: ["lsp"] },
   };
   const clientOptions: LanguageClientOptions = {
     documentSelector: [
