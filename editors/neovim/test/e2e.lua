@@ -21,7 +21,7 @@ local function finish()
     end
     vim.cmd("cquit 1")
   else
-    io.stdout:write("ok: neovim end-to-end (diagnostics, hover, definition, quick fix)\n")
+    io.stdout:write("ok: neovim end-to-end (diagnostics, hover, definition, completion, quick fix)\n")
     vim.cmd("qall!")
   end
 end
@@ -114,6 +114,15 @@ local function main()
   line = find(bufnr, "    apps:")
   check(location and location.range and location.range.start.line == line and location.range.start.character == 4,
     "definition of `apps` is its key: " .. vim.inspect(location))
+
+  -- Completion where a reference is expected: the other entries' names.
+  local completion = request(bufnr, "textDocument/completion", "from: apps", 6)
+  local labels = {}
+  for _, item in ipairs(completion and completion.items or {}) do
+    labels[item.label] = true
+  end
+  check(labels["apps"] and labels["☕café😀"] and not labels["healthy"],
+    "completion offers the other entries: " .. vim.inspect(vim.tbl_keys(labels)))
 
   -- Quick fix: rename `urll` to `url`, applied through the client, then the diagnostic goes away.
   line, column = find(bufnr, "urll")
