@@ -1,7 +1,8 @@
 //! Parameters: `required` with a `default` (`conflicting-fields`), a `default` that does not parse
 //! as its `type` (`invalid-value`, `invalid-duration`), a join `on` key the lookup source does not
-//! declare (`undeclared-param`), and `${params.X}` where `X` is not declared
-//! (`undeclared-param-reference`, labelled on the token inside the string).
+//! declare or a component binding (`on_cursor.params`) supplies undeclared (`undeclared-param`),
+//! and `${params.X}` where `X` is not declared (`undeclared-param-reference`, labelled on the
+//! token inside the string).
 
 use sources_config::template::{Template, TokenKind};
 use sources_config::{
@@ -13,6 +14,7 @@ use crate::{fixes, templates};
 
 /// Every parameter rule, for every entry.
 pub(crate) fn check_params(config: &Config, file: &str, out: &mut Vec<Diagnostic>) {
+    check_component_params(config, file, out);
     for source in &config.entries {
         let declared = declared(source);
         if let Some(parameters) = declared {
@@ -37,6 +39,24 @@ pub(crate) fn check_params(config: &Config, file: &str, out: &mut Vec<Diagnostic
                     check_supplied(&key.name, &from.value, target_params, file, out);
                 }
             }
+        }
+    }
+}
+
+/// `undeclared-param` for the parameters a component's binding supplies (`on_cursor.params`) that
+/// its source does not declare.
+fn check_component_params(config: &Config, file: &str, out: &mut Vec<Diagnostic>) {
+    for component in &config.components {
+        let Some(bound) = component.source.as_ref() else {
+            continue;
+        };
+        let Some(target) = config.get(&bound.value) else {
+            continue;
+        };
+        let empty = NamedMap::default();
+        let declared = declared(target).unwrap_or(&empty);
+        for supplied in &component.params {
+            check_supplied(supplied, &bound.value, declared, file, out);
         }
     }
 }

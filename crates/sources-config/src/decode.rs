@@ -985,12 +985,25 @@ impl Decoder {
             }),
             _ => None,
         };
+        let params = get(map, "on_cursor")
+            .and_then(|entry| as_map(&entry.value))
+            .and_then(|on_cursor| get(on_cursor, "params"))
+            .and_then(|entry| as_map(&entry.value))
+            .map(|params| {
+                params
+                    .entries
+                    .iter()
+                    .map(|entry| Spanned::new(entry.key.name.clone(), entry.key.span))
+                    .collect()
+            })
+            .unwrap_or_default();
         Some(Component {
             name,
             span: node.span,
             kind,
             source,
             columns,
+            params,
             start,
         })
     }

@@ -634,6 +634,8 @@ pub struct Component {
     pub columns: Vec<Column>,
     /// An event log's `start`.
     pub start: Option<Spanned<EventlogStart>>,
+    /// The parameters the component supplies to its source: the keys of `on_cursor.params`.
+    pub params: Vec<Spanned<String>>,
 }
 
 /// The kind of a component, as far as the bindings need it.
