@@ -4,7 +4,7 @@
 
 use clap::{Parser, Subcommand};
 
-use crate::{explain, lint, rules, schema};
+use crate::{explain, lint, list, rules, schema, r#try};
 
 /// Tools for the `data.sources` block of a terminal-UI configuration file (YAML or TOML).
 #[derive(Debug, Parser)]
@@ -26,6 +26,10 @@ pub enum Command {
     Rules(rules::Args),
     /// Print the JSON Schema (draft 2020-12) of a configuration file, for YAML and TOML tools.
     Schema(schema::Args),
+    /// Really fetch one entry of `data.sources` and print what the dashboard would receive.
+    Try(r#try::Args),
+    /// List the entries of `data.sources`: kind, cadence, inputs and whether they need parameters.
+    List(list::Args),
 }
 
 #[cfg(test)]

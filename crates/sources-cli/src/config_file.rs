@@ -99,7 +99,10 @@ mod tests {
         let empty = tempfile::tempdir().expect("tempdir");
         let error = locate(None, None, empty.path()).expect_err("none");
         let text = error.to_string();
-        assert!(text.contains("sources.yaml, sources.yml, sources.toml"), "{text}");
+        assert!(
+            text.contains("sources.yaml, sources.yml, sources.toml"),
+            "{text}"
+        );
         assert!(text.contains("SOURCES_CONFIG"), "{text}");
     }
 }

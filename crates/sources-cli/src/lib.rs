@@ -10,14 +10,17 @@
 //! [`cli::Command`], and one match arm in `main.rs`.
 
 pub mod cli;
+pub mod config_file;
 pub mod explain;
 pub mod fix;
 pub mod inputs;
 pub mod lint;
+pub mod list;
 pub mod render;
 pub mod report;
 pub mod rules;
 pub mod schema;
+pub mod r#try;
 
 use std::process::ExitCode;
 

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use sources_cli::cli::{Cli, Command};
-use sources_cli::{EXIT_USAGE_OR_IO, Outcome, explain, lint, rules, schema};
+use sources_cli::{EXIT_USAGE_OR_IO, Outcome, explain, lint, list, rules, schema};
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -27,6 +27,8 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Command::Explain(args) => explain::run(&args, &mut out)?,
         Command::Rules(args) => rules::run(&args, &mut out)?,
         Command::Schema(args) => schema::run(&args, &mut out)?,
+        Command::Try(args) => sources_cli::r#try::run(&args, &mut out)?,
+        Command::List(args) => list::run(&args, &mut out)?,
     };
     match out.flush() {
         Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => Ok(outcome),

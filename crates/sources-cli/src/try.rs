@@ -124,9 +124,13 @@ pub fn load(explicit: Option<&Path>) -> Result<Loaded, Error> {
 /// Runs `sources try`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
     let loaded = load(args.config.as_deref())?;
-    let Linted::Report(report) = lint_bytes(&loaded.path, loaded.text.as_bytes(), loaded.syntax, true)
+    let Linted::Report(report) =
+        lint_bytes(&loaded.path, loaded.text.as_bytes(), loaded.syntax, true)
     else {
-        return Err(Error::Usage(format!("`{}` cannot be read as a configuration file", loaded.path)));
+        return Err(Error::Usage(format!(
+            "`{}` cannot be read as a configuration file",
+            loaded.path
+        )));
     };
     if report
         .diagnostics
@@ -143,19 +147,24 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
         } else {
             Format::Short
         };
-        render::render(format, std::slice::from_ref(&report), &RenderOptions::for_stdout(), &mut stderr)
-            .map_err(Error::Write)?;
+        render::render(
+            format,
+            std::slice::from_ref(&report),
+            &RenderOptions::for_stdout(),
+            &mut stderr,
+        )
+        .map_err(Error::Write)?;
         return Ok(Outcome::Failure);
     }
     let analysis = sources_check::analyze(&loaded.text, loaded.syntax);
     let config = analysis.config;
     let Some(source) = config.get(&args.name) else {
         let names: Vec<&str> = config.names().collect();
-        let hint = match sources_diagnostics::did_you_mean(&args.name, names.iter().copied()).first()
-        {
-            Some(best) => format!("; did you mean `{best}`?"),
-            None => format!("; `sources list -c {}` shows the entries", loaded.path),
-        };
+        let hint =
+            match sources_diagnostics::did_you_mean(&args.name, names.iter().copied()).first() {
+                Some(best) => format!("; did you mean `{best}`?"),
+                None => format!("; `sources list -c {}` shows the entries", loaded.path),
+            };
         return Err(Error::Usage(format!(
             "`{}` has no entry `{}` in `data.sources`{hint}",
             loaded.path, args.name
@@ -196,7 +205,10 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
     };
     let cadence = cadence(&config, source);
     if args.verbose {
-        trace.note(&format!("config {}; `{}` is {cadence}", loaded.path, args.name));
+        trace.note(&format!(
+            "config {}; `{}` is {cadence}",
+            loaded.path, args.name
+        ));
         if let sources_eval::engine::Cadence::Polled(every) = cadence {
             trace.note(&format!(
                 "polled every {} in the dashboard: `try` fetches it once",
@@ -212,7 +224,14 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
             explain: args.verbose,
         },
     );
-    runtime.block_on(evaluate(&engine, args, &supplied, for_duration, trace.as_ref(), out))
+    runtime.block_on(evaluate(
+        &engine,
+        args,
+        &supplied,
+        for_duration,
+        trace.as_ref(),
+        out,
+    ))
 }
 
 async fn evaluate(
@@ -233,8 +252,8 @@ async fn evaluate(
     match output {
         Output::Value(value) => {
             let value = limit_rows(value, args.limit, trace);
-            let written = write_value(out, &value, args.pretty, args.raw)
-                .and_then(|()| out.flush());
+            let written =
+                write_value(out, &value, args.pretty, args.raw).and_then(|()| out.flush());
             match written {
                 Err(error) if error.kind() == io::ErrorKind::BrokenPipe => {}
                 written => written.map_err(Error::Write)?,
@@ -251,13 +270,15 @@ async fn evaluate(
                     break;
                 }
                 let next = match deadline {
-                    Some(deadline) => match tokio::time::timeout_at(deadline, events.next()).await {
-                        Ok(next) => next,
-                        Err(_) => {
-                            trace.note(&format!("stopped after --for with {printed} events"));
-                            break;
+                    Some(deadline) => {
+                        match tokio::time::timeout_at(deadline, events.next()).await {
+                            Ok(next) => next,
+                            Err(_) => {
+                                trace.note(&format!("stopped after --for with {printed} events"));
+                                break;
+                            }
                         }
-                    },
+                    }
                     None => events.next().await,
                 };
                 let Some(event) = next else {
@@ -291,7 +312,10 @@ async fn evaluate(
 fn limit_rows(value: Value, limit: Option<usize>, trace: &dyn Trace) -> Value {
     match (value, limit) {
         (Value::Array(mut rows), Some(limit)) if rows.len() > limit => {
-            trace.note(&format!("printing {limit} of {} rows (--limit)", rows.len()));
+            trace.note(&format!(
+                "printing {limit} of {} rows (--limit)",
+                rows.len()
+            ));
             rows.truncate(limit);
             Value::Array(rows)
         }
@@ -343,8 +367,14 @@ mod tests {
 
     #[test]
     fn limit_keeps_the_first_rows_of_a_list_only() {
-        assert_eq!(limit_rows(json!([1, 2, 3]), Some(2), &Silent), json!([1, 2]));
-        assert_eq!(limit_rows(json!({"a": 1}), Some(0), &Silent), json!({"a": 1}));
+        assert_eq!(
+            limit_rows(json!([1, 2, 3]), Some(2), &Silent),
+            json!([1, 2])
+        );
+        assert_eq!(
+            limit_rows(json!({"a": 1}), Some(0), &Silent),
+            json!({"a": 1})
+        );
         assert_eq!(limit_rows(json!([1]), None, &Silent), json!([1]));
     }
 }

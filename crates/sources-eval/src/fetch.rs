@@ -65,9 +65,9 @@ pub async fn http_body(
     })
     .await?;
     trace.note(&format!(
-        "  → {status}, {} bytes in {}",
+        "  → {status}, {} bytes in {} ms",
         body.len(),
-        crate::format_duration(io.now().saturating_sub(started))
+        io.now().saturating_sub(started).as_millis()
     ));
     if !(200..300).contains(&status) {
         return Err(status_error(&request, status, &body));
