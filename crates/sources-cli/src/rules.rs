@@ -51,15 +51,18 @@ fn write_text(out: &mut dyn Write) -> io::Result<()> {
     Ok(())
 }
 
-/// The rules as a Markdown table: code, default severity, summary.
+/// The rules as a Markdown table: code, default severity, summary and the specification passage
+/// each one enforces (`spec/data-sources.md` unless it names `DESIGN.md`).
 pub fn markdown() -> String {
-    let mut table = String::from("| code | severity | summary |\n|---|---|---|\n");
+    let mut table =
+        String::from("| code | severity | summary | specification |\n|---|---|---|---|\n");
     for rule in Rule::ALL {
         table.push_str(&format!(
-            "| `{}` | {} | {} |\n",
+            "| `{}` | {} | {} | {} |\n",
             rule.code(),
             rule.default_severity().as_str(),
-            rule.summary().replace('|', "\\|")
+            rule.summary().replace('|', "\\|"),
+            rule.spec_reference().replace('|', "\\|")
         ));
     }
     table
