@@ -1,7 +1,7 @@
 //! `sources list`: one line per entry — name, kind, cadence, upstream entries, and whether it
 //! needs parameters. Reads the model only; nothing is fetched.
 
-use sources_config::{Config, Source};
+use sources_config::{Config, Growing, Source};
 
 use crate::engine::{cadence, kind_name, needs_params, upstream};
 
@@ -14,21 +14,33 @@ pub struct Listing {
     pub kind: &'static str,
     /// Its cadence (`one-shot`, `polled (refresh: 5s)`, `streamed`, `streamed (follow)`).
     pub cadence: String,
-    /// Whether it has a `window` (anchored or not).
-    pub window: Option<&'static str>,
+    /// Its `window`, if any: `window` or `anchored window`, and whether it grows.
+    pub window: Option<String>,
     /// The entries it reads from.
     pub upstream: Vec<String>,
     /// Whether a required parameter has no default.
     pub needs_params: bool,
 }
 
-fn window_label(source: &Source) -> Option<&'static str> {
+fn window_label(source: &Source) -> Option<String> {
     let window = &source.body.window()?.value;
-    Some(if window.is_anchored() {
-        "anchored window"
+    let mut label = if window.is_anchored() {
+        "anchored window".to_owned()
     } else {
-        "window"
-    })
+        "window".to_owned()
+    };
+    match window.growing.as_ref().map(|growing| &growing.value) {
+        Some(Growing::Flag(true)) => label.push_str(", growing"),
+        Some(Growing::While(condition)) => match (&condition.source, &condition.condition) {
+            (Some(source), Some(expression)) => label.push_str(&format!(
+                ", growing while {} on {}",
+                expression.value.text, source.value
+            )),
+            _ => label.push_str(", growing"),
+        },
+        _ => {}
+    }
+    Some(label)
 }
 
 /// The entries in source order; names starting with `_` only when `all`.
@@ -60,8 +72,8 @@ pub fn render(listings: &[Listing]) -> String {
     let mut out = String::new();
     for listing in listings {
         let mut notes = Vec::new();
-        if let Some(window) = listing.window {
-            notes.push(window.to_owned());
+        if let Some(window) = &listing.window {
+            notes.push(window.clone());
         }
         if !listing.upstream.is_empty() {
             notes.push(format!("← {}", listing.upstream.join(", ")));
@@ -148,6 +160,33 @@ data:
         assert_eq!(
             lines[5],
             "page      compose    polled (refresh: 5s)  ← apps, _raw"
+        );
+    }
+
+    #[test]
+    fn a_growing_window_says_what_it_grows_on() {
+        let yaml = r#"
+data:
+  sources:
+    events:
+      type: http
+      url: http://x/events
+      window:
+        cursor: counter
+        older: {before: "${window.cursor}", q: "${window.search}"}
+        newer: {after: "${window.cursor}", q: "${window.search}"}
+        growing: {source: job, while: "status == 'running'"}
+    job:
+      type: http
+      url: http://x/job
+      refresh: 2s
+"#;
+        let text = render(&list(&config(yaml), false));
+        assert_eq!(
+            text.lines().next(),
+            Some(
+                "events  http  one-shot              anchored window, growing while status == 'running' on job"
+            )
         );
     }
 
