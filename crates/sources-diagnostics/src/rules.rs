@@ -349,8 +349,10 @@ declare_rules! {
     ///
     /// **Fix:** remove `format: text` (the default is `json`), or drop the paging.
     WindowFormat => "window-format", Error, "`window` or `paginate` with a non-`json` format.";
-    /// Finds a windowed source bound by a component other than a table or an eventlog, or an anchored or
-    /// growing source bound by anything but an eventlog.
+    /// Finds a windowed source bound by a component other than a table or an eventlog (an anchored
+    /// source may be bound by either: "a table over an anchored source is a span table"), and an
+    /// eventlog over a source that neither has a window nor streams. A growing source bound by
+    /// anything but an eventlog is `growing-binding`.
     ///
     /// **Why:** the spec rejects "A windowed source bound by anything other than a table or an event log":
     /// only those components scroll, filter and sort through the server and ask for the rows on screen.
@@ -580,8 +582,8 @@ declare_rules! {
     AnchoredNeedsOlderNewer => "anchored-needs-older-newer", Error, "An anchored `http` window without both `older` and `newer`.";
     /// Finds a field that does not apply to an anchored window — `offset_param`, `total_path`,
     /// `sort_param`, `sorts`, `sort_desc_prefix` or `prefetch` together with `cursor` — as well as
-    /// `anchor`, `older` or `newer` without `cursor`, and an eventlog `start: oldest` on an anchored
-    /// source.
+    /// `anchor`, `older` or `newer` without `cursor`, an eventlog's `start` on an anchored source,
+    /// and a sortable column of a table over an anchored source.
     ///
     /// **Why:** the spec says "An anchored window has no offsets, total or user sort" and "The start
     /// position is `anchor`; the event-log `start` option is rejected"; "`anchor` without `cursor` is
