@@ -9,23 +9,24 @@ pub(crate) fn written_as(file: &str, span: Span, name: &str) -> bool {
     file.get(span.start..span.end) == Some(name)
 }
 
-/// The edit removing a `key: value` (YAML) or `key = value` (TOML) field that stands on lines of
-/// its own: from the start of the key's line through the end of the value's line. `None` when
-/// anything but blanks precedes the key on its line or anything but blanks and a comment follows
-/// the value (flow maps, inline tables, list items).
+/// The edit removing a `key: value` (YAML) or `key = value` (TOML) field. A field on lines of its
+/// own goes from the start of the key's line through the end of the value's line (with a trailing
+/// comment). An item of a flow map or inline table goes with the comma that separates it from its
+/// neighbour. `None` for anything else (the only item of a flow map, a list item, text after the
+/// value), where a removal could leave something other than what was meant.
 pub(crate) fn remove_field(file: &str, key_span: Span, value_span: Span) -> Option<Edit> {
     let line_start = file
         .get(..key_span.start)?
         .rfind('\n')
         .map_or(0, |at| at + 1);
+    let end = value_span.end.max(key_span.end);
     if !file
         .get(line_start..key_span.start)?
         .chars()
         .all(|c| c == ' ' || c == '\t')
     {
-        return None;
+        return remove_flow_item(file, key_span.start, end);
     }
-    let end = value_span.end.max(key_span.end);
     let rest = file.get(end..)?;
     let line_end = rest.find('\n').map_or(file.len(), |at| end + at + 1);
     let tail = file.get(end..line_end)?.trim();
@@ -34,6 +35,29 @@ pub(crate) fn remove_field(file: &str, key_span: Span, value_span: Span) -> Opti
     }
     Some(Edit {
         span: Span::new(line_start, line_end),
+        replacement: String::new(),
+    })
+}
+
+/// Removes the flow-map item written from `start` to `end`: `, key: value` when a comma precedes
+/// it, or `key: value, ` when it is the first item and a comma follows.
+fn remove_flow_item(file: &str, start: usize, end: usize) -> Option<Edit> {
+    let blank = |c: char| c == ' ' || c == '\t';
+    let before = file.get(..start)?.trim_end_matches(blank);
+    let after = file.get(end..)?;
+    let after_trimmed = after.trim_start_matches(blank);
+    let span = if before.ends_with(',') {
+        Span::new(before.len() - 1, end)
+    } else if before.ends_with('{') && after_trimmed.starts_with(',') {
+        let comma = end + (after.len() - after_trimmed.len());
+        let next = file.get(comma + 1..)?;
+        let spaces = next.len() - next.trim_start_matches(blank).len();
+        Span::new(start, comma + 1 + spaces)
+    } else {
+        return None;
+    };
+    Some(Edit {
+        span,
         replacement: String::new(),
     })
 }
@@ -54,19 +78,44 @@ mod tests {
         assert_eq!(fixed, "window:\n  cursor: id\n  anchor: oldest\n");
     }
 
+    /// Applies the removal of the field `key` (with value `value`) written in `file`.
+    fn without(file: &str, key: &str, value: &str) -> Option<String> {
+        let at = file.find(key).expect("key");
+        let value_at = at + file[at..].find(value).expect("value");
+        let edit = remove_field(
+            file,
+            Span::new(at, at + key.len()),
+            Span::new(value_at, value_at + value.len()),
+        )?;
+        let mut fixed = file.to_owned();
+        fixed.replace_range(edit.span.start..edit.span.end, "");
+        Some(fixed)
+    }
+
     #[test]
-    fn leaves_flow_maps_and_list_items_alone() {
-        let file = "cache: {ttl: 30s, size: 3}\n- timeout: 1s\n";
-        let key = file.find("size").expect("key");
+    fn removes_flow_map_items_with_their_comma() {
+        let file = "window: {page_size: 20, growing: false}\n";
         assert_eq!(
-            remove_field(file, Span::new(key, key + 4), Span::new(key + 6, key + 7)),
-            None
+            without(file, "growing", "false").as_deref(),
+            Some("window: {page_size: 20}\n")
         );
-        let key = file.find("timeout").expect("key");
+        let file = "window: {growing: false, page_size: 20}\n";
         assert_eq!(
-            remove_field(file, Span::new(key, key + 7), Span::new(key + 9, key + 11)),
-            None
+            without(file, "growing", "false").as_deref(),
+            Some("window: {page_size: 20}\n")
         );
+        let file = "window = { cursor = \"id\", growing = false }\n";
+        assert_eq!(
+            without(file, "growing", "false").as_deref(),
+            Some("window = { cursor = \"id\" }\n")
+        );
+    }
+
+    #[test]
+    fn leaves_single_flow_items_and_list_items_alone() {
+        assert_eq!(without("cache: {ttl: 30s}\n", "ttl", "30s"), None);
+        assert_eq!(without("- timeout: 1s\n", "timeout", "1s"), None);
+        assert_eq!(without("  timeout: 1s and more\n", "timeout", "1s"), None);
     }
 
     #[test]
