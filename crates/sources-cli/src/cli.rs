@@ -4,7 +4,7 @@
 
 use clap::{Parser, Subcommand};
 
-use crate::{explain, lint, list, rules, schema, r#try};
+use crate::{explain, lint, list, lsp, rules, schema, r#try};
 
 /// Tools for the `data.sources` block of a terminal-UI configuration file (YAML or TOML).
 #[derive(Debug, Parser)]
@@ -30,6 +30,8 @@ pub enum Command {
     Try(r#try::Args),
     /// List the entries of `data.sources`: kind, cadence, inputs and whether they need parameters.
     List(list::Args),
+    /// Run the language server (for editors) over standard input and output.
+    Lsp(lsp::Args),
 }
 
 #[cfg(test)]

@@ -16,6 +16,7 @@ pub mod fix;
 pub mod inputs;
 pub mod lint;
 pub mod list;
+pub mod lsp;
 pub mod render;
 pub mod report;
 pub mod rules;

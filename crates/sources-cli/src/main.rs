@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use sources_cli::cli::{Cli, Command};
-use sources_cli::{EXIT_USAGE_OR_IO, Outcome, explain, lint, list, rules, schema};
+use sources_cli::{EXIT_USAGE_OR_IO, Outcome, explain, lint, list, lsp, rules, schema};
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -19,17 +19,26 @@ fn main() -> ExitCode {
     }
 }
 
-/// Runs one subcommand, writing its report to standard output.
+/// Runs one subcommand.
 fn run(cli: Cli) -> anyhow::Result<Outcome> {
+    match cli.command {
+        Command::Lint(args) => report(|out| Ok(lint::run(&args, out)?)),
+        Command::Explain(args) => report(|out| Ok(explain::run(&args, out)?)),
+        Command::Rules(args) => report(|out| Ok(rules::run(&args, out)?)),
+        Command::Schema(args) => report(|out| Ok(schema::run(&args, out)?)),
+        Command::Try(args) => report(|out| Ok(sources_cli::r#try::run(&args, out)?)),
+        Command::List(args) => report(|out| Ok(list::run(&args, out)?)),
+        // The language server writes the protocol to standard output itself, so no lock is held.
+        Command::Lsp(args) => Ok(lsp::run(&args)?),
+    }
+}
+
+/// Runs a subcommand that writes its report to (buffered, locked) standard output.
+fn report(
+    subcommand: impl FnOnce(&mut dyn Write) -> anyhow::Result<Outcome>,
+) -> anyhow::Result<Outcome> {
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    let outcome = match cli.command {
-        Command::Lint(args) => lint::run(&args, &mut out)?,
-        Command::Explain(args) => explain::run(&args, &mut out)?,
-        Command::Rules(args) => rules::run(&args, &mut out)?,
-        Command::Schema(args) => schema::run(&args, &mut out)?,
-        Command::Try(args) => sources_cli::r#try::run(&args, &mut out)?,
-        Command::List(args) => list::run(&args, &mut out)?,
-    };
+    let outcome = subcommand(&mut out)?;
     match out.flush() {
         Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => Ok(outcome),
         flushed => Ok(flushed.map(|()| outcome)?),
