@@ -236,14 +236,16 @@ fn is_reference(scope: &Scope, key: &str) -> bool {
         Scope::Section(_, Section::JoinDriver | Section::JoinLookup) => key == "from",
         Scope::Parts(_) => true,
         Scope::Component => key == "source",
-        Scope::Section(..) | Scope::Other => false,
+        Scope::Section(..) | Scope::Stage(_) | Scope::Other => false,
     }
 }
 
 fn value(items: &mut Items<'_>, snapshot: &Snapshot, scope: &Scope, key: &str) {
     let names = &snapshot.symbols().analysis;
     let own = match scope {
-        Scope::Entry(name) | Scope::Section(name, _) | Scope::Parts(name) => Some(name.as_str()),
+        Scope::Entry(name) | Scope::Section(name, _) | Scope::Parts(name) | Scope::Stage(name) => {
+            Some(name.as_str())
+        }
         Scope::Component | Scope::Other => None,
     };
     if is_reference(scope, key) {
@@ -266,7 +268,19 @@ fn value(items: &mut Items<'_>, snapshot: &Snapshot, scope: &Scope, key: &str) {
         }
         (Scope::Entry(_), "format") => items.values::<Format>(),
         (Scope::Entry(_), "on_error") => items.values::<OnError>(),
-        (Scope::Entry(_), "order") => items.values::<Order>(),
+        (Scope::Stage(_), "type") => {
+            for kind in Kind::ALL.iter().filter(|kind| kind.is_stage()) {
+                let summary = fields::kind_summary(*kind).to_owned();
+                items.push(
+                    kind.as_str(),
+                    kind.as_str().to_owned(),
+                    CompletionItemKind::CLASS,
+                    Some("stage".into()),
+                    summary,
+                );
+            }
+        }
+        (Scope::Entry(_) | Scope::Stage(_), "order") => items.values::<Order>(),
         (Scope::Entry(_), "emit") => items.values::<Emit>(),
         (Scope::Entry(_), "method") => items.values::<Method>(),
         (Scope::Section(_, Section::Paginate), "strategy") => items.values::<Strategy>(),
@@ -289,10 +303,27 @@ fn value(items: &mut Items<'_>, snapshot: &Snapshot, scope: &Scope, key: &str) {
     }
 }
 
+/// The fields of an operator kind that a `pipe` stage does not take (its input is the stage
+/// before).
+const STAGE_EXCLUDED: &[&str] = &["from", "parameters", "pipe"];
+
+/// The kind of the `pipe` stage of the entry `name` the cursor at `offset` is in: the last stage
+/// starting before it (a stage's map ends at its last value, before the line being typed).
+pub(crate) fn stage_kind(config: &Config, name: &str, offset: usize) -> Option<Kind> {
+    let pipe = config.get(name)?.body.common()?.pipe.as_ref()?;
+    let stage = pipe
+        .value
+        .iter()
+        .filter(|stage| stage.span.start <= offset)
+        .last()?;
+    stage.value.kind.as_ref().map(|kind| kind.value)
+}
+
 fn keys(
     items: &mut Items<'_>,
     snapshot: &Snapshot,
     scope: &Scope,
+    offset: usize,
     siblings: &[String],
     syntax: Syntax,
     rest_of_line: &str,
@@ -316,6 +347,16 @@ fn keys(
             }
         }
         Scope::Section(_, section) => fields::for_section(*section).iter().collect(),
+        Scope::Stage(name) => match stage_kind(&snapshot.current.analysis.config, name, offset) {
+            Some(kind) => fields::for_kind(kind)
+                .iter()
+                .filter(|info| !STAGE_EXCLUDED.contains(&info.name.as_str()))
+                .collect(),
+            None => fields::for_kind(Kind::Filter)
+                .iter()
+                .filter(|info| info.name == "type")
+                .collect(),
+        },
         Scope::Parts(_) | Scope::Component | Scope::Other => Vec::new(),
     };
     let separator = if !rest_of_line.trim().is_empty() {
@@ -404,6 +445,7 @@ pub(crate) fn complete(
                 &mut items,
                 snapshot,
                 &scope,
+                offset,
                 &context.siblings,
                 analyzed.syntax,
                 &text[span.end..line_end],

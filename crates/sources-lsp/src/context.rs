@@ -47,6 +47,8 @@ pub(crate) enum Scope {
     Section(String, Section),
     /// The values of the entry's `parts` map (compose).
     Parts(String),
+    /// A stage of the entry's `pipe`.
+    Stage(String),
     /// A component of `tui.components`.
     Component,
     /// Anything else.
@@ -71,6 +73,7 @@ impl Context {
                     ["driver"] => Section::JoinDriver,
                     ["lookups", _] => Section::JoinLookup,
                     ["parts"] => return Scope::Parts(name),
+                    ["pipe"] => return Scope::Stage(name),
                     _ => return Scope::Other,
                 };
                 Scope::Section(name, section)

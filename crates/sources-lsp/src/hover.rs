@@ -9,10 +9,10 @@ use sources_syntax::Span;
 use tower_lsp_server::ls_types::{Hover, HoverContents, MarkupContent, MarkupKind};
 
 use crate::context::{self, Scope, Slot};
-use crate::describe;
 use crate::document::Snapshot;
 use crate::names::{self, Symbol};
 use crate::position::Positions;
+use crate::{completion, describe};
 
 /// The explanation of every rule that reported a diagnostic under the cursor, each once.
 fn rule_explanations(snapshot: &Snapshot, offset: usize) -> Vec<String> {
@@ -66,7 +66,12 @@ fn field_doc(info: &FieldInfo) -> String {
 }
 
 /// The documentation of the field `key` where the context says it stands.
-pub(crate) fn field_info(config: &Config, scope: &Scope, key: &str) -> Option<&'static FieldInfo> {
+fn field_info(
+    config: &Config,
+    scope: &Scope,
+    key: &str,
+    offset: usize,
+) -> Option<&'static FieldInfo> {
     match scope {
         Scope::Entry(name) => {
             let kind = config
@@ -83,6 +88,9 @@ pub(crate) fn field_info(config: &Config, scope: &Scope, key: &str) -> Option<&'
         Scope::Section(_, section) => fields::for_section(*section)
             .iter()
             .find(|info| info.name == key),
+        Scope::Stage(name) => {
+            completion::stage_kind(config, name, offset).and_then(|kind| fields::field(kind, key))
+        }
         Scope::Parts(_) | Scope::Component | Scope::Other => None,
     }
 }
@@ -95,7 +103,7 @@ fn layout(snapshot: &Snapshot, offset: usize) -> Option<(String, Span)> {
     let scope = context.scope();
     match &context.slot {
         Slot::Key { word, span } => {
-            field_info(config, &scope, word).map(|info| (field_doc(info), *span))
+            field_info(config, &scope, word, offset).map(|info| (field_doc(info), *span))
         }
         Slot::Value { key, word, span } if key == "type" && matches!(scope, Scope::Entry(_)) => {
             let kind = Kind::from_name(word)?;

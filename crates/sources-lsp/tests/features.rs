@@ -718,3 +718,31 @@ data:
     );
     assert!(renamed.contains("        choice:\n"), "{renamed}");
 }
+
+#[tokio::test]
+async fn completion_and_hover_know_the_fields_of_a_pipe_stage() {
+    let fixture = "\
+data:
+  sources:
+    rows:
+      type: static
+      data: [{name: a}]
+      pipe:
+        - type: sort
+          by: name
+          $0
+";
+    let (labels, _) = complete_at(fixture, "f.yaml", "yaml").await;
+    assert_eq!(labels, ["order"], "a sort stage's fields, without `from`");
+    let fixture = fixture
+        .replace("        - type: sort\n", "        - type: $0\n")
+        .replacen("          $0\n", "", 1);
+    let (labels, _) = complete_at(&fixture, "f.yaml", "yaml").await;
+    assert_eq!(labels, ["filter", "project", "derive", "sort", "cache"]);
+    let text = hover_text(&CONFIG.replace(
+        "      data: [{name: a}, {name: b}]\n",
+        "      data: [{name: a}, {name: b}]\n      pipe:\n        - type: filter\n          wh$0ere: name != \"\"\n",
+    ))
+    .await;
+    assert!(text.contains("**`where`** (required)"), "{text}");
+}
