@@ -314,8 +314,8 @@ pub(crate) fn stage_kind(config: &Config, name: &str, offset: usize) -> Option<K
     let stage = pipe
         .value
         .iter()
-        .filter(|stage| stage.span.start <= offset)
-        .last()?;
+        .rev()
+        .find(|stage| stage.span.start <= offset)?;
     stage.value.kind.as_ref().map(|kind| kind.value)
 }
 
