@@ -46,15 +46,9 @@ pub fn find_rule(code: &str) -> Result<Rule, Error> {
     })
 }
 
-/// A rule's explanation as plain Markdown: doc comments (`/// text`) keep the space after `///`,
-/// which this removes from every line.
+/// A rule's explanation as plain Markdown (see [`Rule::explanation_markdown`]).
 pub fn explanation(rule: Rule) -> String {
-    let lines: Vec<&str> = rule
-        .explanation()
-        .lines()
-        .map(|line| line.strip_prefix(' ').unwrap_or(line))
-        .collect();
-    lines.join("\n").trim().to_owned()
+    rule.explanation_markdown()
 }
 
 /// Runs `sources explain`.
