@@ -115,25 +115,7 @@ fn schema_value<T: JsonSchema>() -> Value {
 fn tidy(value: &mut Value) {
     match value {
         Value::Object(object) => {
-            let is_null = |choice: &Value| choice.get("type") == Some(&Value::from("null"));
-            if let Some(Value::Array(choices)) = object.get("anyOf")
-                && choices.len() == 2
-                && choices.iter().any(is_null)
-                && let Some(Value::Object(kept)) = choices.iter().find(|c| !is_null(c)).cloned()
-            {
-                object.remove("anyOf");
-                for (key, value) in kept {
-                    object.entry(key).or_insert(value);
-                }
-            }
-            if let Some(Value::Array(types)) = object.get("type") {
-                let kept: Vec<Value> = types.iter().filter(|t| *t != "null").cloned().collect();
-                let replacement = match kept.as_slice() {
-                    [single] => single.clone(),
-                    _ => Value::Array(kept),
-                };
-                object.insert("type".into(), replacement);
-            }
+            crate::schema::drop_null(object);
             if let Some(Value::String(description)) = object.get_mut("description") {
                 *description = normalize(description);
             }

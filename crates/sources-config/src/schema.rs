@@ -295,7 +295,7 @@ fn shape_values(value: &mut Value, duration: &Value) {
 }
 
 /// Removes the `null` alternative schemars gives an `Option`.
-fn drop_null(object: &mut Map<String, Value>) {
+pub(crate) fn drop_null(object: &mut Map<String, Value>) {
     let is_null = |choice: &Value| choice.get("type") == Some(&Value::from("null"));
     if let Some(Value::Array(choices)) = object.get("anyOf")
         && choices.len() == 2
