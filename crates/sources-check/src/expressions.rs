@@ -124,25 +124,74 @@ pub(crate) fn check_expressions(config: &Config, file: &str, out: &mut Vec<Diagn
 
 /// One compile error, located inside the expression's decoded text.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct CompileError {
+pub struct CompileError {
     /// What is wrong, in plain words.
     pub message: String,
     /// Byte range inside the expression text (empty at the end for "ends too early").
     pub range: Range<usize>,
 }
 
-/// Compiles `source` as CEL. `Ok` when it compiles; otherwise every error the parser reported,
-/// located in `source` and worded for people.
+/// Compiles `source`, keeping only whether it compiled.
 pub(crate) fn compile(source: &str) -> Result<(), Vec<CompileError>> {
+    compile_program(source).map(|_| ())
+}
+
+/// The deepest bracket nesting an expression may have. The CEL parser recurses per level and per
+/// chained term, deeply enough that a few hundred levels overflow a thread's stack.
+pub const MAX_EXPRESSION_NESTING: usize = 32;
+
+/// The longest expression, in bytes, that is compiled.
+pub const MAX_EXPRESSION_LEN: usize = 8 * 1024;
+
+/// Stack for compiling any expression that is not trivially small: the parser's recursion at the
+/// limits above needs far less, in debug builds too, and the pages are only touched when used.
+const COMPILE_STACK: usize = 64 * 1024 * 1024;
+
+/// Compiles `source` as CEL: the one guarded entry to the parser, for the checker and the `try`
+/// engine. An expression nested deeper than [`MAX_EXPRESSION_NESTING`] or longer than
+/// [`MAX_EXPRESSION_LEN`] is refused with a located error instead of being handed to the
+/// recursive parser, and anything but a small expression is compiled on a thread with a large
+/// stack, so no expression can overflow the caller's stack (an LSP or tokio worker's is small).
+pub fn compile_program(source: &str) -> Result<cel::Program, Vec<CompileError>> {
     if source.trim().is_empty() {
         return Err(vec![CompileError {
             message: "the expression is empty".to_owned(),
             range: 0..source.len(),
         }]);
     }
-    let errors = match cel::Program::compile(source) {
-        Ok(_) => return Ok(()),
-        Err(errors) => errors.errors,
+    if source.len() > MAX_EXPRESSION_LEN {
+        return Err(vec![CompileError {
+            message: format!(
+                "the expression is {} bytes long; expressions longer than {MAX_EXPRESSION_LEN} bytes are not compiled",
+                source.len()
+            ),
+            range: 0..source.len(),
+        }]);
+    }
+    let (depth, deepest) = nesting(source);
+    if depth > MAX_EXPRESSION_NESTING {
+        return Err(vec![CompileError {
+            message: format!(
+                "brackets are nested {depth} levels deep here; at most {MAX_EXPRESSION_NESTING} are allowed"
+            ),
+            range: deepest,
+        }]);
+    }
+    let compiled = if depth <= 4 && source.len() <= 256 {
+        cel::Program::compile(source).map_err(|errors| errors.errors)
+    } else {
+        let owned = source.to_owned();
+        std::thread::Builder::new()
+            .name("cel-compile".to_owned())
+            .stack_size(COMPILE_STACK)
+            .spawn(move || cel::Program::compile(&owned).map_err(|errors| errors.errors))
+            .ok()
+            .and_then(|thread| thread.join().ok())
+            .unwrap_or_else(|| Err(Vec::new()))
+    };
+    let errors = match compiled {
+        Ok(program) => return Ok(program),
+        Err(errors) => errors,
     };
     let mut located: Vec<CompileError> = errors
         .iter()
@@ -159,6 +208,38 @@ pub(crate) fn compile(source: &str) -> Result<(), Vec<CompileError>> {
         });
     }
     Err(located)
+}
+
+/// The deepest nesting of `(`, `[` and `{` outside string literals, and the byte range of the
+/// bracket that reached it.
+fn nesting(source: &str) -> (usize, Range<usize>) {
+    let (mut depth, mut deepest, mut at) = (0usize, 0usize, 0..0);
+    let mut quote: Option<char> = None;
+    let mut chars = source.char_indices();
+    while let Some((index, ch)) = chars.next() {
+        match quote {
+            Some(open) => {
+                if ch == '\\' {
+                    chars.next();
+                } else if ch == open {
+                    quote = None;
+                }
+            }
+            None => match ch {
+                '\'' | '"' => quote = Some(ch),
+                '(' | '[' | '{' => {
+                    depth += 1;
+                    if depth > deepest {
+                        deepest = depth;
+                        at = index..index + 1;
+                    }
+                }
+                ')' | ']' | '}' => depth = depth.saturating_sub(1),
+                _ => {}
+            },
+        }
+    }
+    (deepest, at)
 }
 
 /// Converts the parser's 1-based line and 1-based Unicode-scalar column into a byte range of the
@@ -234,6 +315,30 @@ mod tests {
             .into_iter()
             .map(|error| (error.message, &source[error.range]))
             .collect()
+    }
+
+    #[test]
+    fn deep_or_long_expressions_are_refused_not_overflowing_the_stack() {
+        let deep = format!("{}1{}", "(".repeat(5_000), ")".repeat(5_000));
+        assert!(
+            compile_program(&deep).expect_err("too long")[0]
+                .message
+                .contains("bytes long")
+        );
+        let nested = format!("{}1{}", "[".repeat(33), "]".repeat(33));
+        let error = &compile_program(&nested).expect_err("too deep")[0];
+        assert!(
+            error.message.contains("nested 33 levels"),
+            "{}",
+            error.message
+        );
+        assert_eq!(error.range, 32..33);
+        let brackets_in_strings = format!("'{}' == name", "(".repeat(100));
+        assert!(compile_program(&brackets_in_strings).is_ok());
+        let at_the_limit = format!("{}1{}", "(".repeat(32), ")".repeat(32));
+        assert!(compile_program(&at_the_limit).is_ok());
+        let long_chain = vec!["1"; 4_000].join("+");
+        assert!(compile_program(&long_chain).is_ok());
     }
 
     #[test]

@@ -18,6 +18,7 @@ mod references;
 mod templates;
 mod window;
 
+pub use expressions::{CompileError, MAX_EXPRESSION_LEN, MAX_EXPRESSION_NESTING, compile_program};
 pub use fix_all::{AppliedFix, Fixed, fix_all};
 use sources_config::Config;
 use sources_diagnostics::{Diagnostic, Rule};

@@ -30,23 +30,21 @@ impl Expr {
     /// Compiles `text`, written in `field` (`where`, `keep.name`, `by`, …).
     pub fn compile(field: impl Into<String>, text: &str) -> Result<Expr, Cause> {
         let field = field.into();
-        // The parser is a generated one; a panic inside it must not take the command down.
-        let compiled = std::panic::catch_unwind(|| Program::compile(text));
-        match compiled {
-            Ok(Ok(program)) => Ok(Expr {
+        // The one guarded compile: too-deep or too-long expressions are refused, and larger ones
+        // compile on a thread with a stack big enough for the recursive parser.
+        match sources_check::compile_program(text) {
+            Ok(program) => Ok(Expr {
                 program,
                 field,
                 text: text.to_owned(),
             }),
-            Ok(Err(errors)) => Err(Cause::Expression {
+            Err(errors) => Err(Cause::Expression {
                 field,
                 expression: text.to_owned(),
-                detail: crate::io::one_line(&errors.to_string()),
-            }),
-            Err(_) => Err(Cause::Expression {
-                field,
-                expression: text.to_owned(),
-                detail: "the expression cannot be parsed".to_owned(),
+                detail: errors
+                    .first()
+                    .map(|error| error.message.clone())
+                    .unwrap_or_else(|| "the expression does not compile".to_owned()),
             }),
         }
     }
