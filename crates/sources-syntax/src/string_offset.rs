@@ -47,20 +47,31 @@ pub fn str_offset(source: &str, node: &Node, offset_in_value: usize) -> Option<u
 /// Whether a single-quoted string is YAML's (with `''` escapes) rather than TOML's literal string.
 /// TOML literal strings cannot contain `'`, so a doubled quote inside can only be YAML's escape.
 fn is_yaml_single(written: &str) -> bool {
-    written.len() >= 2 && written[1..written.len() - 1].contains("''")
+    written
+        .get(1..written.len().saturating_sub(1))
+        .is_some_and(|inside| inside.contains("''"))
 }
 
-/// The byte range of the written content inside the span of a string in `style`.
+/// The byte range of the written content inside the span of a string in `style`; `None` when the
+/// written text lacks the delimiters its style names, so the range is never a guess.
 fn content(written: &str, style: ScalarStyle) -> Option<(usize, usize)> {
     let len = written.len();
+    let inside = |quote: &str| {
+        (len >= 2 * quote.len() && written.starts_with(quote) && written.ends_with(quote))
+            .then(|| (quote.len(), len - quote.len()))
+    };
     match style {
         ScalarStyle::Plain => Some((0, len)),
-        ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted => (len >= 2).then(|| (1, len - 1)),
+        ScalarStyle::SingleQuoted => inside("'"),
+        ScalarStyle::DoubleQuoted => inside("\""),
         ScalarStyle::MultilineBasic | ScalarStyle::MultilineLiteral => {
-            if len < 6 {
-                return None;
-            }
-            let body = &written[3..len - 3];
+            let quote = if style == ScalarStyle::MultilineBasic {
+                "\"\"\""
+            } else {
+                "'''"
+            };
+            let (start, end) = inside(quote)?;
+            let body = written.get(start..end)?;
             let skip = if body.starts_with("\r\n") {
                 2
             } else if body.starts_with('\n') {
@@ -68,7 +79,7 @@ fn content(written: &str, style: ScalarStyle) -> Option<(usize, usize)> {
             } else {
                 0
             };
-            Some((3 + skip, len - 3))
+            Some((start + skip, end))
         }
         ScalarStyle::Literal | ScalarStyle::Folded => {
             let header_end = written.find('\n').map_or(len, |at| at + 1);
@@ -97,9 +108,9 @@ impl Walk<'_> {
                 return is_blank(ch).then_some(self.end);
             }
             let here = self.at;
-            let written = self.written[here..].chars().next()?;
+            let written = self.written.get(here..)?.chars().next()?;
             if self.escapes && written == '\\' {
-                let (decoded, width) = escape(&self.written[here..self.end])?;
+                let (decoded, width) = escape(self.written.get(here..self.end)?)?;
                 match decoded {
                     Some(decoded) if decoded == ch => {
                         self.at += width;
@@ -139,7 +150,7 @@ fn is_blank(ch: char) -> bool {
 /// Decodes the escape at the start of `text` (which starts with `\`): the character (`None` for a
 /// line continuation, which decodes to nothing) and the written width.
 fn escape(text: &str) -> Option<(Option<char>, usize)> {
-    let after = &text[1..];
+    let after = text.get(1..)?;
     let line_end = after.trim_start_matches([' ', '\t']);
     if line_end.starts_with('\n') || line_end.starts_with("\r\n") {
         return Some((None, 1 + after.len() - line_end.len()));
@@ -190,5 +201,18 @@ mod tests {
         assert_eq!(content("", ScalarStyle::DoubleQuoted), None);
         assert_eq!(content("'", ScalarStyle::SingleQuoted), None);
         assert_eq!(content("\"\"", ScalarStyle::DoubleQuoted), Some((1, 1)));
+    }
+
+    #[test]
+    fn a_style_whose_delimiters_are_not_written_has_no_content() {
+        // A value recovered from unquoted TOML must never be read as if it had quotes: skipping a
+        // quote byte that is not there would land inside `é`.
+        assert_eq!(content("éa", ScalarStyle::DoubleQuoted), None);
+        assert_eq!(content("éa", ScalarStyle::SingleQuoted), None);
+        assert_eq!(content("éaéaéa", ScalarStyle::MultilineBasic), None);
+        assert_eq!(
+            content("'''é'''", ScalarStyle::MultilineLiteral),
+            Some((3, 5))
+        );
     }
 }

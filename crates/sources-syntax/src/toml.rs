@@ -91,9 +91,15 @@ fn point_at_first_key(text: &str, root: &Node, error: &mut SyntaxError) {
         }
     }
     if let Some(first) = first {
-        let line = text[..first].matches('\n').count() + 1;
+        let line = line_of(text, first);
         error.message = format!("duplicate key `{name}`; the first is at line {line}");
     }
+}
+
+/// The 1-based line of byte `offset` (clamped to the text; any offset, boundary or not).
+fn line_of(text: &str, offset: usize) -> usize {
+    let before = &text.as_bytes()[..offset.min(text.len())];
+    before.iter().filter(|&&b| b == b'\n').count() + 1
 }
 
 /// Keeps the first error of each line: the parser's later errors on that line follow from it.
@@ -101,11 +107,19 @@ fn drop_cascades(text: &str, errors: &mut Vec<SyntaxError>) {
     let mut previous_line_end = None;
     errors.retain(|error| {
         let start = error.span.start.min(text.len());
-        let line_start = text[..start].rfind('\n').map_or(0, |at| at + 1);
+        let (before, after) = text.as_bytes().split_at(start);
+        let line_start = before
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |at| at + 1);
         if previous_line_end.is_some_and(|end| line_start < end) {
             return false;
         }
-        previous_line_end = Some(text[start..].find('\n').map_or(text.len(), |at| start + at) + 1);
+        let line_end = after
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(text.len(), |at| start + at);
+        previous_line_end = Some(line_end + 1);
         true
     });
 }
@@ -204,7 +218,8 @@ fn covering(span: Span, value: &Value) -> Span {
     }
 }
 
-/// The quoting style of a TOML string whose span starts at `start`.
+/// The quoting style of a TOML string whose span starts at `start`. A value the parser recovered
+/// from unquoted text (`by = éa`) starts with no quote: it is plain, as written.
 fn string_style(text: &str, start: usize) -> ScalarStyle {
     let rest = text.get(start..).unwrap_or("");
     if rest.starts_with("\"\"\"") {
@@ -213,7 +228,9 @@ fn string_style(text: &str, start: usize) -> ScalarStyle {
         ScalarStyle::MultilineLiteral
     } else if rest.starts_with('\'') {
         ScalarStyle::SingleQuoted
-    } else {
+    } else if rest.starts_with('"') {
         ScalarStyle::DoubleQuoted
+    } else {
+        ScalarStyle::Plain
     }
 }

@@ -367,9 +367,11 @@ impl<'t> Builder<'t> {
     fn key(&mut self, node: Node) -> PendingKey {
         let name = match node.value {
             Value::Str(s) => s.text,
-            Value::Null | Value::Bool(_) | Value::Int(_) | Value::Float(_) => {
-                self.text[node.span.start..node.span.end].to_owned()
-            }
+            Value::Null | Value::Bool(_) | Value::Int(_) | Value::Float(_) => self
+                .text
+                .get(node.span.start..node.span.end)
+                .unwrap_or_default()
+                .to_owned(),
             Value::Invalid => return PendingKey::Skip,
             Value::Seq(_) | Value::Map(_) => {
                 let found = node.value.type_name();
@@ -438,7 +440,12 @@ impl<'t> Builder<'t> {
 
     fn alias(&mut self, id: usize, start: usize, end: usize) -> Node {
         let span = Span::new(start, end);
-        let name = self.text[start..end].trim_start_matches('*').to_owned();
+        let name = self
+            .text
+            .get(start..end)
+            .unwrap_or_default()
+            .trim_start_matches('*')
+            .to_owned();
         let Some(anchored) = self.anchors.get(&id) else {
             self.error(
                 span,
@@ -702,9 +709,13 @@ fn trim_end(text: &str, start: usize, end: usize) -> usize {
     end
 }
 
-/// The span of the character at `at` (empty at the end of the text).
+/// The span of the character at `at` (empty at the end of the text); an offset inside a character
+/// moves back to that character's start.
 pub(crate) fn one_char(text: &str, at: usize) -> Span {
-    let at = at.min(text.len());
+    let mut at = at.min(text.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
     let width = text[at..].chars().next().map_or(0, char::len_utf8);
     Span::new(at, at + width)
 }
