@@ -1,6 +1,6 @@
 //! What linting one file produced, and positions in the forms each output format needs.
 
-use sources_diagnostics::{Diagnostic, Severity, Span};
+use sources_diagnostics::{Applicability, Diagnostic, Severity, Span};
 use sources_syntax::{LineCol, LineIndex, PositionEncoding};
 
 /// One linted file: its displayed path, its text (inside the line index) and its diagnostics.
@@ -49,6 +49,10 @@ pub struct Summary {
     pub errors: usize,
     /// Diagnostics of severity warning.
     pub warnings: usize,
+    /// Files with at least one diagnostic.
+    pub files_with_problems: usize,
+    /// Diagnostics that `sources lint --fix` repairs (they carry a safe fix).
+    pub fixable: usize,
 }
 
 impl Summary {
@@ -58,12 +62,28 @@ impl Summary {
             files: reports.len(),
             ..Summary::default()
         };
-        for diagnostic in reports.iter().flat_map(|report| &report.diagnostics) {
-            match diagnostic.severity {
-                Severity::Error => summary.errors += 1,
-                Severity::Warning => summary.warnings += 1,
+        for report in reports {
+            if !report.diagnostics.is_empty() {
+                summary.files_with_problems += 1;
+            }
+            for diagnostic in &report.diagnostics {
+                match diagnostic.severity {
+                    Severity::Error => summary.errors += 1,
+                    Severity::Warning => summary.warnings += 1,
+                }
+                if is_fixable(diagnostic) {
+                    summary.fixable += 1;
+                }
             }
         }
         summary
     }
+}
+
+/// Whether `sources lint --fix` repairs `diagnostic`: it carries a safe fix.
+pub fn is_fixable(diagnostic: &Diagnostic) -> bool {
+    diagnostic
+        .fixes
+        .iter()
+        .any(|fix| fix.applicability == Applicability::Safe)
 }

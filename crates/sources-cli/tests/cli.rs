@@ -306,7 +306,7 @@ fn human_output_off_a_terminal_has_no_colour() {
     let text = stdout(&output);
     assert!(text.starts_with("error[syntax]\n"), "{text}");
     assert!(text.contains("╭─[bad.yaml:6:1]"), "{text}");
-    assert!(text.ends_with("found 1 error in 1 file\n"), "{text}");
+    assert!(text.ends_with("1 error in 1 of 1 file\n"), "{text}");
     assert!(
         !text.contains('\u{1b}'),
         "no escape codes off a terminal: {text:?}"

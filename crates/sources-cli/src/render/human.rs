@@ -8,7 +8,7 @@ use std::io::{self, Write};
 use miette::{
     GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, SourceCode, SourceSpan,
 };
-use sources_diagnostics::{Diagnostic, Severity, Span};
+use sources_diagnostics::{Applicability, Diagnostic, Severity, Span};
 
 use super::RenderOptions;
 use crate::report::{FileReport, Summary};
@@ -45,26 +45,29 @@ pub fn render(
     writeln!(out, "{}", summary_line(&Summary::of(reports)))
 }
 
-/// `found 2 errors and 1 warning in 3 files`, or `no problems found in 3 files`.
+/// `3 errors, 1 warning in 2 of 12 files; 2 fixable with --fix`, or `no problems found in 3 files`.
 fn summary_line(summary: &Summary) -> String {
     let plural =
         |count: usize, noun: &str| format!("{count} {noun}{}", if count == 1 { "" } else { "s" });
-    let files = plural(summary.files, "file");
-    match (summary.errors, summary.warnings) {
-        _ if summary.files == 0 => {
-            "no configuration file with a `data.sources` block found".to_owned()
-        }
-        (0, 0) => format!("no problems found in {files}"),
-        (errors, 0) => format!("found {} in {files}", plural(errors, "error")),
-        (0, warnings) => format!("found {} in {files}", plural(warnings, "warning")),
-        (errors, warnings) => {
-            format!(
-                "found {} and {} in {files}",
-                plural(errors, "error"),
-                plural(warnings, "warning")
-            )
-        }
+    if summary.files == 0 {
+        return "no configuration file with a `data.sources` block found".to_owned();
     }
+    let files = plural(summary.files, "file");
+    let counts = match (summary.errors, summary.warnings) {
+        (0, 0) => return format!("no problems found in {files}"),
+        (errors, 0) => plural(errors, "error"),
+        (0, warnings) => plural(warnings, "warning"),
+        (errors, warnings) => format!(
+            "{}, {}",
+            plural(errors, "error"),
+            plural(warnings, "warning")
+        ),
+    };
+    let mut line = format!("{counts} in {} of {files}", summary.files_with_problems);
+    if summary.fixable > 0 {
+        line.push_str(&format!("; {} fixable with --fix", summary.fixable));
+    }
+    line
 }
 
 /// A file's text with its line starts, so that miette reads each snippet from the lines around it
@@ -188,11 +191,10 @@ impl miette::Diagnostic for Report<'_> {
 
     fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
         let help = self.diagnostic.help.as_deref();
-        let fixes = self
-            .diagnostic
-            .fixes
-            .iter()
-            .map(|fix| format!("fix: {}", fix.title));
+        let fixes = self.diagnostic.fixes.iter().map(|fix| match fix.applicability {
+            Applicability::Safe => format!("fix (applied by --fix): {}", fix.title),
+            Applicability::Unsafe => format!("suggestion (not applied by --fix): {}", fix.title),
+        });
         let lines: Vec<String> = help.map(str::to_owned).into_iter().chain(fixes).collect();
         (!lines.is_empty()).then(|| Box::new(lines.join("\n")) as Box<dyn fmt::Display>)
     }
@@ -355,15 +357,21 @@ mod tests {
 
     #[test]
     fn summary_lines_count_errors_warnings_and_files() {
-        let summary = |files, errors, warnings| {
+        let summary = |files, errors, warnings, files_with_problems, fixable| {
             summary_line(&Summary {
                 files,
                 errors,
                 warnings,
+                files_with_problems,
+                fixable,
             })
         };
-        assert_eq!(summary(2, 1, 0), "found 1 error in 2 files");
-        assert_eq!(summary(1, 0, 3), "found 3 warnings in 1 file");
-        assert_eq!(summary(1, 2, 1), "found 2 errors and 1 warning in 1 file");
+        assert_eq!(summary(2, 1, 0, 1, 0), "1 error in 1 of 2 files");
+        assert_eq!(summary(1, 0, 3, 1, 0), "3 warnings in 1 of 1 file");
+        assert_eq!(
+            summary(12, 3, 1, 2, 2),
+            "3 errors, 1 warning in 2 of 12 files; 2 fixable with --fix"
+        );
+        assert_eq!(summary(3, 0, 0, 0, 0), "no problems found in 3 files");
     }
 }
