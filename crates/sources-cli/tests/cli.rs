@@ -300,6 +300,36 @@ fn github_output_is_workflow_commands() {
 }
 
 #[test]
+fn gitlab_and_junit_outputs_name_each_finding() {
+    let dir = tree(&[
+        ("bad.yaml", BROKEN.as_bytes()),
+        ("ok.yaml", CLEAN.as_bytes()),
+    ]);
+    let output = sources(dir.path(), &["lint", "--format", "gitlab", "."], b"");
+    assert_eq!(code(&output), 1);
+    let issues: Value = serde_json::from_str(&stdout(&output)).expect("gitlab JSON");
+    assert_eq!(issues[0]["check_name"], "syntax");
+    assert_eq!(issues[0]["location"]["path"], "bad.yaml");
+    assert_eq!(issues[0]["location"]["lines"]["begin"], 6);
+    assert_eq!(issues[0]["severity"], "major");
+    let again = sources(dir.path(), &["lint", "--format", "gitlab", "."], b"");
+    let again: Value = serde_json::from_str(&stdout(&again)).expect("gitlab JSON");
+    assert_eq!(issues[0]["fingerprint"], again[0]["fingerprint"]);
+
+    let output = sources(dir.path(), &["lint", "--format", "junit", "."], b"");
+    assert_eq!(code(&output), 1);
+    let xml = stdout(&output);
+    assert!(
+        xml.contains("<testcase name=\"syntax\" classname=\"bad.yaml\">"),
+        "{xml}"
+    );
+    assert!(
+        xml.contains("<testcase name=\"sources lint\" classname=\"ok.yaml\"/>"),
+        "{xml}"
+    );
+}
+
+#[test]
 fn human_output_off_a_terminal_has_no_colour() {
     let dir = tree(&[("bad.yaml", BROKEN.as_bytes())]);
     let output = sources(dir.path(), &["lint", "--format", "human", "bad.yaml"], b"");

@@ -191,10 +191,16 @@ impl miette::Diagnostic for Report<'_> {
 
     fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
         let help = self.diagnostic.help.as_deref();
-        let fixes = self.diagnostic.fixes.iter().map(|fix| match fix.applicability {
-            Applicability::Safe => format!("fix (applied by --fix): {}", fix.title),
-            Applicability::Unsafe => format!("suggestion (not applied by --fix): {}", fix.title),
-        });
+        let fixes = self
+            .diagnostic
+            .fixes
+            .iter()
+            .map(|fix| match fix.applicability {
+                Applicability::Safe => format!("fix (applied by --fix): {}", fix.title),
+                Applicability::Unsafe => {
+                    format!("suggestion (not applied by --fix): {}", fix.title)
+                }
+            });
         let lines: Vec<String> = help.map(str::to_owned).into_iter().chain(fixes).collect();
         (!lines.is_empty()).then(|| Box::new(lines.join("\n")) as Box<dyn fmt::Display>)
     }

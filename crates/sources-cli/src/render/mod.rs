@@ -2,8 +2,10 @@
 //! by path (each report's diagnostics sorted by position) and writes them as they come.
 
 pub mod github;
+pub mod gitlab;
 pub mod human;
 pub mod json;
+pub mod junit;
 pub mod sarif;
 pub mod short;
 
@@ -24,6 +26,10 @@ pub enum Format {
     Github,
     /// SARIF 2.1.0, with rule metadata from the registry.
     Sarif,
+    /// GitLab Code Quality JSON (`description`, `check_name`, `fingerprint`, `severity`, `location`).
+    Gitlab,
+    /// JUnit XML: one test case per file and rule.
+    Junit,
 }
 
 impl Format {
@@ -76,6 +82,8 @@ pub fn render(
         Format::Json => json::render(reports, out),
         Format::Github => github::render(reports, out),
         Format::Sarif => sarif::render(reports, out),
+        Format::Gitlab => gitlab::render(reports, out),
+        Format::Junit => junit::render(reports, out),
     }
 }
 
