@@ -27,8 +27,7 @@ fn fixed_path(case: &Path) -> PathBuf {
 
 #[test]
 fn every_fix_case_matches_its_repaired_file() {
-    let update =
-        std::env::var("UPDATE_EXPECT").is_ok_and(|value| !value.is_empty() && value != "0");
+    let update = sources_testkit::blessing();
     let cases = cases();
     assert!(
         cases.len() >= 10,

@@ -29,10 +29,6 @@ fn filter() -> Option<String> {
         .filter(|filter| !filter.is_empty())
 }
 
-fn updating() -> bool {
-    std::env::var("UPDATE_EXPECT").is_ok_and(|value| !value.is_empty() && value != "0")
-}
-
 /// Every file under `dir`, recursively, sorted.
 fn files(dir: &Path, found: &mut Vec<PathBuf>) {
     let mut entries: Vec<PathBuf> = fs::read_dir(dir)
@@ -121,7 +117,7 @@ fn testdata_cases_match_their_expectations() {
     let root = testdata();
     let mut all = Vec::new();
     files(&root, &mut all);
-    let update = updating();
+    let update = sources_testkit::blessing();
     let filter = filter();
     let selected = |relative: &str| {
         filter

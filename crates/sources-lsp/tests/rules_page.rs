@@ -30,16 +30,10 @@ fn render() -> String {
 #[test]
 fn the_rules_page_is_generated_from_the_declarations() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/rules.md");
-    let expected = render();
-    if std::env::var_os("UPDATE_EXPECT").is_some() {
-        std::fs::create_dir_all(path.parent().expect("docs/ has a parent"))
-            .expect("docs/ is writable");
-        std::fs::write(&path, &expected).expect("docs/rules.md is writable");
-    }
-    let actual = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(
-        actual == expected,
-        "docs/rules.md is stale: UPDATE_EXPECT=1 cargo test -p sources-lsp --test rules_page"
+    sources_testkit::assert_file(
+        &path,
+        &render(),
+        "UPDATE_EXPECT=1 cargo test -p sources-lsp --test rules_page",
     );
 }
 
