@@ -12,17 +12,18 @@ use sources_diagnostics::{Diagnostic, Rule, Span};
 use crate::templates::text_span;
 
 /// One expression of an entry or stage: which field it is, its text and where it is written.
-struct ExpressionSite<'a> {
+pub struct ExpressionSite<'a> {
     /// The field, as users write it (`where`, `keep.label`, `lookups.detail.on.id`).
-    field: String,
+    pub field: String,
     /// The expression.
-    text: &'a Text,
+    pub text: &'a Text,
     /// Where the value is written.
-    span: Span,
+    pub span: Span,
 }
 
-/// The expressions of one body (an entry or a pipe stage).
-fn sites(body: &Body) -> Vec<ExpressionSite<'_>> {
+/// The expressions of one body (an entry or a pipe stage); `window.growing.while` is not
+/// among them (it reads another entry's value, see `growing`).
+pub fn sites(body: &Body) -> Vec<ExpressionSite<'_>> {
     let mut found = Vec::new();
     let site = |field: String, text, span| ExpressionSite { field, text, span };
     match body {

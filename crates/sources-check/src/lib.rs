@@ -19,10 +19,12 @@ mod templates;
 mod window;
 
 pub use expressions::{CompileError, MAX_EXPRESSION_LEN, MAX_EXPRESSION_NESTING, compile_program};
+pub use expressions::{ExpressionSite, sites as expression_sites};
 pub use fix_all::{AppliedFix, Fixed, fix_all};
 use sources_config::Config;
 use sources_diagnostics::{Diagnostic, Rule};
 use sources_syntax::{LineIndex, Syntax};
+pub use templates::{SiteKind, TemplateSite, sites as template_sites};
 
 /// Everything one document's analysis produced.
 #[derive(Debug)]

@@ -15,7 +15,7 @@ use sources_syntax::{Node, ScalarStyle, Str, Value};
 
 /// Which field of an entry a template is written in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum SiteKind {
+pub enum SiteKind {
     /// `url` (http, websocket).
     Url,
     /// `method` (http).
@@ -38,7 +38,7 @@ pub(crate) enum SiteKind {
 
 /// One template string of an entry: which field, its decoded text and how it was written.
 #[derive(Clone, Debug)]
-pub(crate) struct TemplateSite<'a> {
+pub struct TemplateSite<'a> {
     /// The field it belongs to.
     pub kind: SiteKind,
     /// The decoded text.
@@ -103,7 +103,7 @@ fn push_text<'a>(
 }
 
 /// Every template string of an entry, in source order of the fields.
-pub(crate) fn sites(source: &Source) -> Vec<TemplateSite<'_>> {
+pub fn sites(source: &Source) -> Vec<TemplateSite<'_>> {
     let mut out = Vec::new();
     match &source.body {
         Body::Http(http) => {

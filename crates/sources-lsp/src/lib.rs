@@ -9,6 +9,7 @@
 
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
+mod cel_lex;
 mod code_actions;
 mod completion;
 mod context;
@@ -19,6 +20,7 @@ mod guard;
 mod hover;
 mod names;
 mod position;
+mod semantic_tokens;
 mod server;
 mod symbols;
 

@@ -16,9 +16,12 @@ use tower_lsp_server::ls_types::{
     DidOpenTextDocumentParams, DocumentSymbolParams, DocumentSymbolResponse, GotoDefinitionParams,
     GotoDefinitionResponse, Hover, HoverParams, HoverProviderCapability, InitializeParams,
     InitializeResult, InitializedParams, Location, MessageType, OneOf, Position,
-    PrepareRenameResponse, ReferenceParams, RenameOptions, RenameParams, ServerCapabilities,
-    ServerInfo, TextDocumentPositionParams, TextDocumentSyncCapability, TextDocumentSyncKind,
-    TextEdit, Uri, WorkspaceEdit,
+    PrepareRenameResponse, ReferenceParams, RenameOptions, RenameParams, SemanticTokens,
+    SemanticTokensDeltaParams, SemanticTokensFullDeltaResult, SemanticTokensFullOptions,
+    SemanticTokensOptions, SemanticTokensParams, SemanticTokensRangeParams,
+    SemanticTokensRangeResult, SemanticTokensResult, SemanticTokensServerCapabilities,
+    ServerCapabilities, ServerInfo, TextDocumentPositionParams, TextDocumentSyncCapability,
+    TextDocumentSyncKind, TextEdit, Uri, WorkspaceEdit,
 };
 use tower_lsp_server::{Client, LanguageServer};
 
@@ -26,7 +29,7 @@ use crate::document::{DocumentStore, Snapshot};
 use crate::guard::{self, Panicked};
 use crate::names::{self, Occurrence, Symbol};
 use crate::position::{self, Positions};
-use crate::{Options, code_actions, completion, diagnostics, hover, symbols};
+use crate::{Options, code_actions, completion, diagnostics, hover, semantic_tokens, symbols};
 
 /// The language server: one per client connection.
 #[derive(Debug)]
@@ -36,6 +39,7 @@ pub struct Server {
     encoding: OnceLock<PositionEncoding>,
     documents: Arc<DocumentStore>,
     publishing: Arc<tokio::sync::Mutex<()>>,
+    semantic: semantic_tokens::Sent,
 }
 
 /// The syntax of a document: from the client's language id, else from the file extension.
@@ -56,6 +60,7 @@ impl Server {
             encoding: OnceLock::new(),
             documents: Arc::default(),
             publishing: Arc::default(),
+            semantic: semantic_tokens::Sent::default(),
         }
     }
 
@@ -103,6 +108,17 @@ impl Server {
                 range: positions.range(occurrence.span),
             })
             .collect()
+    }
+
+    /// The semantic tokens of a snapshot's current text, optionally only those in `within`.
+    fn semantic_tokens(
+        &self,
+        snapshot: &Snapshot,
+        within: Option<sources_syntax::Span>,
+    ) -> Vec<tower_lsp_server::ls_types::SemanticToken> {
+        let analyzed = &snapshot.current;
+        let positions = Positions::new(&analyzed.analysis.line_index, self.encoding());
+        semantic_tokens::tokens(analyzed, positions, within)
     }
 
     /// Analyses `version` of `uri` after `delay` and publishes its diagnostics, unless the
@@ -183,6 +199,14 @@ fn capabilities(encoding: PositionEncoding) -> ServerCapabilities {
             work_done_progress_options: Default::default(),
         })),
         document_symbol_provider: Some(OneOf::Left(true)),
+        semantic_tokens_provider: Some(SemanticTokensServerCapabilities::SemanticTokensOptions(
+            SemanticTokensOptions {
+                legend: semantic_tokens::legend(),
+                range: Some(true),
+                full: Some(SemanticTokensFullOptions::Delta { delta: Some(true) }),
+                ..SemanticTokensOptions::default()
+            },
+        )),
         ..ServerCapabilities::default()
     }
 }
@@ -238,6 +262,7 @@ impl LanguageServer for Server {
     async fn did_close(&self, params: DidCloseTextDocumentParams) {
         let uri = params.text_document.uri;
         self.documents.close(&uri);
+        self.semantic.forget(&uri);
         let _in_order = self.publishing.lock().await;
         self.client.publish_diagnostics(uri, Vec::new(), None).await;
     }
@@ -438,6 +463,62 @@ impl LanguageServer for Server {
             Ok(Some(DocumentSymbolResponse::Nested(symbols::outline(
                 analyzed, positions,
             ))))
+        })
+    }
+
+    async fn semantic_tokens_full(
+        &self,
+        params: SemanticTokensParams,
+    ) -> Result<Option<SemanticTokensResult>> {
+        let uri = params.text_document.uri;
+        guard::request("textDocument/semanticTokens/full", || {
+            let Some(snapshot) = self.snapshot(&uri)? else {
+                return Ok(None);
+            };
+            let data = self.semantic_tokens(&snapshot, None);
+            Ok(Some(SemanticTokensResult::Tokens(
+                self.semantic.full(&uri, data),
+            )))
+        })
+    }
+
+    async fn semantic_tokens_full_delta(
+        &self,
+        params: SemanticTokensDeltaParams,
+    ) -> Result<Option<SemanticTokensFullDeltaResult>> {
+        let uri = params.text_document.uri;
+        guard::request("textDocument/semanticTokens/full/delta", || {
+            let Some(snapshot) = self.snapshot(&uri)? else {
+                return Ok(None);
+            };
+            let data = self.semantic_tokens(&snapshot, None);
+            Ok(Some(
+                match self
+                    .semantic
+                    .delta(&uri, &params.previous_result_id, data.clone())
+                {
+                    Some(delta) => SemanticTokensFullDeltaResult::TokensDelta(delta),
+                    None => SemanticTokensFullDeltaResult::Tokens(self.semantic.full(&uri, data)),
+                },
+            ))
+        })
+    }
+
+    async fn semantic_tokens_range(
+        &self,
+        params: SemanticTokensRangeParams,
+    ) -> Result<Option<SemanticTokensRangeResult>> {
+        let uri = params.text_document.uri;
+        guard::request("textDocument/semanticTokens/range", || {
+            let Some(snapshot) = self.snapshot(&uri)? else {
+                return Ok(None);
+            };
+            let positions = Positions::new(&snapshot.current.analysis.line_index, self.encoding());
+            let within = positions.span(params.range);
+            Ok(Some(SemanticTokensRangeResult::Tokens(SemanticTokens {
+                result_id: None,
+                data: self.semantic_tokens(&snapshot, Some(within)),
+            })))
         })
     }
 }

@@ -1,0 +1,220 @@
+//! A lexer over CEL expression text for highlighting: identifiers, keywords, literals and
+//! operators with their byte ranges inside the expression. It never fails: a character it does
+//! not know becomes an operator token, an unterminated string runs to the end. Whether the
+//! expression compiles is the checker's business (`sources_check::compile_program`), not this
+//! module's.
+
+use std::ops::Range;
+
+/// What a CEL token is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum CelToken {
+    /// A name: a field of the item, a variable, a member after `.`.
+    Identifier,
+    /// A name followed by `(`: a function or method call.
+    Function,
+    /// `params`, the namespace of the entry's parameters.
+    Namespace,
+    /// `true`, `false`, `null`, `in`.
+    Keyword,
+    /// A number (integer, unsigned, float, hex).
+    Number,
+    /// A string or bytes literal, quotes included.
+    String,
+    /// An operator or punctuation (`==`, `&&`, `.`, `(`, …).
+    Operator,
+}
+
+const KEYWORDS: &[&str] = &["true", "false", "null", "in"];
+
+/// The tokens of `expression`, in order, with their byte ranges.
+pub(crate) fn lex(expression: &str) -> Vec<(CelToken, Range<usize>)> {
+    let bytes = expression.as_bytes();
+    let mut out: Vec<(CelToken, Range<usize>)> = Vec::new();
+    let mut at = 0;
+    while at < bytes.len() {
+        let byte = bytes[at];
+        let start = at;
+        if byte.is_ascii_whitespace() {
+            at += 1;
+            continue;
+        }
+        if byte == b'/' && bytes.get(at + 1) == Some(&b'/') {
+            at = expression[at..]
+                .find('\n')
+                .map_or(bytes.len(), |end| at + end);
+            continue;
+        }
+        let string_prefix = string_start(bytes, at);
+        if let Some(quote_at) = string_prefix {
+            let raw = bytes[start..quote_at]
+                .iter()
+                .any(|b| matches!(b, b'r' | b'R'));
+            at = string_end(expression, quote_at, raw);
+            out.push((CelToken::String, start..at));
+            continue;
+        }
+        if byte.is_ascii_alphabetic() || byte == b'_' {
+            while at < bytes.len() && (bytes[at].is_ascii_alphanumeric() || bytes[at] == b'_') {
+                at += 1;
+            }
+            let word = &expression[start..at];
+            let after_dot = out.last().is_some_and(|(kind, range)| {
+                *kind == CelToken::Operator && &expression[range.clone()] == "."
+            });
+            let next = expression[at..].trim_start().as_bytes().first();
+            let kind = if KEYWORDS.contains(&word) {
+                CelToken::Keyword
+            } else if next == Some(&b'(') {
+                CelToken::Function
+            } else if word == "params" && !after_dot {
+                CelToken::Namespace
+            } else {
+                CelToken::Identifier
+            };
+            out.push((kind, start..at));
+            continue;
+        }
+        if byte.is_ascii_digit()
+            || (byte == b'.' && bytes.get(at + 1).is_some_and(u8::is_ascii_digit))
+        {
+            at = number_end(bytes, at);
+            out.push((CelToken::Number, start..at));
+            continue;
+        }
+        let two = expression.get(at..at + 2).unwrap_or("");
+        let length = if ["==", "!=", "<=", ">=", "&&", "||"].contains(&two) {
+            2
+        } else {
+            expression[at..].chars().next().map_or(1, char::len_utf8)
+        };
+        at += length;
+        out.push((CelToken::Operator, start..at));
+    }
+    out
+}
+
+/// Where the opening quote is when a string or bytes literal starts at `at` (after an optional
+/// `r`/`b` prefix).
+fn string_start(bytes: &[u8], at: usize) -> Option<usize> {
+    let mut quote = at;
+    while quote < at + 2 && matches!(bytes.get(quote), Some(b'r' | b'R' | b'b' | b'B')) {
+        quote += 1;
+    }
+    match bytes.get(quote) {
+        Some(b'"' | b'\'') => Some(quote),
+        _ => None,
+    }
+}
+
+/// The end of the string whose opening quote is at `quote`: after the closing quote (single or
+/// triple), or the end of the text when it is not closed. A raw string has no escapes.
+fn string_end(expression: &str, quote: usize, raw: bool) -> usize {
+    let bytes = expression.as_bytes();
+    let mark = bytes[quote];
+    let triple = bytes.get(quote + 1) == Some(&mark) && bytes.get(quote + 2) == Some(&mark);
+    let mut at = if triple { quote + 3 } else { quote + 1 };
+    while at < bytes.len() {
+        if bytes[at] == b'\\' && !raw {
+            at += 2;
+            continue;
+        }
+        if bytes[at] == mark
+            && (!triple || (bytes.get(at + 1) == Some(&mark) && bytes.get(at + 2) == Some(&mark)))
+        {
+            return (at + if triple { 3 } else { 1 }).min(bytes.len());
+        }
+        at += 1;
+    }
+    bytes.len()
+}
+
+/// The end of the number starting at `at` (digits, hex, a fraction, an exponent, a `u` suffix).
+fn number_end(bytes: &[u8], mut at: usize) -> usize {
+    if bytes[at] == b'0' && matches!(bytes.get(at + 1), Some(b'x' | b'X')) {
+        at += 2;
+        while at < bytes.len() && bytes[at].is_ascii_hexdigit() {
+            at += 1;
+        }
+    } else {
+        while at < bytes.len() && (bytes[at].is_ascii_digit() || bytes[at] == b'.') {
+            at += 1;
+        }
+        if matches!(bytes.get(at), Some(b'e' | b'E')) {
+            at += 1;
+            if matches!(bytes.get(at), Some(b'+' | b'-')) {
+                at += 1;
+            }
+            while at < bytes.len() && bytes[at].is_ascii_digit() {
+                at += 1;
+            }
+        }
+    }
+    if matches!(bytes.get(at), Some(b'u' | b'U')) {
+        at += 1;
+    }
+    at
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tokens(expression: &str) -> Vec<(CelToken, &str)> {
+        lex(expression)
+            .into_iter()
+            .map(|(kind, range)| (kind, &expression[range]))
+            .collect()
+    }
+
+    #[test]
+    fn identifiers_operators_and_literals() {
+        use CelToken::*;
+        assert_eq!(
+            tokens("status == 'up' && size(tags) > 2.5 || params.env in [\"a\"]"),
+            vec![
+                (Identifier, "status"),
+                (Operator, "=="),
+                (String, "'up'"),
+                (Operator, "&&"),
+                (Function, "size"),
+                (Operator, "("),
+                (Identifier, "tags"),
+                (Operator, ")"),
+                (Operator, ">"),
+                (Number, "2.5"),
+                (Operator, "||"),
+                (Namespace, "params"),
+                (Operator, "."),
+                (Identifier, "env"),
+                (Keyword, "in"),
+                (Operator, "["),
+                (String, "\"a\""),
+                (Operator, "]"),
+            ]
+        );
+    }
+
+    #[test]
+    fn strings_prefixes_escapes_and_unterminated_text() {
+        use CelToken::*;
+        assert_eq!(
+            tokens(r#"r'a\' b"x\"y" '''t'r'''"#),
+            vec![
+                (String, r"r'a\'"),
+                (String, r#"b"x\"y""#),
+                (String, "'''t'r'''")
+            ]
+        );
+        assert_eq!(tokens("'open"), vec![(String, "'open")]);
+        assert_eq!(
+            tokens("0x1F 3u 1e-3 é"),
+            vec![
+                (Number, "0x1F"),
+                (Number, "3u"),
+                (Number, "1e-3"),
+                (Operator, "é")
+            ]
+        );
+    }
+}
