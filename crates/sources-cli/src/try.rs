@@ -56,6 +56,14 @@ pub struct Args {
     /// Say on stderr what is requested, cached and paged (credentials redacted).
     #[arg(long)]
     pub verbose: bool,
+    /// The most one response body, command output, file, followed line or websocket message may
+    /// hold (`64MiB`, `512KiB`, `1GiB`, or bytes); more fails the entry.
+    #[arg(long = "max-body", value_name = "SIZE", default_value = "64MiB", value_parser = parse_max_body)]
+    pub max_body: usize,
+}
+
+fn parse_max_body(text: &str) -> Result<usize, String> {
+    sources_eval::io::parse_size(text)
 }
 
 /// Why `sources try` could not run (exit code 2).
@@ -188,7 +196,8 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
         .map_err(Error::Runtime)?;
     let system: Arc<dyn Io> = Arc::new(
         sources_eval::system::SystemIo::new()
-            .map_err(|error| Error::Usage(format!("cannot set up HTTP: {error}")))?,
+            .map_err(|error| Error::Usage(format!("cannot set up HTTP: {error}")))?
+            .with_max_body(args.max_body),
     );
     let io: Arc<dyn Io> = if args.demo {
         let demo = runtime.block_on(async { sources_eval::demo::DemoIo::new(system) });
@@ -269,16 +278,21 @@ async fn evaluate(
                     trace.note(&format!("stopped after --limit {printed} events"));
                     break;
                 }
+                // `--for` is a hard deadline: checked before every event, not only while waiting,
+                // so a stream that always has a frame ready stops on time too.
+                if deadline.is_some_and(|deadline| tokio::time::Instant::now() >= deadline) {
+                    trace.note(&format!("stopped after --for with {printed} events"));
+                    break;
+                }
                 let next = match deadline {
-                    Some(deadline) => {
-                        match tokio::time::timeout_at(deadline, events.next()).await {
-                            Ok(next) => next,
-                            Err(_) => {
-                                trace.note(&format!("stopped after --for with {printed} events"));
-                                break;
-                            }
+                    Some(deadline) => tokio::select! {
+                        biased;
+                        () = tokio::time::sleep_until(deadline) => {
+                            trace.note(&format!("stopped after --for with {printed} events"));
+                            break;
                         }
-                    }
+                        next = events.next() => next,
+                    },
                     None => events.next().await,
                 };
                 let Some(event) = next else {

@@ -134,6 +134,10 @@ impl Io for DemoIo {
     fn sleep(&self, duration: Duration) -> BoxFuture<'static, ()> {
         self.inner.sleep(duration)
     }
+
+    fn max_body(&self) -> usize {
+        self.inner.max_body()
+    }
 }
 
 #[cfg(test)]

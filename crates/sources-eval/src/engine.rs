@@ -931,6 +931,7 @@ impl<'c> Engine<'c> {
                     .as_ref()
                     .is_some_and(|on_error| on_error.value == OnError::Skip),
                 root: string(leaf.root.as_ref()).map(str::to_owned),
+                deadline: paginate::WALK_DEADLINE,
             };
             let value = paginate::walk(
                 self.io.as_ref(),

@@ -82,6 +82,31 @@ pub enum Cause {
     /// A child or lookup failed; the inner error names it.
     #[error("{0}")]
     Child(Box<EvalError>),
+    /// A `paginate` walk was sent back to a page it already fetched.
+    #[error(
+        "page {page} links back to {url}, already fetched as page {first}: the walk would never end (check the server's next link at `next_path`)"
+    )]
+    PageLoop {
+        /// The page whose link repeats (1-based, the page that would have been fetched).
+        page: u64,
+        /// The repeated URL (credentials redacted).
+        url: String,
+        /// The page that fetched it first.
+        first: u64,
+    },
+    /// A `paginate` walk ran past the deadline of the whole walk.
+    #[error(
+        "the whole page walk may take at most {}; it ran out after {pages} page(s) and {items} items",
+        crate::format_duration(*.deadline)
+    )]
+    WalkDeadline {
+        /// The deadline of the whole walk.
+        deadline: std::time::Duration,
+        /// Pages fetched before it.
+        pages: u64,
+        /// Items read before it.
+        items: usize,
+    },
     /// The configuration asks for something the engine cannot do (explained).
     #[error("{0}")]
     Unsupported(String),

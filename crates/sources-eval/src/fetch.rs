@@ -40,10 +40,18 @@ fn status_error(request: &HttpRequest, status: u16, body: &[u8]) -> Cause {
     }
 }
 
-async fn collect(mut body: ByteStream) -> Result<Vec<u8>, IoError> {
+/// Reads a whole body, failing as soon as it outgrows `limit` bytes (the rest is never read).
+async fn collect(mut body: ByteStream, limit: usize) -> Result<Vec<u8>, IoError> {
     let mut out = Vec::new();
     while let Some(chunk) = body.next().await {
-        out.extend_from_slice(&chunk?);
+        let chunk = chunk?;
+        if out.len().saturating_add(chunk.len()) > limit {
+            return Err(IoError::TooLarge {
+                what: "the response body".to_owned(),
+                limit,
+            });
+        }
+        out.extend_from_slice(&chunk);
     }
     Ok(out)
 }
@@ -60,7 +68,7 @@ pub async fn http_body(
     let started = io.now();
     let (status, body) = with_timeout(io, timeout, async {
         let response = io.http(request.clone()).await?;
-        let body = collect(response.body).await?;
+        let body = collect(response.body, io.max_body()).await?;
         Ok((response.status, body))
     })
     .await?;
@@ -90,47 +98,58 @@ pub async fn http_lines(
         response.status
     ));
     if !(200..300).contains(&response.status) {
-        let body = with_timeout(io, timeout, collect(response.body))
+        let body = with_timeout(io, timeout, collect(response.body, io.max_body()))
             .await
             .unwrap_or_default();
         return Err(status_error(&request, response.status, &body));
     }
-    Ok(lines(response.body)
+    Ok(lines(response.body, io.max_body())
         .map(|line| line.map_err(Cause::from))
         .boxed())
 }
 
 /// Splits a byte stream into lines (without `\n` or `\r\n`); a last line without a newline is
-/// emitted when the stream ends.
-pub fn lines(body: ByteStream) -> BoxStream<'static, Result<String, IoError>> {
+/// emitted when the stream ends. A line longer than `limit` bytes ends the stream with
+/// [`IoError::TooLarge`].
+pub fn lines(body: ByteStream, limit: usize) -> BoxStream<'static, Result<String, IoError>> {
+    /// The body, bytes not yet emitted, how many of them hold no newline, and whether it ended.
+    type State = (ByteStream, Vec<u8>, usize, bool);
+    let start: State = (body, Vec::new(), 0, false);
     futures::stream::unfold(
-        (body, Vec::<u8>::new(), false),
-        |(mut body, mut buffer, mut done)| async move {
+        start,
+        move |(mut body, mut buffer, mut scanned, mut done)| async move {
             loop {
-                if let Some(at) = buffer.iter().position(|&b| b == b'\n') {
+                let end = buffer[scanned..]
+                    .iter()
+                    .position(|&b| b == b'\n')
+                    .map(|at| scanned + at);
+                scanned = end.unwrap_or(buffer.len());
+                if scanned > limit {
+                    let error = IoError::TooLarge {
+                        what: "a line".to_owned(),
+                        limit,
+                    };
+                    return Some((Err(error), (body, Vec::new(), 0, true)));
+                }
+                if let Some(at) = end {
                     let mut line: Vec<u8> = buffer.drain(..=at).collect();
                     line.pop();
                     if line.last() == Some(&b'\r') {
                         line.pop();
                     }
                     let text = String::from_utf8_lossy(&line).into_owned();
-                    return Some((Ok(text), (body, buffer, done)));
+                    return Some((Ok(text), (body, buffer, 0, done)));
                 }
                 if done {
                     if buffer.is_empty() {
                         return None;
                     }
                     let text = String::from_utf8_lossy(&buffer).into_owned();
-                    buffer.clear();
-                    return Some((Ok(text), (body, buffer, done)));
+                    return Some((Ok(text), (body, Vec::new(), 0, done)));
                 }
                 match body.next().await {
                     Some(Ok(chunk)) => buffer.extend_from_slice(&chunk),
-                    Some(Err(error)) => {
-                        done = true;
-                        buffer.clear();
-                        return Some((Err(error), (body, buffer, done)));
-                    }
+                    Some(Err(error)) => return Some((Err(error), (body, Vec::new(), 0, true))),
                     None => done = true,
                 }
             }

@@ -148,6 +148,70 @@ pub enum IoError {
     /// The operation did not finish within its time limit.
     #[error("timed out after {}", crate::format_duration(*.0))]
     Timeout(Duration),
+    /// A body, output, file, line or message outgrew the size limit; nothing more was read.
+    #[error("{what} is larger than the {} limit (raise it with `--max-body`)", format_size(*.limit))]
+    TooLarge {
+        /// `the response body`, `a line`, `the output of `prog``, `the file `path``, `a message`.
+        what: String,
+        /// The limit in bytes.
+        limit: usize,
+    },
+}
+
+/// The most bytes one response body, command output, file, followed line or websocket message
+/// may hold unless the caller sets another limit (`--max-body`): 64 MiB.
+pub const DEFAULT_MAX_BODY: usize = 64 * 1024 * 1024;
+
+/// A byte count in the largest whole binary unit that fits (`64 MiB`, `1.5 KiB`, `12 bytes`).
+pub fn format_size(bytes: usize) -> String {
+    const UNITS: [&str; 3] = ["GiB", "MiB", "KiB"];
+    for (index, unit) in UNITS.iter().enumerate() {
+        let scale = 1usize << (10 * (UNITS.len() - index));
+        if bytes >= scale {
+            let whole = bytes / scale;
+            let tenths = (bytes % scale) * 10 / scale;
+            return if tenths == 0 {
+                format!("{whole} {unit}")
+            } else {
+                format!("{whole}.{tenths} {unit}")
+            };
+        }
+    }
+    if bytes == 1 {
+        "1 byte".to_owned()
+    } else {
+        format!("{bytes} bytes")
+    }
+}
+
+/// Parses a size such as `64MiB`, `512KiB`, `1GiB`, `10MB` or a plain byte count.
+pub fn parse_size(text: &str) -> Result<usize, String> {
+    let trimmed = text.trim();
+    let digits = trimmed
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(trimmed.len());
+    let (number, unit) = trimmed.split_at(digits);
+    let scale: usize = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 1,
+        "k" | "kb" => 1000,
+        "kib" => 1 << 10,
+        "m" | "mb" => 1000 * 1000,
+        "mib" => 1 << 20,
+        "g" | "gb" => 1000 * 1000 * 1000,
+        "gib" => 1 << 30,
+        other => {
+            return Err(format!(
+                "unknown unit `{other}` (use bytes or KiB, MiB, GiB, KB, MB, GB)"
+            ));
+        }
+    };
+    let number: usize = number
+        .parse()
+        .map_err(|_| format!("`{text}` is not a size such as `64MiB`"))?;
+    number
+        .checked_mul(scale)
+        .filter(|bytes| *bytes > 0)
+        .ok_or_else(|| format!("`{text}` is not a size above zero that fits in memory"))
 }
 
 /// How much of stderr an exit error shows.
@@ -228,6 +292,11 @@ pub trait Io: Send + Sync {
 
     /// Resolves after `duration` on this seam's clock.
     fn sleep(&self, duration: Duration) -> BoxFuture<'static, ()>;
+
+    /// The most bytes the engine reads into one body, output, file, line or message.
+    fn max_body(&self) -> usize {
+        DEFAULT_MAX_BODY
+    }
 }
 
 /// Runs `future` with a time limit measured on the seam's clock.
@@ -263,6 +332,36 @@ mod tests {
             stderr: String::new(),
         };
         assert_eq!(killed.to_string(), "was killed by a signal");
+    }
+
+    #[test]
+    fn sizes_parse_and_print_in_binary_units() {
+        assert_eq!(parse_size("64MiB"), Ok(64 << 20));
+        assert_eq!(parse_size("10 MB"), Ok(10_000_000));
+        assert_eq!(parse_size("512"), Ok(512));
+        assert_eq!(
+            parse_size("3 parsecs"),
+            Err("unknown unit `parsecs` (use bytes or KiB, MiB, GiB, KB, MB, GB)".to_owned())
+        );
+        assert_eq!(
+            parse_size("0"),
+            Err("`0` is not a size above zero that fits in memory".to_owned())
+        );
+        assert_eq!(
+            parse_size("MiB"),
+            Err("`MiB` is not a size such as `64MiB`".to_owned())
+        );
+        assert_eq!(format_size(DEFAULT_MAX_BODY), "64 MiB");
+        assert_eq!(format_size(1536), "1.5 KiB");
+        assert_eq!(format_size(100), "100 bytes");
+        let error = IoError::TooLarge {
+            what: "the response body".into(),
+            limit: 1 << 20,
+        };
+        assert_eq!(
+            error.to_string(),
+            "the response body is larger than the 1 MiB limit (raise it with `--max-body`)"
+        );
     }
 
     #[test]

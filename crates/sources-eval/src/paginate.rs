@@ -1,6 +1,7 @@
 //! `paginate: {strategy: link}`: walks every page up front, following the next-page URL read at
 //! `next_path` in the raw response (before `root`), and concatenates each page's items.
 
+use std::collections::HashMap;
 use std::time::Duration;
 
 use serde_json::Value;
@@ -10,10 +11,13 @@ use crate::error::Cause;
 use crate::fetch::http_body;
 use crate::io::{HttpRequest, Io, IoError};
 use crate::path;
-use crate::trace::Trace;
+use crate::trace::{Progress, Trace};
 
 /// `max_pages` when unset or 0.
 pub const DEFAULT_MAX_PAGES: u64 = 20;
+
+/// The most time a whole walk may take, whatever each page's `timeout` and `max_pages` allow.
+pub const WALK_DEADLINE: Duration = Duration::from_secs(60);
 
 /// A link walk.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -27,6 +31,8 @@ pub struct LinkWalk {
     pub skip_page_errors: bool,
     /// The entry's `root`.
     pub root: Option<String>,
+    /// The most time the whole walk may take ([`WALK_DEADLINE`] in `try`).
+    pub deadline: Duration,
 }
 
 impl LinkWalk {
@@ -76,7 +82,8 @@ fn page_items(raw: Value, root: Option<&str>, page: u64) -> Result<Vec<Value>, C
 }
 
 /// Walks the pages from `first` (a relative next link is resolved against the page's URL; every
-/// page is requested with the first request's method, headers and body).
+/// page is requested with the first request's method, headers and body). Each page has `timeout`;
+/// the whole walk has `walk.deadline`; a next link to a page already fetched is an error.
 pub async fn walk(
     io: &dyn Io,
     trace: &dyn Trace,
@@ -85,12 +92,22 @@ pub async fn walk(
     timeout: Duration,
 ) -> Result<Value, Cause> {
     let cap = walk.cap();
+    let started = io.now();
     let mut items = Vec::new();
+    let mut seen = HashMap::new();
     let mut request = first;
     let mut page = 1;
     loop {
+        seen.insert(request.url.clone(), page);
+        let remaining = walk
+            .deadline
+            .saturating_sub(io.now().saturating_sub(started));
+        let page_timeout = timeout.min(remaining);
         let fetched = async {
-            let body = http_body(io, trace, request.clone(), timeout).await?;
+            if page_timeout.is_zero() {
+                return Err(Cause::Io(IoError::Timeout(page_timeout)));
+            }
+            let body = http_body(io, trace, request.clone(), page_timeout).await?;
             let raw = decode(&body, Format::Json, "response")?;
             let next = next_url(&raw, &walk.next_path, &request.url)?;
             Ok::<_, Cause>((page_items(raw, walk.root.as_deref(), page)?, next))
@@ -98,6 +115,13 @@ pub async fn walk(
         .await;
         let (mut page_items, next) = match fetched {
             Ok(fetched) => fetched,
+            Err(Cause::Io(IoError::Timeout(_))) if page_timeout < timeout => {
+                return Err(Cause::WalkDeadline {
+                    deadline: walk.deadline,
+                    pages: page - 1,
+                    items: items.len(),
+                });
+            }
             Err(cause) if walk.skip_page_errors && page > 1 => {
                 trace.note(&format!(
                     "  page {page} failed ({cause}); on_page_error: skip keeps the {} items fetched",
@@ -108,6 +132,10 @@ pub async fn walk(
             Err(cause) => return Err(cause),
         };
         items.append(&mut page_items);
+        trace.progress(Progress::Pages {
+            pages: page,
+            items: items.len(),
+        });
         let Some(next) = next else {
             trace.note(&format!(
                 "  {page} page(s), {} items: no next link",
@@ -121,6 +149,13 @@ pub async fn walk(
                 items.len()
             ));
             break;
+        }
+        if let Some(first) = seen.get(&next) {
+            return Err(Cause::PageLoop {
+                page: page + 1,
+                url: crate::trace::url(&next),
+                first: *first,
+            });
         }
         request.url = next;
         page += 1;
@@ -171,6 +206,7 @@ mod tests {
             max_pages,
             skip_page_errors: false,
             root: Some("results".into()),
+            deadline: WALK_DEADLINE,
         }
     }
 
@@ -236,5 +272,50 @@ mod tests {
             .await
             .expect("skips");
         assert_eq!(value, json!([1]));
+    }
+
+    #[tokio::test]
+    async fn a_next_link_back_to_a_fetched_page_stops_the_walk_naming_it() {
+        let io = FakeIo::new().with_http(|request| {
+            if request.url.ends_with("page=2") {
+                Reply::json(json!({"next": "?page=1", "results": [2]}))
+            } else {
+                Reply::json(json!({"next": "?page=2", "results": [1]}))
+            }
+        });
+        let error = walk(&io, &Silent, first(), &spec(1000), DEFAULT_TIMEOUT)
+            .await
+            .expect_err("loops");
+        assert_eq!(
+            error.to_string(),
+            "page 3 links back to http://127.0.0.1:8099/api/v2/jobs/1/job_events/?page=1, already fetched as page 1: the walk would never end (check the server's next link at `next_path`)"
+        );
+        assert_eq!(io.http_log().len(), 2);
+    }
+
+    #[tokio::test]
+    async fn the_whole_walk_has_a_deadline_beyond_each_page_timeout() {
+        let io = FakeIo::new().with_http(|request| {
+            if request.url.ends_with("page=1") {
+                Reply::json(json!({"next": "?page=2", "results": [1, 2]}))
+            } else {
+                Reply::Hang
+            }
+        });
+        let short = LinkWalk {
+            deadline: Duration::from_secs(5),
+            ..spec(0)
+        };
+        let error = walk(&io, &Silent, first(), &short, DEFAULT_TIMEOUT)
+            .await
+            .expect_err("deadline");
+        assert_eq!(
+            error.to_string(),
+            "the whole page walk may take at most 5s; it ran out after 1 page(s) and 2 items"
+        );
+        let error = walk(&io, &Silent, first(), &spec(0), DEFAULT_TIMEOUT)
+            .await
+            .expect_err("page timeout");
+        assert_eq!(error.to_string(), "timed out after 10s");
     }
 }

@@ -6,13 +6,15 @@ use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use futures::{SinkExt, StreamExt};
-use tokio::io::{AsyncBufReadExt, AsyncReadExt, BufReader};
-use tokio_tungstenite::tungstenite::Message;
+use tokio::io::{AsyncRead, AsyncReadExt};
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::error::CapacityError;
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
+use tokio_tungstenite::tungstenite::{self, Message};
 
 use crate::io::{
-    BoxFuture, CommandOutput, CommandSpec, FrameStream, HttpRequest, HttpResponse, Io, IoError,
-    LineStream, STDERR_TAIL, WebSocketRequest, tail,
+    BoxFuture, ByteStream, CommandOutput, CommandSpec, DEFAULT_MAX_BODY, FrameStream, HttpRequest,
+    HttpResponse, Io, IoError, LineStream, STDERR_TAIL, WebSocketRequest, tail,
 };
 
 /// The process's real network, processes, files, environment and clock.
@@ -20,6 +22,7 @@ use crate::io::{
 pub struct SystemIo {
     client: reqwest::Client,
     origin: Instant,
+    max_body: usize,
 }
 
 impl SystemIo {
@@ -34,8 +37,62 @@ impl SystemIo {
         Ok(SystemIo {
             client,
             origin: Instant::now(),
+            max_body: DEFAULT_MAX_BODY,
         })
     }
+
+    /// The same seam with another size limit for bodies, outputs, files, lines and messages.
+    pub fn with_max_body(mut self, max_body: usize) -> SystemIo {
+        self.max_body = max_body;
+        self
+    }
+}
+
+/// How much of a process's stderr is kept while it runs (only the end is ever shown).
+const STDERR_KEEP: usize = 16 * 1024;
+
+/// Reads everything, keeping only the last `keep` bytes; a read error ends it early.
+async fn read_tail(mut reader: impl AsyncRead + Unpin, keep: usize) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut chunk = vec![0; 8192];
+    while let Ok(read @ 1..) = reader.read(&mut chunk).await {
+        out.extend_from_slice(&chunk[..read]);
+        if out.len() > 2 * keep {
+            out.drain(..out.len() - keep);
+        }
+    }
+    out
+}
+
+/// Reads everything up to `limit` bytes; `None` when there is more.
+async fn read_capped(
+    reader: impl AsyncRead + Unpin,
+    limit: usize,
+) -> std::io::Result<Option<Vec<u8>>> {
+    let mut out = Vec::new();
+    let cap = u64::try_from(limit).unwrap_or(u64::MAX).saturating_add(1);
+    reader.take(cap).read_to_end(&mut out).await?;
+    Ok((out.len() <= limit).then_some(out))
+}
+
+/// A reader as a stream of chunks.
+fn chunks(reader: impl AsyncRead + Unpin + Send + 'static) -> ByteStream {
+    futures::stream::unfold(Some(reader), |reader| async move {
+        let mut reader = reader?;
+        let mut chunk = vec![0; 8192];
+        match reader.read(&mut chunk).await {
+            Ok(0) => None,
+            Ok(read) => {
+                chunk.truncate(read);
+                Some((Ok(bytes::Bytes::from(chunk)), Some(reader)))
+            }
+            Err(error) => Some((
+                Err(IoError::Transport(format!("reading stdout: {error}"))),
+                None,
+            )),
+        }
+    })
+    .boxed()
 }
 
 /// An error and its causes on one line, without repeating a cause the message already includes.
@@ -169,17 +226,41 @@ impl Io for SystemIo {
     fn run(&self, spec: CommandSpec) -> BoxFuture<'_, Result<CommandOutput, IoError>> {
         Box::pin(async move {
             let program = spec.argv.first().cloned().unwrap_or_default();
-            let child = command(&spec)?
+            let mut child = command(&spec)?
                 .spawn()
                 .map_err(|error| spawn_error(&program, &error))?;
-            let output = child
-                .wait_with_output()
+            let (Some(stdout), Some(stderr)) = (child.stdout.take(), child.stderr.take()) else {
+                return Err(IoError::Spawn {
+                    program,
+                    detail: "its output could not be captured".to_owned(),
+                });
+            };
+            let stderr = tokio::spawn(read_tail(stderr, STDERR_KEEP));
+            let stdout = read_capped(stdout, self.max_body).await;
+            let stdout = match stdout {
+                Ok(Some(stdout)) => stdout,
+                Ok(None) => {
+                    stderr.abort();
+                    return Err(IoError::TooLarge {
+                        what: format!("the output of `{program}`"),
+                        limit: self.max_body,
+                    });
+                }
+                Err(error) => {
+                    stderr.abort();
+                    return Err(IoError::Transport(format!(
+                        "reading the output of `{program}`: {error}"
+                    )));
+                }
+            };
+            let status = child
+                .wait()
                 .await
                 .map_err(|error| spawn_error(&program, &error))?;
             Ok(CommandOutput {
-                code: output.status.code(),
-                stdout: output.stdout,
-                stderr: output.stderr,
+                code: status.code(),
+                stdout,
+                stderr: stderr.await.unwrap_or_default(),
             })
         })
     }
@@ -190,26 +271,21 @@ impl Io for SystemIo {
             let mut child = command(&spec)?
                 .spawn()
                 .map_err(|error| spawn_error(&program, &error))?;
-            let (Some(stdout), Some(mut stderr)) = (child.stdout.take(), child.stderr.take())
-            else {
+            let (Some(stdout), Some(stderr)) = (child.stdout.take(), child.stderr.take()) else {
                 return Err(IoError::Spawn {
                     program,
                     detail: "its output could not be captured".to_owned(),
                 });
             };
-            let stderr_task = tokio::spawn(async move {
-                let mut buffer = Vec::new();
-                // A read error only shortens what an exit error shows.
-                let _ = stderr.read_to_end(&mut buffer).await;
-                buffer
-            });
-            let lines = BufReader::new(stdout).lines();
+            // A read error only shortens what an exit error shows.
+            let stderr_task = tokio::spawn(read_tail(stderr, STDERR_KEEP));
+            let lines = crate::fetch::lines(chunks(stdout), self.max_body);
             let state = (Some(lines), Some(child), Some(stderr_task));
             let stream = futures::stream::unfold(state, |(lines, child, stderr)| async move {
                 let mut lines = lines?;
-                match lines.next_line().await {
-                    Ok(Some(line)) => Some((Ok(line), (Some(lines), child, stderr))),
-                    Ok(None) => {
+                match lines.next().await {
+                    Some(Ok(line)) => Some((Ok(line), (Some(lines), child, stderr))),
+                    None => {
                         let mut child = child?;
                         let status = child.wait().await;
                         let stderr = match stderr {
@@ -231,10 +307,7 @@ impl Io for SystemIo {
                             )),
                         }
                     }
-                    Err(error) => Some((
-                        Err(IoError::Transport(format!("reading stdout: {error}"))),
-                        (None, None, None),
-                    )),
+                    Some(Err(error)) => Some((Err(error), (None, None, None))),
                 }
             });
             Ok(stream.boxed())
@@ -243,10 +316,18 @@ impl Io for SystemIo {
 
     fn read_file(&self, path: String) -> BoxFuture<'_, Result<Vec<u8>, IoError>> {
         Box::pin(async move {
-            tokio::fs::read(&path).await.map_err(|error| IoError::File {
-                path,
+            let failed = |error: std::io::Error| IoError::File {
+                path: path.clone(),
                 detail: error.to_string(),
-            })
+            };
+            let file = tokio::fs::File::open(&path).await.map_err(failed)?;
+            match read_capped(file, self.max_body).await.map_err(failed)? {
+                Some(bytes) => Ok(bytes),
+                None => Err(IoError::TooLarge {
+                    what: format!("the file `{path}`"),
+                    limit: self.max_body,
+                }),
+            }
         })
     }
 
@@ -267,24 +348,43 @@ impl Io for SystemIo {
                     .map_err(|error| IoError::WebSocket(format!("header `{name}`: {error}")))?;
                 upgrade.headers_mut().insert(name, value);
             }
-            let (mut socket, _) = tokio_tungstenite::connect_async(upgrade)
-                .await
-                .map_err(|error| websocket_error(&request.url, &error))?;
+            let config = WebSocketConfig::default()
+                .max_message_size(Some(self.max_body))
+                .max_frame_size(Some(self.max_body));
+            let (mut socket, _) =
+                tokio_tungstenite::connect_async_with_config(upgrade, Some(config), false)
+                    .await
+                    .map_err(|error| websocket_error(&request.url, &error))?;
+            let limit = self.max_body;
             for message in request.initial_messages {
                 socket
                     .send(Message::text(message))
                     .await
                     .map_err(|error| IoError::WebSocket(chain(&error)))?;
             }
-            let frames = socket.filter_map(|message| async move {
+            let frames = socket.filter_map(move |message| async move {
                 match message {
                     Ok(Message::Text(text)) => Some(Ok(text.as_str().to_owned())),
                     Ok(Message::Binary(bytes)) => {
                         Some(Ok(String::from_utf8_lossy(&bytes).into_owned()))
                     }
                     Ok(_) => None,
+                    Err(tungstenite::Error::Capacity(CapacityError::MessageTooLong { .. })) => {
+                        Some(Err(IoError::TooLarge {
+                            what: "a message".to_owned(),
+                            limit,
+                        }))
+                    }
                     Err(error) => Some(Err(IoError::WebSocket(chain(&error)))),
                 }
+            });
+            // A failed socket yields nothing more: the first error ends the stream.
+            let frames = frames.scan(false, |failed, frame| {
+                let next = (!*failed).then(|| {
+                    *failed = frame.is_err();
+                    frame
+                });
+                futures::future::ready(next)
             });
             Ok(frames.boxed())
         })
@@ -300,6 +400,10 @@ impl Io for SystemIo {
 
     fn sleep(&self, duration: Duration) -> BoxFuture<'static, ()> {
         Box::pin(tokio::time::sleep(duration))
+    }
+
+    fn max_body(&self) -> usize {
+        self.max_body
     }
 }
 

@@ -7,6 +7,21 @@ use std::sync::{Mutex, PoisonError};
 pub trait Trace: Send + Sync {
     /// One line of progress.
     fn note(&self, line: &str);
+
+    /// A count of work done so far, for a progress display (ignored unless overridden).
+    fn progress(&self, _progress: Progress) {}
+}
+
+/// Work done so far by a long fetch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Progress {
+    /// A `paginate` walk: pages fetched and items read.
+    Pages {
+        /// Pages fetched.
+        pages: u64,
+        /// Items read.
+        items: usize,
+    },
 }
 
 /// Reports nothing.
