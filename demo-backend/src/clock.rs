@@ -50,6 +50,40 @@ impl Clock for SystemClock {
     }
 }
 
+/// The wall clock's pace from a fixed instant: it reads `start` when built and then moves on with
+/// real time. The in-process playground uses it so that the same command prints the same world on
+/// every machine, while jobs still finish and logs still grow as time passes.
+#[derive(Clone, Copy, Debug)]
+pub struct AnchoredClock {
+    start: Millis,
+    since: std::time::Instant,
+}
+
+impl AnchoredClock {
+    /// A clock that reads `start` now and moves on at the wall clock's pace.
+    pub fn new(start: Millis) -> AnchoredClock {
+        AnchoredClock {
+            start,
+            since: std::time::Instant::now(),
+        }
+    }
+}
+
+impl Clock for AnchoredClock {
+    fn now(&self) -> Millis {
+        let elapsed = self.since.elapsed().as_millis().min(i64::MAX as u128) as Millis;
+        self.start.saturating_add(elapsed)
+    }
+
+    fn sleep_until(
+        &self,
+        deadline: Millis,
+    ) -> std::pin::Pin<Box<dyn Future<Output = ()> + Send + '_>> {
+        let wait = (deadline - self.now()).max(0) as u64;
+        Box::pin(tokio::time::sleep(Duration::from_millis(wait)))
+    }
+}
+
 /// A clock that moves only when told to. Cloning shares the same time.
 #[derive(Clone)]
 pub struct ManualClock {
@@ -113,6 +147,14 @@ impl Clock for ManualClock {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_anchored_clock_starts_at_its_instant_and_moves_on() {
+        let clock = AnchoredClock::new(1_772_442_000_000);
+        let first = clock.now();
+        assert!((1_772_442_000_000..1_772_442_001_000).contains(&first));
+        assert!(clock.now() >= first);
+    }
 
     #[tokio::test]
     async fn manual_sleep_resolves_only_when_advanced() {

@@ -25,6 +25,17 @@
 //! last 256 finished ones, and the last 10 operations of each application, so memory stays flat
 //! however long it runs.
 //!
+//! # Seed, start and history
+//!
+//! [`Options::default`] is a fresh world seeded from the clock. [`Options::playground`] is what
+//! `sources try --demo`, `sources demo` and the `demo-backend` program serve: seed
+//! [`options::DEFAULT_SEED`] unless [`options::SEED_ENV`] or `--seed` say otherwise (`0` or `random`
+//! for a clock seed), and a world that has already lived [`options::PLAYGROUND_HISTORY`]: finished,
+//! failed and running jobs with logs, events of the running automation job, new search documents.
+//! In-process the clock opens at [`options::PLAYGROUND_START`] and moves on in real time, so the
+//! same command prints the same rows on every machine. The history is lived under the rules below
+//! plus a simulated client's commands ([`world::history`]).
+//!
 //! # Per-request controls
 //!
 //! Every route of the service, including the automation and search corners and unknown routes,
@@ -63,6 +74,7 @@ pub mod listing;
 pub mod options;
 pub mod params;
 pub mod search;
+pub mod server;
 pub mod world;
 
 use std::sync::Arc;
@@ -80,7 +92,8 @@ pub struct CornerContext {
     pub clock: Arc<dyn Clock>,
     /// The resolved seed (never 0: a 0 option is replaced by one taken from the clock).
     pub seed: u64,
-    /// When the service was built; the running automation job and the search index count from it.
+    /// When the service was built (its history before the clock's time when it was opened); the
+    /// running automation job and the search index count from it.
     pub built_at: Millis,
 }
 
@@ -96,6 +109,13 @@ impl Handle {
         self.world.context()
     }
 
+    /// Ids that exist in the world now (a running job, a failed one, an application with history),
+    /// for suggesting parameter values that work: `needs --param job=…; for example
+    /// --param job=job-000017, a running job`.
+    pub fn examples(&self) -> world::history::Examples {
+        self.with_world(|world| world.examples())
+    }
+
     /// Advances the world to the clock's time and runs `f` on it.
     pub fn with_world<R>(&self, f: impl FnOnce(&mut world::World) -> R) -> R {
         self.world.with(f)
@@ -106,8 +126,9 @@ impl Handle {
 /// search corners, the per-request controls over all of them, and JSON errors everywhere.
 pub fn app(options: Options) -> (Router, Handle) {
     let clock = options.clock();
-    let built_at = clock.now();
-    let seed = options.resolved_seed(built_at);
+    let opened_at = clock.now();
+    let built_at = opened_at.saturating_sub(options.history_millis());
+    let seed = options.resolved_seed(opened_at);
     let ctx = CornerContext {
         clock: clock.clone(),
         seed,
@@ -117,12 +138,13 @@ pub fn app(options: Options) -> (Router, Handle) {
         .resolved_schedule()
         .as_millis()
         .min(i64::MAX as u128) as Millis;
-    let world = world::World::new(world::WorldConfig {
+    let mut world = world::World::new(world::WorldConfig {
         seed,
         apps: options.resolved_apps(),
         schedule,
         start: built_at,
     });
+    world.live_until(opened_at);
     let shared = api::SharedWorld::new(ctx.clone(), world);
     let controls = controls::ControlState::new(clock, options.latency, seed);
     let router = api::router(shared.clone())

@@ -201,3 +201,84 @@ fn an_unwritable_pidfile_is_an_error_before_serving() {
     assert!(!stderr.contains("listening on"), "{stderr}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Starts the program with `args` (and `env`), waits for its pidfile, and returns the first app
+/// row it serves at `base` before stopping it.
+fn first_row(addr: &str, base: &str, args: &[&str], env: &[(&str, &str)]) -> String {
+    let dir = scratch(&format!("row-{}", addr.replace([':', '[', ']'], "_")));
+    let pidfile = dir.join("demo.pid");
+    let mut child = Command::new(BINARY)
+        .args(["--addr", addr, "--apps", "40", "--pidfile"])
+        .arg(&pidfile)
+        .args(args)
+        .envs(env.iter().copied())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    wait_for_file(&pidfile, &mut child);
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let page = runtime.block_on(async {
+        let client = Client::network(base).unwrap();
+        let response = client.get("/apps?limit=1").await.unwrap();
+        response.into_body().text().await.unwrap()
+    });
+    signal(child.id(), "TERM");
+    assert!(wait_for_exit(&mut child).success());
+    std::fs::remove_dir_all(&dir).unwrap();
+    page
+}
+
+#[test]
+fn listens_on_host_names_and_ipv6_with_a_fixed_default_seed() {
+    let port = free_port();
+    let by_name = first_row(
+        &format!("localhost:{port}"),
+        &format!("http://127.0.0.1:{port}"),
+        &[],
+        &[],
+    );
+    assert!(by_name.contains(r#""name":"checkout-scheduler-staging""#), "seed 2026: {by_name}");
+    let port = free_port();
+    let ipv6 = first_row(
+        &format!("[::1]:{port}"),
+        &format!("http://[::1]:{port}"),
+        &[],
+        &[],
+    );
+    assert_eq!(ipv6, by_name, "the same default seed, the same rows");
+    let port = free_port();
+    let seeded = first_row(
+        &format!("127.0.0.1:{port}"),
+        &format!("http://127.0.0.1:{port}"),
+        &[],
+        &[("SOURCES_DEMO_SEED", "7")],
+    );
+    assert_ne!(seeded, by_name, "the variable changes the seed");
+    let port = free_port();
+    let flagged = first_row(
+        &format!("127.0.0.1:{port}"),
+        &format!("http://127.0.0.1:{port}"),
+        &["--seed", "7"],
+        &[("SOURCES_DEMO_SEED", "9")],
+    );
+    assert_eq!(flagged, seeded, "--seed wins over the variable");
+}
+
+#[test]
+fn bad_addresses_and_seeds_say_what_is_wrong() {
+    let output = Command::new(BINARY).args(["--addr", "localhost"]).output().unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(
+        stderr.contains("cannot use --addr \"localhost\": no port (expected IP:PORT, [IPv6]:PORT or HOST:PORT)"),
+        "{stderr}"
+    );
+    let output = Command::new(BINARY).args(["--seed", "seven"]).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(stderr.contains("invalid demo seed \"seven\""), "{stderr}");
+}

@@ -4,7 +4,7 @@
 
 use clap::{Parser, Subcommand};
 
-use crate::{explain, lint, list, lsp, rules, schema, r#try};
+use crate::{demo, explain, lint, list, lsp, rules, schema, r#try};
 
 /// Tools for the `data.sources` block of a terminal-UI configuration file (YAML or TOML).
 #[derive(Debug, Parser)]
@@ -32,6 +32,9 @@ pub enum Command {
     List(list::Args),
     /// Run the language server (for editors) over standard input and output.
     Lsp(lsp::Args),
+    /// Serve the demo backend (a test fixture with no authentication: never deploy it) on a
+    /// loopback address, the playground `sources try --demo` talks to with SOURCES_DEMO_API.
+    Demo(demo::Args),
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@
 
 pub mod cli;
 pub mod config_file;
+pub mod demo;
 pub mod explain;
 pub mod fix;
 pub mod inputs;

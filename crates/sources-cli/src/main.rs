@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use sources_cli::cli::{Cli, Command};
-use sources_cli::{EXIT_USAGE_OR_IO, Outcome, explain, lint, list, lsp, rules, schema};
+use sources_cli::{EXIT_USAGE_OR_IO, Outcome, demo, explain, lint, list, lsp, rules, schema};
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -30,6 +30,7 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Command::List(args) => report(|out| Ok(list::run(&args, out)?)),
         // The language server writes the protocol to standard output itself, so no lock is held.
         Command::Lsp(args) => Ok(lsp::run(&args)?),
+        Command::Demo(args) => Ok(demo::run(&args)?),
     }
 }
 

@@ -1,11 +1,17 @@
 //! `--demo`: requests to `http://127.0.0.1:8099` and `http://localhost:8099` are served by the
 //! demo backend — in-process (no socket) by default, or over the network to the base URL in
 //! `SOURCES_DEMO_API` when it is set. Everything else goes to the wrapped seam.
+//!
+//! The in-process world is the playground ([`Options::playground`]): seed 2026 unless
+//! `SOURCES_DEMO_SEED` says otherwise, a clock opening at a fixed instant, and a world that has
+//! already lived for two minutes, so the same command prints the same rows on every machine.
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::Bytes;
+use demo_backend::options::{DEFAULT_SEED, SEED_ENV, parse_seed};
+use demo_backend::world::history::Examples;
 use demo_backend::{Client, ClientError, DEMO_API_ENV, Options};
 use futures::StreamExt;
 
@@ -24,12 +30,25 @@ pub struct DemoIo {
 }
 
 impl DemoIo {
-    /// Wraps `inner`; reads `SOURCES_DEMO_API` through it to choose in-process or network.
+    /// Wraps `inner`; reads `SOURCES_DEMO_API` through it to choose in-process or network, and
+    /// `SOURCES_DEMO_SEED` for the in-process world's seed (a bad seed is an error naming it).
     pub fn new(inner: Arc<dyn Io>) -> Result<DemoIo, IoError> {
         let setting = inner.env_var(DEMO_API_ENV);
-        let client = Client::from_setting(setting.as_deref(), Options::default())
+        let seed = match inner.env_var(SEED_ENV) {
+            Some(text) if !text.trim().is_empty() => parse_seed(&text)
+                .map_err(|error| IoError::Transport(format!("{SEED_ENV}: {error}")))?,
+            _ => DEFAULT_SEED,
+        };
+        let client = Client::from_setting(setting.as_deref(), Options::playground(seed))
             .map_err(|error| IoError::Transport(error.to_string()))?;
         Ok(DemoIo { inner, client })
+    }
+
+    /// Ids that exist in the in-process world right now (a running job, a failed one, an
+    /// application with history), to suggest a `--param` value that works; `None` when requests
+    /// go to a live backend (`SOURCES_DEMO_API`).
+    pub fn examples(&self) -> Option<Examples> {
+        self.client.handle().map(demo_backend::Handle::examples)
     }
 
     /// Wraps `inner` around an already built client (tests pin the world's seed and clock).
@@ -204,6 +223,36 @@ mod tests {
         .expect("passed through");
         assert_eq!(body, br#"{"other":true}"#);
         assert!(io.describe().contains("in-process"));
+    }
+
+    #[tokio::test]
+    async fn the_playground_is_seeded_by_default_and_by_the_variable() {
+        let rows = |io: &DemoIo| {
+            let client = io.client.clone();
+            async move {
+                let response = client.get("/apps?limit=1").await.expect("served");
+                response.into_body().text().await.expect("body")
+            }
+        };
+        let default = DemoIo::new(Arc::new(FakeIo::new())).expect("in-process");
+        assert!(
+            rows(&default).await.contains(r#""name":"checkout-scheduler-staging""#),
+            "seed 2026"
+        );
+        assert_eq!(
+            default.examples().and_then(|examples| examples.running_job).as_deref(),
+            Some("job-000033")
+        );
+        let seeded = DemoIo::new(Arc::new(FakeIo::new().with_env(SEED_ENV, "7"))).expect("seed 7");
+        assert!(!rows(&seeded).await.contains("checkout-scheduler-staging"));
+        let error = DemoIo::new(Arc::new(FakeIo::new().with_env(SEED_ENV, "seven")))
+            .err()
+            .expect("a bad seed");
+        assert_eq!(
+            error.to_string(),
+            "SOURCES_DEMO_SEED: invalid demo seed \"seven\": expected a whole number such as 2026, \
+             or 0 or `random` for a seed taken from the clock"
+        );
     }
 
     #[tokio::test]

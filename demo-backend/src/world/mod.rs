@@ -8,6 +8,7 @@
 //! advancing in many.
 
 pub mod generate;
+pub mod history;
 pub mod view;
 
 use std::cmp::Reverse;

@@ -55,6 +55,18 @@ impl Demo {
         json(response, status, path).await
     }
 
+    /// POST a JSON body, expecting 200, returning the JSON body.
+    pub async fn post_json(&self, path: &str, body: Value) -> Value {
+        let request = http::Request::builder()
+            .method("POST")
+            .uri(path)
+            .header("content-type", "application/json")
+            .body(bytes::Bytes::from(body.to_string()))
+            .unwrap();
+        let response = self.client.send(request).await.unwrap();
+        json(response, 200, path).await
+    }
+
     /// GET, expecting a 4xx/5xx `status` with a JSON error body; returns the message.
     pub async fn error(&self, method: &str, path: &str, status: u16) -> String {
         let request = http::Request::builder()

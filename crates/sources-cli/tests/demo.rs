@@ -1,0 +1,64 @@
+//! `sources demo`: the demo backend's server from the CLI binary.
+#![allow(clippy::unwrap_used, missing_docs)]
+
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use demo_backend::Client;
+
+#[test]
+fn sources_demo_serves_the_playground_and_stops_on_sigterm() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let dir = tempfile::tempdir().unwrap();
+    let pidfile = dir.path().join("demo.pid");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sources"))
+        .args(["demo", "--addr", &format!("localhost:{port}"), "--pidfile"])
+        .arg(&pidfile)
+        .env_remove("SOURCES_DEMO_SEED")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !pidfile.exists() {
+        assert!(Instant::now() < deadline, "no pidfile");
+        assert!(child.try_wait().unwrap().is_none(), "exited early");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let (apps, jobs) = runtime.block_on(async {
+        let client = Client::network(&format!("http://127.0.0.1:{port}")).unwrap();
+        let apps = client.get("/apps?limit=1").await.unwrap();
+        let apps = apps.into_body().text().await.unwrap();
+        let jobs = client.get("/jobs").await.unwrap();
+        let jobs = jobs.into_body().text().await.unwrap();
+        (apps, jobs)
+    });
+    assert!(
+        apps.contains(r#""name":"checkout-scheduler-staging""#),
+        "the default seed: {apps}"
+    );
+    assert!(jobs.contains(r#""status":"Running""#), "a lived-in world: {jobs}");
+    assert!(Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap()
+        .success());
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            assert!(status.success(), "{status:?}");
+            break;
+        }
+        assert!(Instant::now() < deadline, "did not stop");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(!pidfile.exists());
+}
