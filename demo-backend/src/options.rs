@@ -62,9 +62,7 @@ pub fn parse_seed(text: &str) -> Result<u64, SeedError> {
     if trimmed.eq_ignore_ascii_case("random") {
         return Ok(0);
     }
-    trimmed
-        .parse()
-        .map_err(|_| SeedError(text.to_owned()))
+    trimmed.parse().map_err(|_| SeedError(text.to_owned()))
 }
 
 /// A seed from the wall clock (never 0), for a `random` playground.
@@ -158,7 +156,11 @@ mod tests {
             schedule: Duration::from_secs(2),
             ..Options::default()
         };
-        assert_eq!(options.history, Duration::ZERO, "the library default is a fresh world");
+        assert_eq!(
+            options.history,
+            Duration::ZERO,
+            "the library default is a fresh world"
+        );
         assert_eq!(
             (
                 set.resolved_seed(99),
@@ -194,6 +196,10 @@ mod seed_tests {
         assert_eq!(fixed.history, PLAYGROUND_HISTORY);
         let start = fixed.clock().now();
         assert!((PLAYGROUND_START..PLAYGROUND_START + 1_000).contains(&start));
-        assert_ne!(Options::playground(0).seed, 0, "random resolves to a real seed");
+        assert_ne!(
+            Options::playground(0).seed,
+            0,
+            "random resolves to a real seed"
+        );
     }
 }

@@ -143,9 +143,9 @@ pub fn resolve_addr(addr: &str, public: bool) -> Result<Vec<SocketAddr>, ServeEr
 impl ServeArgs {
     /// The service options these arguments ask for.
     pub fn options(&self) -> Options {
-        let now: Option<std::sync::Arc<dyn Clock>> = self
-            .start
-            .map(|start| std::sync::Arc::new(AnchoredClock::new(start)) as std::sync::Arc<dyn Clock>);
+        let now: Option<std::sync::Arc<dyn Clock>> = self.start.map(|start| {
+            std::sync::Arc::new(AnchoredClock::new(start)) as std::sync::Arc<dyn Clock>
+        });
         Options {
             seed: if self.seed == 0 {
                 crate::options::clock_seed()
@@ -282,7 +282,11 @@ mod tests {
         );
         let localhost = resolve_addr("localhost:8099", false).expect("host name");
         assert!(!localhost.is_empty());
-        assert!(localhost.iter().all(|socket| socket.ip().is_loopback() && socket.port() == 8099));
+        assert!(
+            localhost
+                .iter()
+                .all(|socket| socket.ip().is_loopback() && socket.port() == 8099)
+        );
     }
 
     #[test]

@@ -241,7 +241,10 @@ fn listens_on_host_names_and_ipv6_with_a_fixed_default_seed() {
         &[],
         &[],
     );
-    assert!(by_name.contains(r#""name":"checkout-scheduler-staging""#), "seed 2026: {by_name}");
+    assert!(
+        by_name.contains(r#""name":"checkout-scheduler-staging""#),
+        "seed 2026: {by_name}"
+    );
     let port = free_port();
     let ipv6 = first_row(
         &format!("[::1]:{port}"),
@@ -270,14 +273,22 @@ fn listens_on_host_names_and_ipv6_with_a_fixed_default_seed() {
 
 #[test]
 fn bad_addresses_and_seeds_say_what_is_wrong() {
-    let output = Command::new(BINARY).args(["--addr", "localhost"]).output().unwrap();
+    let output = Command::new(BINARY)
+        .args(["--addr", "localhost"])
+        .output()
+        .unwrap();
     assert_eq!(output.status.code(), Some(1));
     let stderr = String::from_utf8(output.stderr).unwrap();
     assert!(
-        stderr.contains("cannot use --addr \"localhost\": no port (expected IP:PORT, [IPv6]:PORT or HOST:PORT)"),
+        stderr.contains(
+            "cannot use --addr \"localhost\": no port (expected IP:PORT, [IPv6]:PORT or HOST:PORT)"
+        ),
         "{stderr}"
     );
-    let output = Command::new(BINARY).args(["--seed", "seven"]).output().unwrap();
+    let output = Command::new(BINARY)
+        .args(["--seed", "seven"])
+        .output()
+        .unwrap();
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8(output.stderr).unwrap();
     assert!(stderr.contains("invalid demo seed \"seven\""), "{stderr}");

@@ -7,11 +7,11 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use common::Demo;
-use serde_json::{Value, json};
 use demo_backend::clock::ManualClock;
-use demo_backend::{Client, Options};
-use demo_backend::world::history::Examples;
 use demo_backend::options::{DEFAULT_SEED, PLAYGROUND_HISTORY, PLAYGROUND_START};
+use demo_backend::world::history::Examples;
+use demo_backend::{Client, Options};
+use serde_json::{Value, json};
 
 /// The playground as `sources try --demo` builds it, on a manual clock standing at its start.
 fn playground() -> Demo {
@@ -73,7 +73,10 @@ async fn the_world_has_lived_jobs_logs_events_and_documents() {
         ["Failed", "Running", "Succeeded"].map(String::from).into()
     );
     let examples = demo.client.handle().unwrap().examples();
-    for job in [examples.failed_job.unwrap(), examples.succeeded_job.unwrap()] {
+    for job in [
+        examples.failed_job.unwrap(),
+        examples.succeeded_job.unwrap(),
+    ] {
         let response = demo.client.get(&format!("/jobs/{job}/log")).await.unwrap();
         let log = response.into_body().text().await.unwrap();
         assert!(log.lines().count() >= 3, "{job} has a log: {log}");
@@ -82,7 +85,10 @@ async fn the_world_has_lived_jobs_logs_events_and_documents() {
     assert_eq!(automation["results"][0]["status"], "successful");
     assert_eq!(automation["results"][1]["status"], "running");
     let events = demo
-        .get("/api/v2/jobs/2/job_events/?order_by=-counter&page_size=1", 200)
+        .get(
+            "/api/v2/jobs/2/job_events/?order_by=-counter&page_size=1",
+            200,
+        )
         .await;
     assert_eq!(events["results"][0]["counter"], 968, "8 a second for 121s");
     let search = demo
@@ -101,13 +107,24 @@ async fn time_moves_on_from_the_opening_under_the_same_rules() {
     let demo = playground();
     let first = demo.get("/jobs", 200).await;
     demo.advance(999);
-    assert_eq!(demo.get("/jobs", 200).await, first, "quiet for a second after opening");
+    assert_eq!(
+        demo.get("/jobs", 200).await,
+        first,
+        "quiet for a second after opening"
+    );
     demo.advance(2_001);
     let later = demo.get("/jobs/job-000033", 200).await;
-    assert_eq!(later["status"], "Succeeded", "a 4s sync started 1s before opening");
+    assert_eq!(
+        later["status"], "Succeeded",
+        "a 4s sync started 1s before opening"
+    );
     assert_eq!(later["finished"], "2026-03-02T09:00:03.000Z");
     let again = playground();
-    assert_eq!(again.get("/jobs", 200).await, first, "the same world every time");
+    assert_eq!(
+        again.get("/jobs", 200).await,
+        first,
+        "the same world every time"
+    );
 }
 
 #[tokio::test]

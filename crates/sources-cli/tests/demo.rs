@@ -45,12 +45,17 @@ fn sources_demo_serves_the_playground_and_stops_on_sigterm() {
         apps.contains(r#""name":"checkout-scheduler-staging""#),
         "the default seed: {apps}"
     );
-    assert!(jobs.contains(r#""status":"Running""#), "a lived-in world: {jobs}");
-    assert!(Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status()
-        .unwrap()
-        .success());
+    assert!(
+        jobs.contains(r#""status":"Running""#),
+        "a lived-in world: {jobs}"
+    );
+    assert!(
+        Command::new("kill")
+            .args(["-TERM", &child.id().to_string()])
+            .status()
+            .unwrap()
+            .success()
+    );
     let deadline = Instant::now() + Duration::from_secs(20);
     loop {
         if let Some(status) = child.try_wait().unwrap() {

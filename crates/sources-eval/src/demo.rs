@@ -236,11 +236,16 @@ mod tests {
         };
         let default = DemoIo::new(Arc::new(FakeIo::new())).expect("in-process");
         assert!(
-            rows(&default).await.contains(r#""name":"checkout-scheduler-staging""#),
+            rows(&default)
+                .await
+                .contains(r#""name":"checkout-scheduler-staging""#),
             "seed 2026"
         );
         assert_eq!(
-            default.examples().and_then(|examples| examples.running_job).as_deref(),
+            default
+                .examples()
+                .and_then(|examples| examples.running_job)
+                .as_deref(),
             Some("job-000033")
         );
         let seeded = DemoIo::new(Arc::new(FakeIo::new().with_env(SEED_ENV, "7"))).expect("seed 7");
