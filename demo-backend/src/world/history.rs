@@ -49,21 +49,15 @@ impl World {
     pub fn live_until(&mut self, open: Millis) {
         let start = self.config.start;
         let last = open - CLIENT_LAST_BEFORE_OPEN;
-        let mut k: u64 = 0;
-        loop {
-            let Some(at) = i64::try_from(k)
-                .ok()
-                .and_then(|k| k.checked_mul(CLIENT_EVERY))
-                .and_then(|offset| offset.checked_add(start + CLIENT_FIRST))
-            else {
-                break;
-            };
-            if at >= last {
-                break;
-            }
+        let client_times = (0_i64..)
+            .map_while(|k| {
+                k.checked_mul(CLIENT_EVERY)?
+                    .checked_add(start + CLIENT_FIRST)
+            })
+            .take_while(|&at| at < last);
+        for (k, at) in (0_u64..).zip(client_times) {
             self.advance_to(at);
             self.client_command(k);
-            k += 1;
         }
         if last > start {
             self.advance_to(last);
