@@ -1,12 +1,16 @@
 """Validates every golden case in testdata/ against schema/sources.schema.json with two validators
 that are not ours, ajv (node, draft 2020-12) and check-jsonschema (python), and reports per file.
 
-A case that must lint clean (`pass*` files, testdata/valid/, testdata/examples/) must validate under
-both. A failing case must fail under both when one of the error codes in its `.out` is a rule the
-schema expresses (EXPRESSIBLE below); other failing cases are not the schema's to catch and are
-skipped. Cases with a syntax error are skipped (there is nothing to validate).
+The linter itself says what each case is: every case is linted (`sources lint --format json`) and
+its error codes decide. A case that must lint clean (`pass*` files, testdata/valid/,
+testdata/examples/) must lint clean and validate under both. A failing case must fail under both
+when one of its error codes is a rule the schema expresses (EXPRESSIBLE below); other failing cases
+are not the schema's to catch and are skipped, counted by reason in the summary. Cases with a syntax
+error are skipped (there is nothing to validate). A run that checked no case, or whose validators
+gave no verdict for a case, fails: a checker that checked nothing must not pass.
 
-Usage: python schema-cases.py   (from anywhere; needs `npm ci` in tools/ and check-jsonschema)
+Usage: python schema-cases.py SOURCES_BINARY   (from anywhere; needs `npm ci` in tools/ and
+check-jsonschema)
 """
 
 import json
@@ -52,23 +56,38 @@ def must_pass(relative: str) -> bool:
     return name.startswith("pass") or relative.startswith(("valid/", "examples/"))
 
 
-def error_codes(case: Path) -> set[str]:
-    out = case.with_name(case.name + ".out")
-    if not out.exists():
-        return set()
-    codes = set()
-    for line in out.read_text(encoding="utf-8").splitlines():
-        if ": error[" in line:
-            codes.add(line.split(": error[", 1)[1].split("]", 1)[0])
+def lint_error_codes(binary: str, cases: list[Path]) -> dict[Path, set[str]]:
+    """The error codes `sources lint` reports for each case (every case named, even clean ones)."""
+    result = subprocess.run(
+        [binary, "lint", "--format", "json", *map(str, cases)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if result.returncode not in (0, 1):
+        sys.exit(f"sources lint failed to run (exit {result.returncode}):\n{result.stderr}")
+    try:
+        report = json.loads(result.stdout)
+    except json.JSONDecodeError as error:
+        sys.exit(f"sources lint --format json printed no JSON ({error}):\n{result.stdout[:2000]}")
+    codes: dict[Path, set[str]] = {case: set() for case in cases}
+    by_name = {str(case): case for case in cases}
+    for diagnostic in report["diagnostics"]:
+        case = by_name.get(diagnostic["path"])
+        if case is None:
+            sys.exit(f"sources lint reported a file it was not given: {diagnostic['path']}")
+        if diagnostic["severity"] == "error":
+            codes[case].add(diagnostic["code"])
     return codes
 
 
-def expectation(case: Path) -> tuple[str, str]:
-    """("valid" | "invalid" | "skip", why)."""
+def expectation(case: Path, codes: set[str]) -> tuple[str, str]:
+    """("valid" | "invalid" | "skip" | "wrong", why)."""
     relative = case.relative_to(TESTDATA).as_posix()
     if must_pass(relative):
+        if codes:
+            return "wrong", "must lint clean, but the linter reports " + ", ".join(sorted(codes))
         return "valid", "lints clean"
-    codes = error_codes(case)
     if not codes or "syntax" in codes:
         return "skip", "syntax error" if codes else "no errors"
     expressed = sorted(codes & EXPRESSIBLE)
@@ -115,11 +134,22 @@ def run_check_jsonschema(cases: list[Path]) -> dict[Path, tuple[bool, list[str]]
 
 
 def main() -> int:
+    if len(sys.argv) != 2:
+        sys.exit("usage: python schema-cases.py SOURCES_BINARY")
     if not SCHEMA.exists():
         sys.exit(f"{SCHEMA} is missing: run `cargo run -q -p sources-cli -- schema > schema/sources.schema.json`")
-    cases = sorted(path for path in TESTDATA.rglob("*") if is_case(path))
-    planned = {case: expectation(case) for case in cases}
-    checked = [case for case in cases if planned[case][0] != "skip"]
+    cases = sorted(path.relative_to(ROOT) for path in TESTDATA.rglob("*") if is_case(path))
+    if not cases:
+        sys.exit(f"no cases found under {TESTDATA}: nothing was checked")
+    codes = lint_error_codes(str(Path(sys.argv[1]).resolve()), cases)
+    cases = [ROOT / case for case in cases]
+    planned = {case: expectation(case, codes[case.relative_to(ROOT)]) for case in cases}
+    wrong = [case for case in cases if planned[case][0] == "wrong"]
+    for case in wrong:
+        print(f"FAIL {case.relative_to(ROOT).as_posix()}: {planned[case][1]}")
+    checked = [case for case in cases if planned[case][0] in ("valid", "invalid")]
+    if not checked:
+        sys.exit("schema: no case was checked (every case was skipped): the check proves nothing")
     with tempfile.TemporaryDirectory() as scratch:
         inputs = {}
         for index, case in enumerate(checked):
@@ -136,7 +166,7 @@ def main() -> int:
     for case in cases:
         relative = case.relative_to(ROOT).as_posix()
         expected, why = planned[case]
-        if expected == "skip":
+        if expected in ("skip", "wrong"):
             continue
         want_valid = expected == "valid"
         problems = []
@@ -152,7 +182,16 @@ def main() -> int:
         else:
             passed += 1
             print(f"ok   {relative}: {expected} under ajv and check-jsonschema ({why})")
-    skipped = len(cases) - len(checked)
+    failed += len(wrong)
+    reasons: dict[str, int] = {}
+    for case in cases:
+        expected, why = planned[case]
+        if expected == "skip":
+            reason = why.split(":", 1)[0]
+            reasons[reason] = reasons.get(reason, 0) + 1
+    for reason, count in sorted(reasons.items()):
+        print(f"skipped {count}: {reason}")
+    skipped = sum(reasons.values())
     print(f"schema: {passed} passed, {failed} failed, {skipped} skipped")
     return 1 if failed else 0
 

@@ -265,13 +265,15 @@ pub fn lint_bytes(path: &str, bytes: &[u8], syntax: Syntax, named: bool) -> Lint
             }
             let start = error.valid_up_to();
             let end = start + error.error_len().unwrap_or(bytes.len() - start);
+            // The diagnostic sits in the lossy text, where the bad bytes became one U+FFFD.
+            let replaced = Span::new(start, start + char::REPLACEMENT_CHARACTER.len_utf8());
             let shown: Vec<String> = bytes[start..end]
                 .iter()
                 .map(|byte| format!("0x{byte:02X}"))
                 .collect();
             let diagnostic = Diagnostic::new(
                 Rule::Syntax,
-                Span::new(start, end),
+                replaced,
                 format!(
                     "the file is not valid UTF-8: byte {} is not part of a character",
                     shown.join(" ")

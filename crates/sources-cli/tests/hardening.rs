@@ -70,3 +70,45 @@ fn multibyte_text_in_every_toml_string_style_of_an_expression_is_located_by_char
         );
     }
 }
+
+#[test]
+fn an_invalid_utf8_byte_is_one_character_wide_in_every_format() {
+    // The report's text is the lossy one, where the bad byte is one U+FFFD: the span covers that
+    // character whole, so no renderer slices inside it.
+    let text = b"data:\n  sources:\n    caf\xE9:\n      type: static\n";
+    for format in ["json", "human", "sarif", "github", "short"] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_sources"))
+            .args([
+                "lint",
+                "--format",
+                format,
+                "--stdin-filename",
+                "latin1.yaml",
+                "-",
+            ])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the binary starts");
+        let mut input = child.stdin.take().expect("stdin");
+        input.write_all(text).expect("write stdin");
+        drop(input);
+        let output = child.wait_with_output().expect("the binary finishes");
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert_eq!(output.status.code(), Some(1), "{format}: {stdout}");
+        assert!(stdout.contains("0xE9"), "{format}: {stdout}");
+        if format == "json" {
+            let json: serde_json::Value = serde_json::from_str(&stdout).expect("JSON");
+            let diagnostic = &json["diagnostics"][0];
+            assert_eq!(
+                (&diagnostic["line"], &diagnostic["column"]),
+                (&3.into(), &8.into())
+            );
+            assert_eq!(
+                (&diagnostic["end_line"], &diagnostic["end_column"]),
+                (&3.into(), &9.into())
+            );
+        }
+    }
+}

@@ -1,0 +1,223 @@
+//! A client of the real language server process (`sources lsp`), to check that the editor shows
+//! exactly what `lint` reports for the same text.
+
+use std::io::{self, BufRead, BufReader, Write};
+use std::path::Path;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+use sources_cli::report::FileReport;
+use sources_diagnostics::Severity;
+use sources_syntax::{PositionEncoding, Syntax};
+
+use crate::properties::Failure;
+
+/// How long the server may take to publish one document's diagnostics.
+const PUBLISH_TIMEOUT: Duration = Duration::from_secs(20);
+
+/// Above this many diagnostics the server publishes a capped list, so the lists are not compared.
+pub const COMPARED_AT_MOST: usize = 1_000;
+
+/// A running `sources lsp` with an initialised session.
+pub struct LspProcess {
+    child: Child,
+    stdin: ChildStdin,
+    messages: Receiver<Value>,
+    documents: u64,
+}
+
+impl LspProcess {
+    /// Starts `binary lsp` and initialises it (UTF-16 positions, the protocol's default).
+    pub fn start(binary: &Path) -> io::Result<LspProcess> {
+        let mut child = Command::new(binary)
+            .arg("lsp")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()?;
+        let stdin = child
+            .stdin
+            .take()
+            .ok_or_else(|| io::Error::other("no stdin"))?;
+        let stdout = child
+            .stdout
+            .take()
+            .ok_or_else(|| io::Error::other("no stdout"))?;
+        let (sender, messages) = channel();
+        std::thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            while let Some(message) = read_message(&mut reader) {
+                if sender.send(message).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut process = LspProcess {
+            child,
+            stdin,
+            messages,
+            documents: 0,
+        };
+        process.send(&json!({
+            "jsonrpc": "2.0", "id": 0, "method": "initialize",
+            "params": { "processId": null, "rootUri": null, "capabilities": {} }
+        }))?;
+        let deadline = Instant::now() + PUBLISH_TIMEOUT;
+        loop {
+            let message = process.receive(deadline)?;
+            if message["id"] == 0 && message.get("method").is_none() {
+                break;
+            }
+        }
+        process.send(&json!({ "jsonrpc": "2.0", "method": "initialized", "params": {} }))?;
+        Ok(process)
+    }
+
+    fn send(&mut self, message: &Value) -> io::Result<()> {
+        let body = message.to_string();
+        write!(self.stdin, "Content-Length: {}\r\n\r\n{body}", body.len())?;
+        self.stdin.flush()
+    }
+
+    fn receive(&mut self, deadline: Instant) -> io::Result<Value> {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match self.messages.recv_timeout(left) {
+            Ok(message) => Ok(message),
+            Err(RecvTimeoutError::Timeout) => Err(io::Error::new(
+                io::ErrorKind::TimedOut,
+                "the server sent nothing in time",
+            )),
+            Err(RecvTimeoutError::Disconnected) => Err(io::Error::new(
+                io::ErrorKind::UnexpectedEof,
+                "the server closed its output (it exited)",
+            )),
+        }
+    }
+
+    /// Opens `text` as a new document and returns the diagnostics the server publishes for it.
+    pub fn diagnostics(&mut self, text: &str, syntax: Syntax) -> io::Result<Vec<Value>> {
+        self.documents += 1;
+        let (extension, language) = match syntax {
+            Syntax::Yaml => ("yaml", "yaml"),
+            Syntax::Toml => ("toml", "toml"),
+        };
+        let uri = format!("file:///fuzz/{}.{extension}", self.documents);
+        self.send(&json!({
+            "jsonrpc": "2.0", "method": "textDocument/didOpen",
+            "params": { "textDocument": {
+                "uri": uri, "languageId": language, "version": 1, "text": text
+            } }
+        }))?;
+        let deadline = Instant::now() + PUBLISH_TIMEOUT;
+        let published = loop {
+            let message = self.receive(deadline)?;
+            if message.get("id").is_some() && message.get("method").is_some() {
+                // A request from the server (configuration, capability registration): answer it.
+                let id = message["id"].clone();
+                self.send(&json!({ "jsonrpc": "2.0", "id": id, "result": null }))?;
+                continue;
+            }
+            if message["method"] == "textDocument/publishDiagnostics"
+                && message["params"]["uri"] == uri.as_str()
+            {
+                break message["params"]["diagnostics"].clone();
+            }
+        };
+        self.send(&json!({
+            "jsonrpc": "2.0", "method": "textDocument/didClose",
+            "params": { "textDocument": { "uri": uri } }
+        }))?;
+        Ok(published.as_array().cloned().unwrap_or_default())
+    }
+}
+
+impl Drop for LspProcess {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Reads one framed message; `None` at the end of the stream or on a broken frame.
+fn read_message(reader: &mut impl BufRead) -> Option<Value> {
+    let mut length = None;
+    loop {
+        let mut line = String::new();
+        if reader.read_line(&mut line).ok()? == 0 {
+            return None;
+        }
+        let line = line.trim_end();
+        if line.is_empty() {
+            break;
+        }
+        if let Some(value) = line.strip_prefix("Content-Length:") {
+            length = value.trim().parse::<usize>().ok();
+        }
+    }
+    let mut body = vec![0; length?];
+    reader.read_exact(&mut body).ok()?;
+    serde_json::from_slice(&body).ok()
+}
+
+/// One diagnostic reduced to what both front ends must agree on.
+type Key = (String, u64, [u64; 4], String);
+
+/// Compares what the server published with the CLI's report of the same text.
+pub fn compare(report: &FileReport, published: &[Value]) -> Result<(), Failure> {
+    if report.diagnostics.len() > COMPARED_AT_MOST {
+        return Ok(());
+    }
+    let index = &report.line_index;
+    let mut expected: Vec<Key> = report
+        .diagnostics
+        .iter()
+        .map(|d| {
+            let (sl, sc) = index.position(d.span.start, PositionEncoding::Utf16);
+            let (el, ec) = index.position(d.span.end, PositionEncoding::Utf16);
+            let severity = match d.severity {
+                Severity::Error => 1,
+                Severity::Warning => 2,
+            };
+            (
+                d.rule.code().to_owned(),
+                severity,
+                [sl.into(), sc.into(), el.into(), ec.into()],
+                d.message.clone(),
+            )
+        })
+        .collect();
+    let mut actual: Vec<Key> = published
+        .iter()
+        .map(|d| {
+            let at = |end: &str, field: &str| d["range"][end][field].as_u64().unwrap_or(u64::MAX);
+            let message = d["message"].as_str().unwrap_or_default();
+            let message = message.split("\nhelp: ").next().unwrap_or_default();
+            (
+                d["code"].as_str().unwrap_or_default().to_owned(),
+                d["severity"].as_u64().unwrap_or(0),
+                [
+                    at("start", "line"),
+                    at("start", "character"),
+                    at("end", "line"),
+                    at("end", "character"),
+                ],
+                message.to_owned(),
+            )
+        })
+        .collect();
+    expected.sort();
+    actual.sort();
+    if expected == actual {
+        return Ok(());
+    }
+    let missing: Vec<&Key> = expected.iter().filter(|d| !actual.contains(d)).collect();
+    let extra: Vec<&Key> = actual.iter().filter(|d| !expected.contains(d)).collect();
+    Err(Failure {
+        property: "lsp",
+        detail: format!(
+            "the language server and lint disagree\n  lint only: {missing:?}\n  server only: {extra:?}"
+        ),
+    })
+}

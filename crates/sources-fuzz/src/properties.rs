@@ -1,0 +1,173 @@
+//! The properties every input must keep, checked through the code the front ends run: the CLI's
+//! `lint_bytes` (which the language server shares), its JSON renderer, and `fix_all`.
+
+use sources_cli::lint::{Linted, lint_bytes};
+use sources_cli::report::FileReport;
+use sources_diagnostics::{Diagnostic, Rule, Severity, Span};
+use sources_syntax::Syntax;
+
+use crate::mutate::Input;
+
+/// A broken property, with what shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Failure {
+    /// Which property (`span`, `json`, `fix`, `lsp`, `panic`, `hang`).
+    pub property: &'static str,
+    /// What was found.
+    pub detail: String,
+}
+
+impl Failure {
+    fn new(property: &'static str, detail: impl Into<String>) -> Failure {
+        Failure {
+            property,
+            detail: detail.into(),
+        }
+    }
+}
+
+/// The name an input is linted under, which picks its syntax.
+pub fn file_name(syntax: Syntax) -> &'static str {
+    match syntax {
+        Syntax::Yaml => "fuzz.yaml",
+        Syntax::Toml => "fuzz.toml",
+    }
+}
+
+/// Lints `input` as the CLI does for a named file; the report (always present for a named file).
+pub fn lint(input: &Input) -> Result<FileReport, Failure> {
+    match lint_bytes(file_name(input.syntax), &input.bytes, input.syntax, true) {
+        Linted::Report(report) => Ok(report),
+        other => Err(Failure::new(
+            "lint",
+            format!("a named file must be reported, got {other:?}"),
+        )),
+    }
+}
+
+/// Checks spans, JSON output and `--fix` for one input; returns its report for further checks.
+pub fn check(input: &Input) -> Result<FileReport, Failure> {
+    let report = lint(input)?;
+    check_spans(&report)?;
+    check_json(&report)?;
+    if let Ok(text) = std::str::from_utf8(&input.bytes) {
+        if !text.contains('\0') {
+            check_fix(text, input.syntax, &report.diagnostics)?;
+        }
+    }
+    Ok(report)
+}
+
+/// Every span of every diagnostic, label and fix edit is inside the text and on char boundaries.
+pub fn check_spans(report: &FileReport) -> Result<(), Failure> {
+    let text = report.text();
+    for diagnostic in &report.diagnostics {
+        let mut spans = vec![("primary", diagnostic.span)];
+        spans.extend(diagnostic.labels.iter().map(|label| ("label", label.span)));
+        for fix in &diagnostic.fixes {
+            spans.extend(fix.edits.iter().map(|edit| ("fix edit", edit.span)));
+        }
+        for (what, span) in spans {
+            if !span_ok(text, span) {
+                return Err(Failure::new(
+                    "span",
+                    format!(
+                        "{what} span {}..{} of `{}` ({}) is outside the {}-byte text or not on a character boundary",
+                        span.start,
+                        span.end,
+                        diagnostic.rule.code(),
+                        diagnostic.message,
+                        text.len()
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn span_ok(text: &str, span: Span) -> bool {
+    span.start <= span.end
+        && span.end <= text.len()
+        && text.is_char_boundary(span.start)
+        && text.is_char_boundary(span.end)
+}
+
+/// The JSON output parses and carries every diagnostic with its code.
+pub fn check_json(report: &FileReport) -> Result<(), Failure> {
+    let mut out = Vec::new();
+    sources_cli::render::json::render(std::slice::from_ref(report), &mut out)
+        .map_err(|error| Failure::new("json", format!("rendering failed: {error}")))?;
+    let value: serde_json::Value = serde_json::from_slice(&out)
+        .map_err(|error| Failure::new("json", format!("the output does not parse: {error}")))?;
+    let codes: Vec<&str> = value["diagnostics"]
+        .as_array()
+        .map(|all| all.iter().filter_map(|d| d["code"].as_str()).collect())
+        .unwrap_or_default();
+    let expected: Vec<&str> = report.diagnostics.iter().map(|d| d.rule.code()).collect();
+    if codes != expected {
+        return Err(Failure::new(
+            "json",
+            format!("the output carries codes {codes:?}, the report {expected:?}"),
+        ));
+    }
+    Ok(())
+}
+
+fn errors(diagnostics: &[Diagnostic]) -> usize {
+    diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .count()
+}
+
+fn has_syntax_error(diagnostics: &[Diagnostic]) -> bool {
+    diagnostics.iter().any(|d| d.rule == Rule::Syntax)
+}
+
+/// `fix_all` never raises the error count, never breaks a file that parsed, leaves a file with
+/// syntax errors untouched, and settles: a second run changes nothing.
+pub fn check_fix(text: &str, syntax: Syntax, before: &[Diagnostic]) -> Result<(), Failure> {
+    let fixed = sources_check::fix_all(text, syntax);
+    if fixed.text == text {
+        return Ok(());
+    }
+    if has_syntax_error(before) {
+        return Err(Failure::new(
+            "fix",
+            "a file with syntax errors was edited by --fix",
+        ));
+    }
+    let after = sources_check::analyze(&fixed.text, syntax).diagnostics;
+    if let Some(syntax_error) = after.iter().find(|d| d.rule == Rule::Syntax) {
+        return Err(Failure::new(
+            "fix",
+            format!(
+                "--fix made a file that parsed unparsable: {}\n--- fixed text:\n{}",
+                syntax_error.message, fixed.text
+            ),
+        ));
+    }
+    if errors(&after) > errors(before) {
+        return Err(Failure::new(
+            "fix",
+            format!(
+                "--fix raised the error count from {} to {}\n--- fixed text:\n{}",
+                errors(before),
+                errors(&after),
+                fixed.text
+            ),
+        ));
+    }
+    let again = sources_check::fix_all(&fixed.text, syntax);
+    if again.text != fixed.text {
+        return Err(Failure::new(
+            "fix",
+            format!(
+                "a second --fix changed the text again ({} more fixes)",
+                again.applied.len()
+            ),
+        ));
+    }
+    Ok(())
+}
