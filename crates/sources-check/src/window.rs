@@ -310,7 +310,7 @@ fn check_http(source: &Source, http: &Http, out: &mut Vec<Diagnostic>) {
                 "the query parameter for the page size",
             ),
         ] {
-            if field.is_none() {
+            if field.is_none() && !w.rejected.iter().any(|r| *r == name || *r == "cursor") {
                 out.push(
                     Diagnostic::new(
                         Rule::WindowMissingParam,
@@ -350,7 +350,14 @@ fn check_http(source: &Source, http: &Http, out: &mut Vec<Diagnostic>) {
         .filters
         .as_ref()
         .is_some_and(|filters| !filters.value.is_empty());
-    if w.search_param.is_none() && !has_filters && !(w.is_anchored() && search_in_request(source)) {
+    let unreadable = ["search_param", "filters", "cursor"]
+        .iter()
+        .any(|name| w.rejected.contains(name));
+    if w.search_param.is_none()
+        && !has_filters
+        && !unreadable
+        && !(w.is_anchored() && search_in_request(source))
+    {
         let mut diagnostic = Diagnostic::new(
             Rule::WindowNoFilterChannel,
             window.key_span,

@@ -46,7 +46,7 @@ pub fn decode(root: &Node) -> (Config, Vec<Diagnostic>) {
                 config.entries.push(source);
             }
         }
-        Value::Null => {}
+        Value::Null | Value::Invalid => {}
         other => decoder.report(
             Diagnostic::new(
                 Rule::InvalidValue,
@@ -116,6 +116,8 @@ pub(crate) struct Fields<'a> {
     owner_span: Span,
     /// Whether the map is a `pipe` stage (whose input is the stage before: no `from` required).
     stage: bool,
+    /// Fields written with a value that was reported as invalid: no rule reports them missing.
+    rejected: Vec<&'static str>,
     /// How messages name the map (`` `http` source `users` ``, `` `window` ``).
     label: String,
     /// What field names are prefixed with in messages (`window.`, `parameters.id.`).
@@ -130,6 +132,7 @@ impl<'a> Fields<'a> {
             asked: Vec::new(),
             owner_span,
             stage: false,
+            rejected: Vec::new(),
             label: String::new(),
             prefix: String::new(),
         }
@@ -179,6 +182,10 @@ impl Decoder {
     }
 
     fn wrong_type(&mut self, name: &str, expected: &str, node: &Node) {
+        if matches!(node.value, Value::Invalid) {
+            // The syntax error that made it unreadable is the one diagnostic.
+            return;
+        }
         self.report(
             Diagnostic::new(
                 Rule::InvalidValue,
@@ -201,10 +208,14 @@ impl Decoder {
     ) -> Option<Field<T>> {
         let entry = fields.take(name)?;
         self.key_span = entry.key.span;
-        let value = if fields.prefix.is_empty() {
-            convert(self, name, &entry.value)?
+        let converted = if fields.prefix.is_empty() {
+            convert(self, name, &entry.value)
         } else {
-            convert(self, &format!("{}{name}", fields.prefix), &entry.value)?
+            convert(self, &format!("{}{name}", fields.prefix), &entry.value)
+        };
+        let Some(value) = converted else {
+            fields.rejected.push(name);
+            return None;
         };
         Some(Field {
             key_span: entry.key.span,
@@ -236,6 +247,14 @@ impl Decoder {
             .iter()
             .zip(&fields.taken)
             .find(|(entry, taken)| !**taken && !did_you_mean(&entry.key.name, [name]).is_empty());
+        if let Some((entry, _)) = misspelled
+            && did_you_mean(&entry.key.name, docs.iter().map(|info| info.name.as_str())).first()
+                == Some(&name)
+        {
+            // The `unknown-field` at the misspelling proposes the rename: one mistake, one
+            // diagnostic.
+            return;
+        }
         let help = match misspelled {
             Some((entry, _)) => format!(
                 "add `{name}`: {doc}; `{}` looks like a misspelling of it",
@@ -544,6 +563,9 @@ impl Decoder {
         stage: bool,
     ) -> (Option<Spanned<Kind>>, Body, Vec<Key>) {
         let Value::Map(map) = &node.value else {
+            if matches!(node.value, Value::Invalid) {
+                return (None, Body::Unknown, Vec::new());
+            }
             self.report(
                 Diagnostic::new(
                     Rule::InvalidValue,
@@ -579,6 +601,17 @@ impl Decoder {
         };
         let Some(kind) = Kind::from_name(&type_name.text) else {
             self.report(unknown_kind(&type_name.text, type_entry.value.span));
+            // The fields are checked against the kind the did-you-mean picks, so that every
+            // rename `--fix` would make after correcting the kind is reported now.
+            if let Some(guess) = guessed_kind(&type_name.text) {
+                let owner = format!(
+                    "{owner} (read as `{guess}`, the closest kind to `{}`)",
+                    type_name.text
+                );
+                fields.label = owner.clone();
+                self.body(guess, &mut fields);
+                self.finish(&fields, &owner, fields::for_kind(guess), Some(guess));
+            }
             return (None, Body::Unknown, keys);
         };
         let owner = format!("`{kind}` {owner}");
@@ -874,6 +907,7 @@ impl Decoder {
             anchor: self.field(f, "anchor", Decoder::enumeration),
             growing: self.field(f, "growing", Decoder::growing),
             follow_every: self.field(f, "follow_every", Decoder::duration),
+            rejected: f.rejected.clone(),
         }
     }
 
@@ -1059,6 +1093,13 @@ fn invalid_choice(name: &str, written: &str, span: Span, allowed: &[&'static str
         }
     }
     diagnostic
+}
+
+/// The kind an unknown `type` most likely meant: the did-you-mean's first pick.
+fn guessed_kind(written: &str) -> Option<Kind> {
+    did_you_mean(written, Kind::names().iter().copied())
+        .first()
+        .and_then(|best| Kind::from_name(best))
 }
 
 fn unknown_kind(written: &str, span: Span) -> Diagnostic {

@@ -428,6 +428,9 @@ pub struct Window {
     pub growing: Option<Field<Growing>>,
     /// Poll interval while growing (Go duration). Needs `growing`. Default: `2s`.
     pub follow_every: Option<Field<DurationValue>>,
+    /// Fields written with a value already reported as invalid: rules do not call them missing.
+    #[schemars(skip)]
+    pub rejected: Vec<&'static str>,
 }
 
 impl Window {

@@ -129,24 +129,40 @@ fn unknown_field_points_at_the_key_with_a_rename_fix() {
     let (_, mut diagnostics) = yaml(text);
     sources_diagnostics::sort(&mut diagnostics);
     let kinds = codes(&diagnostics);
-    assert_eq!(kinds, ["missing-field", "unknown-field"]);
-    let unknown = &diagnostics[1];
+    // One mistake, one diagnostic: the rename proposed at `urll` covers the missing `url`.
+    assert_eq!(kinds, ["unknown-field"]);
+    let unknown = &diagnostics[0];
     assert_eq!(position(text, unknown), (7, 7));
     assert_eq!(unknown.help.as_deref(), Some("did you mean `url`?"));
     let edit = &unknown.fixes[0].edits[0];
     assert_eq!(&text[edit.span.start..edit.span.end], "urll");
     assert_eq!(edit.replacement, "url");
-    // The missing `url` points at the entry's name.
-    assert_eq!(position(text, &diagnostics[0]), (5, 5));
+    // Without the misspelling, the missing `url` points at the entry's name.
+    let text = "data:\n  sources:\n    users:\n      type: http\n";
+    let (_, diagnostics) = yaml(text);
+    assert_eq!(codes(&diagnostics), ["missing-field"]);
+    assert_eq!(position(text, &diagnostics[0]), (3, 5));
     assert_eq!(
         diagnostics[0].message,
         "`http` source `users` is missing `url`"
     );
+}
+
+#[test]
+fn a_misspelled_kind_checks_the_fields_against_the_kind_it_likely_means() {
+    let text =
+        "data:\n  sources:\n    a:\n      type: htpp\n      urll: http://x\n      headers: {}\n";
+    let (config, mut diagnostics) = yaml(text);
+    sources_diagnostics::sort(&mut diagnostics);
+    assert_eq!(codes(&diagnostics), ["unknown-kind", "unknown-field"]);
     assert_eq!(
-        diagnostics[0].help.as_deref(),
-        Some("add `url`: The endpoint URL (template); `urll` looks like a misspelling of it")
+        diagnostics[1].message,
+        "unknown field `urll` in source `a` (read as `http`, the closest kind to `htpp`)"
     );
-    assert_eq!(diagnostics[0].labels[0].span, unknown.span);
+    assert_eq!(diagnostics[1].fixes[0].edits[0].replacement, "url");
+    assert!(config.entries[0].kind.is_none());
+    let (_, diagnostics) = yaml("data:\n  sources:\n    a:\n      type: zzzzzz\n      urll: x\n");
+    assert_eq!(codes(&diagnostics), ["unknown-kind"]);
 }
 
 #[test]

@@ -45,6 +45,7 @@ pub(crate) fn parse(text: &str) -> Parse {
     };
     errors.sort_by_key(|error| error.span);
     drop_cascades(text, &mut errors);
+    duplicate_tables(text, &mut errors);
     if let Some(root) = &root {
         for error in &mut errors {
             point_at_first_key(text, root, error);
@@ -100,6 +101,61 @@ fn point_at_first_key(text: &str, root: &Node, error: &mut SyntaxError) {
 fn line_of(text: &str, offset: usize) -> usize {
     let before = &text.as_bytes()[..offset.min(text.len())];
     before.iter().filter(|&&b| b == b'\n').count() + 1
+}
+
+/// A table header written twice is one mistake: its error names the table and the line of the
+/// first header, and the duplicate keys the parser then finds in the second table's body (merged
+/// into the first) are not reported again.
+fn duplicate_tables(text: &str, errors: &mut Vec<SyntaxError>) {
+    let mut body_end = None;
+    errors.retain_mut(|error| {
+        let start = error.span.start.min(text.len());
+        let duplicate = error.message.starts_with("duplicate key");
+        if duplicate && body_end.is_some_and(|end| start < end) {
+            return false;
+        }
+        body_end = None;
+        let (before, after) = text.as_bytes().split_at(start);
+        let line_start = before
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |at| at + 1);
+        let line_end = after
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(text.len(), |at| start + at);
+        let header = text[line_start..line_end].trim();
+        if !duplicate || !header.starts_with('[') || header.starts_with("[[") {
+            return true;
+        }
+        let header = header.split('#').next().unwrap_or(header).trim();
+        let first = text[..line_start]
+            .lines()
+            .position(|line| line.split('#').next().unwrap_or(line).trim() == header);
+        error.message = match first {
+            Some(index) => format!(
+                "table `{header}` is written twice; the first is at line {}: move these keys there",
+                index + 1
+            ),
+            None => {
+                format!("table `{header}` is written twice; move these keys into the first one")
+            }
+        };
+        body_end = Some(next_header(text, line_end));
+        true
+    });
+}
+
+/// Where the next `[table]` header line after `from` starts (the end of the text when none).
+fn next_header(text: &str, from: usize) -> usize {
+    let mut at = from;
+    for line in text[from..].split_inclusive('\n') {
+        if at > from && line.trim_start().starts_with('[') {
+            return at;
+        }
+        at += line.len();
+    }
+    text.len()
 }
 
 /// Keeps the first error of each line: the parser's later errors on that line follow from it.

@@ -295,9 +295,16 @@ impl<'t> Builder<'t> {
                 if let PendingKey::Key(key) = key {
                     last = last.max(key.span.end);
                     let at = Span::empty(key.span.end);
+                    // Without an end event the parser stopped at an error before the value: it is
+                    // unreadable, not empty, so nothing downstream reports it a second time.
+                    let value = if end.is_some() {
+                        Value::Null
+                    } else {
+                        Value::Invalid
+                    };
                     entries.push(Entry {
                         key,
-                        value: Node::new(Value::Null, at),
+                        value: Node::new(value, at),
                     });
                 }
                 let end = if flow { end.unwrap_or(last) } else { last };
@@ -735,6 +742,9 @@ fn scan_message(info: &str) -> String {
         _ if info.contains("did not find expected ',' or ']'") => "; is a `]` missing?",
         _ if info.contains("did not find expected ',' or '}'") => "; is a `}` missing?",
         _ if info.contains("unexpected end of") => "; is a closing quote or bracket missing?",
+        _ if info.contains("unknown anchor") => {
+            "; an alias `*name` must name an anchor `&name` written above it"
+        }
         _ => "",
     };
     format!("{info}{hint}")

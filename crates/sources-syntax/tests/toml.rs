@@ -94,10 +94,25 @@ fn duplicate_keys_name_the_line_of_the_first() {
     assert_eq!(parse.errors[0].span.start, text.rfind('b').expect("b"));
     let headers = toml("[x]\na = 1\n[x]\nb = 2\n");
     assert_eq!(headers.errors.len(), 1, "{:?}", headers.errors);
-    assert!(
-        headers.errors[0].message.starts_with("duplicate key `x`"),
+    assert_eq!(
+        headers.errors[0].message,
+        "table `[x]` is written twice; the first is at line 1: move these keys there"
+    );
+}
+
+#[test]
+fn a_table_written_twice_is_one_error_even_when_its_keys_repeat() {
+    let text = "[a]\ntype = 1\ndata = 2\n\n[a] # again\ntype = 1\ndata = 2\n\n[b]\nx = 1\nx = 2\n";
+    let parse = toml(text);
+    let messages: Vec<&str> = parse.errors.iter().map(|e| e.message.as_str()).collect();
+    assert_eq!(
+        messages,
+        [
+            "table `[a]` is written twice; the first is at line 1: move these keys there",
+            "duplicate key `x`; the first is at line 10",
+        ],
         "{:?}",
-        headers.errors
+        parse.errors
     );
 }
 

@@ -290,6 +290,31 @@ fn syntax_errors_point_at_the_parser_position_and_keep_what_came_before() {
 }
 
 #[test]
+fn a_value_cut_off_by_a_syntax_error_is_unreadable_not_empty() {
+    for text in [
+        "data:\n  sources:\n    a:\n\ttype: static\n",
+        "data:\n  sources:\n    a: *nothing\n",
+    ] {
+        let parse = yaml(text);
+        assert_eq!(parse.errors.len(), 1, "{text:?}: {:?}", parse.errors);
+        let root = parse.root.expect("partial root");
+        assert_eq!(
+            at(&root, &["data", "sources", "a"]).value,
+            Value::Invalid,
+            "{text:?}"
+        );
+    }
+    let unknown = yaml("a: *nothing\n");
+    assert!(
+        unknown.errors[0]
+            .message
+            .ends_with("an alias `*name` must name an anchor `&name` written above it"),
+        "{:?}",
+        unknown.errors
+    );
+}
+
+#[test]
 fn syntax_error_positions_are_bytes() {
     let text = "ü: [1, 2\nb: é\n";
     let parse = yaml(text);
