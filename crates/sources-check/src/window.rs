@@ -353,11 +353,11 @@ fn check_http(source: &Source, http: &Http, out: &mut Vec<Diagnostic>) {
     let unreadable = ["search_param", "filters", "cursor"]
         .iter()
         .any(|name| w.rejected.contains(name));
-    if w.search_param.is_none()
-        && !has_filters
-        && !unreadable
-        && !(w.is_anchored() && search_in_request(source))
-    {
+    let channel = w.search_param.is_some()
+        || has_filters
+        || unreadable
+        || (w.is_anchored() && search_in_request(source));
+    if !channel {
         let mut diagnostic = Diagnostic::new(
             Rule::WindowNoFilterChannel,
             window.key_span,
