@@ -58,6 +58,7 @@ pub fn analyze(text: &str, syntax: Syntax) -> Analysis {
     if config.has_sources() {
         check(&config, text, &mut diagnostics);
     }
+    drop_recovered(&parse.errors, &mut diagnostics);
     sources_diagnostics::sort(&mut diagnostics);
     Analysis {
         diagnostics,
@@ -65,6 +66,22 @@ pub fn analyze(text: &str, syntax: Syntax) -> Analysis {
         config,
         line_index: LineIndex::new(text),
     }
+}
+
+/// Drops the diagnostics about a value the parser had to recover (a TOML value written without
+/// quotes, or missing): they start where a syntax error is, and that error already is the one
+/// mistake. Syntax errors themselves are all kept.
+fn drop_recovered(errors: &[sources_syntax::SyntaxError], diagnostics: &mut Vec<Diagnostic>) {
+    if errors.is_empty() {
+        return;
+    }
+    diagnostics.retain(|diagnostic| {
+        diagnostic.rule == Rule::Syntax
+            || !errors.iter().any(|error| {
+                let end = error.span.end.max(error.span.start + 1);
+                (error.span.start..end).contains(&diagnostic.span.start)
+            })
+    });
 }
 
 /// Every check over the decoded model.
