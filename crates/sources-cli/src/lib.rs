@@ -23,6 +23,7 @@ pub mod report;
 pub mod rules;
 pub mod schema;
 pub mod r#try;
+pub mod try_output;
 
 use std::process::ExitCode;
 

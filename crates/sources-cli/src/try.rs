@@ -1,10 +1,12 @@
 //! `sources try NAME`: lints the configuration, then really fetches one entry (and only what it
 //! depends on) and prints what the dashboard would receive.
 //!
-//! One-shot and polled entries print one JSON value (a polled one is fetched once); streamed
-//! entries print NDJSON, one event per line, with failures as `{"error": "…"}` lines, until
-//! `--limit` events, `--for` elapses or the stream ends. Exit 0 on success, 1 when the fetch
-//! failed (or the configuration has errors), 2 on usage errors.
+//! One-shot and polled entries print one value (a polled one is fetched once): a table on a
+//! terminal, JSON when piped, or `--output json|ndjson|table|yaml`; streamed entries print one
+//! event per line, with failures as `{"error": "…"}` lines, until `--limit` events, `--for`
+//! elapses or the stream ends. On a terminal, stderr shows progress (pages, rows, events, elapsed
+//! time). Exit 0 on success, 1 when the fetch failed (or the configuration has errors), 2 on usage
+//! errors.
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};
@@ -17,13 +19,14 @@ use serde_json::Value;
 use sources_diagnostics::Severity;
 use sources_eval::engine::{Engine, EngineOptions, Output, cadence, declared_params};
 use sources_eval::io::Io;
-use sources_eval::trace::{Silent, Trace};
+use sources_eval::trace::{Progress, Trace};
 use sources_syntax::Syntax;
 
 use crate::Outcome;
 use crate::config_file;
 use crate::lint::{Linted, lint_bytes};
 use crate::render::{self, Format, RenderOptions};
+use crate::try_output::{self, OutputFormat, Printing};
 
 /// Arguments of `sources try`.
 #[derive(Debug, clap::Args)]
@@ -47,6 +50,10 @@ pub struct Args {
     /// Stop following a streamed entry after this long (Go duration: `10s`, `1m30s`).
     #[arg(long = "for", value_name = "DURATION")]
     pub for_duration: Option<String>,
+    /// How to print: `table` on a terminal, else `json` (NDJSON for streamed events); `ndjson`
+    /// prints each row of a list on its own line; `yaml` one document (one per event).
+    #[arg(short = 'o', long = "output", value_name = "FORMAT", value_enum)]
+    pub output: Option<OutputFormat>,
     /// Indent the JSON value (NDJSON events stay one per line).
     #[arg(long)]
     pub pretty: bool,
@@ -91,12 +98,65 @@ pub enum Error {
     Write(#[source] io::Error),
 }
 
-/// Prints `--verbose` lines on stderr.
-struct StderrTrace;
+/// Reports on stderr: `--verbose` lines, and on a terminal a progress line (pages walked, rows
+/// read, events received, elapsed time) that is cleared before the output.
+struct StderrTrace {
+    verbose: bool,
+    bar: Option<indicatif::ProgressBar>,
+}
+
+impl StderrTrace {
+    fn new(verbose: bool, entry: &str) -> StderrTrace {
+        let bar = io::IsTerminal::is_terminal(&io::stderr()).then(|| {
+            let bar = indicatif::ProgressBar::new_spinner();
+            if let Ok(style) =
+                indicatif::ProgressStyle::with_template("{spinner} {msg} ({elapsed})")
+            {
+                bar.set_style(style);
+            }
+            bar.set_message(format!("fetching `{entry}`"));
+            bar.enable_steady_tick(Duration::from_millis(120));
+            bar
+        });
+        StderrTrace { verbose, bar }
+    }
+
+    /// Runs `write` with the progress line out of the way.
+    fn suspend<R>(&self, write: impl FnOnce() -> R) -> R {
+        match &self.bar {
+            Some(bar) => bar.suspend(write),
+            None => write(),
+        }
+    }
+
+    /// Counts events received while following.
+    fn events(&self, count: usize) {
+        if let Some(bar) = &self.bar {
+            bar.set_message(format!("{count} events received"));
+        }
+    }
+
+    fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
 
 impl Trace for StderrTrace {
     fn note(&self, line: &str) {
-        eprintln!("· {line}");
+        if self.verbose {
+            self.suspend(|| eprintln!("· {line}"));
+        }
+    }
+
+    fn progress(&self, progress: Progress) {
+        let Some(bar) = &self.bar else { return };
+        match progress {
+            Progress::Pages { pages, items } => {
+                bar.set_message(format!("{pages} page(s) walked, {items} rows read"));
+            }
+        }
     }
 }
 
@@ -207,11 +267,8 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
     } else {
         system
     };
-    let trace: Arc<dyn Trace> = if args.verbose {
-        Arc::new(StderrTrace)
-    } else {
-        Arc::new(Silent)
-    };
+    let reporter = Arc::new(StderrTrace::new(args.verbose, &args.name));
+    let trace: Arc<dyn Trace> = reporter.clone();
     let cadence = cadence(&config, source);
     if args.verbose {
         trace.note(&format!(
@@ -233,14 +290,32 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
             explain: args.verbose,
         },
     );
-    runtime.block_on(evaluate(
+    let columns = try_output::bound_columns(&config, &args.name);
+    let format = args
+        .output
+        .unwrap_or(if io::IsTerminal::is_terminal(&io::stdout()) {
+            OutputFormat::Table
+        } else {
+            OutputFormat::Json
+        });
+    let printing = Printing {
+        format,
+        pretty: args.pretty,
+        raw: args.raw,
+        limit: args.limit,
+        columns: &columns,
+    };
+    let outcome = runtime.block_on(evaluate(
         &engine,
         args,
         &supplied,
         for_duration,
-        trace.as_ref(),
+        &reporter,
+        &printing,
         out,
-    ))
+    ));
+    reporter.finish();
+    outcome
 }
 
 async fn evaluate(
@@ -248,21 +323,30 @@ async fn evaluate(
     args: &Args,
     supplied: &BTreeMap<String, String>,
     for_duration: Option<Duration>,
-    trace: &dyn Trace,
+    trace: &StderrTrace,
+    printing: &Printing<'_>,
     out: &mut dyn Write,
 ) -> Result<Outcome, Error> {
     let output = match engine.evaluate(&args.name, supplied).await {
         Ok(output) => output,
         Err(error) => {
+            trace.finish();
             eprintln!("sources: {error}");
             return Ok(Outcome::Failure);
         }
     };
     match output {
         Output::Value(value) => {
-            let value = limit_rows(value, args.limit, trace);
-            let written =
-                write_value(out, &value, args.pretty, args.raw).and_then(|()| out.flush());
+            trace.finish();
+            if let (Some(limit), Value::Array(rows)) = (args.limit, &value) {
+                if rows.len() > limit {
+                    trace.note(&format!(
+                        "printing {limit} of {} rows (--limit)",
+                        rows.len()
+                    ));
+                }
+            }
+            let written = try_output::write_value(out, &value, printing).and_then(|()| out.flush());
             match written {
                 Err(error) if error.kind() == io::ErrorKind::BrokenPipe => {}
                 written => written.map_err(Error::Write)?,
@@ -299,96 +383,27 @@ async fn evaluate(
                     trace.note(&format!("the stream ended after {printed} events"));
                     break;
                 };
-                let written = match event {
-                    Ok(value) => write_event(out, &value, args.raw),
+                let written = trace.suspend(|| match event {
+                    Ok(value) => try_output::write_event(out, &value, printing),
                     Err(error) => {
                         failed = true;
                         let line = serde_json::json!({ "error": error.to_string() });
                         writeln!(out, "{line}")
                     }
-                };
+                });
                 match written.and_then(|()| out.flush()) {
                     Err(error) if error.kind() == io::ErrorKind::BrokenPipe => break,
                     written => written.map_err(Error::Write)?,
                 }
                 printed += 1;
+                trace.events(printed);
             }
+            trace.finish();
             Ok(if failed {
                 Outcome::Failure
             } else {
                 Outcome::Success
             })
         }
-    }
-}
-
-/// Keeps the first `limit` rows of a list (a convenience of `try`; the dashboard gets them all).
-fn limit_rows(value: Value, limit: Option<usize>, trace: &dyn Trace) -> Value {
-    match (value, limit) {
-        (Value::Array(mut rows), Some(limit)) if rows.len() > limit => {
-            trace.note(&format!(
-                "printing {limit} of {} rows (--limit)",
-                rows.len()
-            ));
-            rows.truncate(limit);
-            Value::Array(rows)
-        }
-        (value, _) => value,
-    }
-}
-
-fn write_value(out: &mut dyn Write, value: &Value, pretty: bool, raw: bool) -> io::Result<()> {
-    if let (true, Value::String(text)) = (raw, value) {
-        out.write_all(text.as_bytes())?;
-        if !text.ends_with('\n') {
-            out.write_all(b"\n")?;
-        }
-        return Ok(());
-    }
-    let text = if pretty {
-        serde_json::to_string_pretty(value)
-    } else {
-        serde_json::to_string(value)
-    }
-    .map_err(io::Error::other)?;
-    writeln!(out, "{text}")
-}
-
-fn write_event(out: &mut dyn Write, value: &Value, raw: bool) -> io::Result<()> {
-    match (raw, value) {
-        (true, Value::String(text)) => writeln!(out, "{text}"),
-        _ => writeln!(out, "{value}"),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    #[test]
-    fn values_print_compact_pretty_or_raw() {
-        let mut out = Vec::new();
-        write_value(&mut out, &json!({"a": [1]}), false, false).expect("write");
-        write_value(&mut out, &json!({"a": 1}), true, false).expect("write");
-        write_value(&mut out, &json!("line one\nline two"), false, true).expect("write");
-        write_value(&mut out, &json!("quoted"), false, false).expect("write");
-        assert_eq!(
-            String::from_utf8(out).expect("utf-8"),
-            "{\"a\":[1]}\n{\n  \"a\": 1\n}\nline one\nline two\n\"quoted\"\n"
-        );
-    }
-
-    #[test]
-    fn limit_keeps_the_first_rows_of_a_list_only() {
-        assert_eq!(
-            limit_rows(json!([1, 2, 3]), Some(2), &Silent),
-            json!([1, 2])
-        );
-        assert_eq!(
-            limit_rows(json!({"a": 1}), Some(0), &Silent),
-            json!({"a": 1})
-        );
-        assert_eq!(limit_rows(json!([1]), None, &Silent), json!([1]));
     }
 }

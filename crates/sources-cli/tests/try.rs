@@ -521,3 +521,45 @@ fn lint_never_fetches_and_try_fetches_only_the_named_entry() {
     assert!(!stderr.contains("hunter2"), "{stderr}");
     assert!(!Path::new("/tmp/sources-try-must-not-exist").exists());
 }
+
+#[test]
+fn output_formats_for_people_and_nothing_extra_on_a_pipe() {
+    let (code, stdout, stderr) = try_demo("apps", &["--output", "table", "--limit", "3"]);
+    assert_eq!(code, 0, "{stderr}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    let header: Vec<&str> = lines[1]
+        .split(['│', '┆'])
+        .map(str::trim)
+        .filter(|title| !title.is_empty())
+        .collect();
+    assert_eq!(
+        header,
+        ["Name", "Region", "Health", "Sync", "Rev"],
+        "{stdout}"
+    );
+    assert_eq!(lines.len(), 3 + 4 + 1, "{stdout}");
+    assert_eq!(
+        lines[lines.len() - 1],
+        "3 of 50 rows shown; 47 more not shown (`--limit N` shows more, `--output json` prints all)"
+    );
+    // Piped, stderr carries only the line saying which demo backend answers: no progress.
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+
+    let (code, stdout, stderr) = try_demo("apps", &["--output", "ndjson"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(stdout.lines().count(), 50);
+    for line in stdout.lines() {
+        assert!(json(line).is_object(), "{line}");
+    }
+
+    let (code, stdout, stderr) = try_demo("regions", &["-o", "yaml"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.starts_with("---\n- "), "{stdout}");
+
+    let (code, stdout, stderr) = try_demo("apps", &["--output", "xml"]);
+    assert_eq!((code, stdout.as_str()), (2, ""));
+    assert!(
+        stderr.contains("invalid value 'xml' for '--output <FORMAT>'"),
+        "{stderr}"
+    );
+}
