@@ -12,7 +12,6 @@ use axum::routing::{get, post};
 use serde_json::json;
 
 use crate::CornerContext;
-use crate::duration::parse_duration;
 use crate::error::ApiError;
 use crate::joblog::{LogPlan, parse_rate};
 use crate::listing::{ListQuery, facets, parse_flag};
@@ -100,7 +99,13 @@ fn json_response(status: StatusCode, value: &impl serde::Serialize) -> Response 
 
 async fn list_apps(State(world): State<SharedWorld>, params: Params) -> Result<Response, ApiError> {
     let query = ListQuery::parse(&params)?;
-    Ok(world.with(|world| json_response(StatusCode::OK, &query.run(world.apps()))))
+    let mut response = world.with(|world| json_response(StatusCode::OK, &query.run(world.apps())));
+    if let Some(warning) = query.clamp_warning()
+        && let Ok(value) = HeaderValue::from_str(&warning)
+    {
+        response.headers_mut().insert(header::WARNING, value);
+    }
+    Ok(response)
 }
 
 async fn app_facets(
@@ -118,8 +123,7 @@ async fn app_detail(
     params: Params,
 ) -> Result<Response, ApiError> {
     let takes = match params.get("takes") {
-        Some(text) => parse_duration(text)
-            .map_err(|error| ApiError::bad_request(format!("parameter takes: {error}")))?,
+        Some(text) => crate::controls::parse_wait("takes", text)?,
         None => DEFAULT_TAKES,
     };
     let hold = match params.get("refresh") {

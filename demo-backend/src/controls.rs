@@ -18,6 +18,24 @@ use crate::error::ApiError;
 use crate::params::Params;
 use crate::world::mix;
 
+/// The longest `latency` (and held-refresh `takes`) a request may ask for: longer is a 400 naming
+/// this maximum, so no request can hold a connection for hours.
+pub const MAX_LATENCY: Duration = Duration::from_secs(60);
+
+/// Parses a per-request duration parameter (`latency`, `takes`): a Go-style duration of at most
+/// [`MAX_LATENCY`]; anything else is a 400 naming the parameter (and the maximum).
+pub fn parse_wait(name: &str, text: &str) -> Result<Duration, ApiError> {
+    let wait = parse_duration(text)
+        .map_err(|error| ApiError::bad_request(format!("parameter {name}: {error}")))?;
+    if wait > MAX_LATENCY {
+        return Err(ApiError::bad_request(format!(
+            "parameter {name}: {text} is longer than the maximum, {}s",
+            MAX_LATENCY.as_secs()
+        )));
+    }
+    Ok(wait)
+}
+
 /// The controls one request asked for.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct RequestControls {
@@ -33,8 +51,7 @@ impl RequestControls {
     /// Reads the controls from the query; a malformed one is a 400 naming it and its accepted form.
     pub fn parse(params: &Params) -> Result<RequestControls, ApiError> {
         let latency = match params.get("latency") {
-            Some(text) => parse_duration(text)
-                .map_err(|error| ApiError::bad_request(format!("parameter latency: {error}")))?,
+            Some(text) => parse_wait("latency", text)?,
             None => Duration::ZERO,
         };
         let fail = params.get("fail").map(parse_fail).transpose()?;
@@ -56,8 +73,13 @@ impl RequestControls {
     }
 }
 
-/// Parses `fail`: a status from 100 to 599 (anything else is malformed). The statuses HTTP cannot
-/// answer with an error body (1xx, 204, 205, 304) are refused too, naming the ones accepted.
+/// The message of a `fail` status that is not an error or a redirect.
+const FAIL_ACCEPTED: &str =
+    "use an error status (400 to 599) or a redirect (300 to 303, 307, 308; it sends a Location)";
+
+/// Parses `fail`: an error status (4xx, 5xx), or a redirect (300–303, 307, 308), which is answered
+/// with a `Location`. Anything else (1xx, 2xx, 304–306, outside 100–599) is a 400 naming the
+/// accepted ones: `fail=200` answering 200 with an error body would be a lie.
 fn parse_fail(text: &str) -> Result<StatusCode, ApiError> {
     let status = text
         .parse::<u16>()
@@ -69,12 +91,29 @@ fn parse_fail(text: &str) -> Result<StatusCode, ApiError> {
                 "parameter fail: expected an HTTP status from 100 to 599, got {text:?}"
             ))
         })?;
-    if status.is_informational() || matches!(status.as_u16(), 204 | 205 | 304) {
+    let code = status.as_u16();
+    if code < 300 || (304..=306).contains(&code) || (309..400).contains(&code) {
         return Err(ApiError::bad_request(format!(
-            "parameter fail: status {status} cannot carry an error body; use 200 to 599 except 204, 205 and 304"
+            "parameter fail: status {status} is not an error; {FAIL_ACCEPTED}"
         )));
     }
     Ok(status)
+}
+
+/// The request's own path and query without its `fail` parameters: where a `fail=3xx` redirect
+/// points, so following it gets the answer the request would have had.
+fn without_fail(uri: &axum::http::Uri) -> String {
+    let kept: Vec<&str> = uri
+        .query()
+        .unwrap_or("")
+        .split('&')
+        .filter(|pair| !pair.is_empty() && pair.split('=').next() != Some("fail"))
+        .collect();
+    if kept.is_empty() {
+        uri.path().to_owned()
+    } else {
+        format!("{}?{}", uri.path(), kept.join("&"))
+    }
 }
 
 /// What the controls layer needs: the clock to wait on, the latency floor, and the seeded counter
@@ -126,6 +165,21 @@ pub async fn apply_controls(
         state.clock.sleep_until(until).await;
     }
     if let Some(status) = controls.fail {
+        if status.is_redirection() {
+            let location = without_fail(request.uri());
+            let mut response = ApiError::new(
+                status,
+                format!(
+                    "redirecting to {location} as asked by fail={}",
+                    status.as_u16()
+                ),
+            )
+            .into_response();
+            if let Ok(value) = HeaderValue::from_str(&location) {
+                response.headers_mut().insert(header::LOCATION, value);
+            }
+            return response;
+        }
         return ApiError::new(
             status,
             format!("failing as asked by fail={}", status.as_u16()),

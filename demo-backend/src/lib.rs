@@ -40,11 +40,13 @@
 //!
 //! Every route of the service, including the automation and search corners and unknown routes,
 //! honours `latency=<duration>` (Go-style, such as `250ms` or `1.5s`; waits on the world clock,
-//! only this request), `fail=<status>` (answers that status with an error body) and
+//! only this request; at most [`controls::MAX_LATENCY`]), `fail=<status>` (answers that error
+//! status with an error body; a redirect status answers with a `Location` to the same request
+//! without `fail`) and
 //! `flaky=<fraction>` (fails that fraction of requests with 503; which ones is decided by the seed
 //! and the order of flaky requests). The `latency` option is a floor added to every request. A
-//! malformed control is a 400 naming it (a `fail` status that cannot carry a body, 1xx, 204, 205
-//! or 304, counts as malformed). Every error has the body `{"error": "…"}`.
+//! malformed control is a 400 naming it (a `fail` status that is neither an error nor a redirect
+//! counts as malformed). Every error has the body `{"error": "…"}`.
 //!
 //! # Embedding
 //!

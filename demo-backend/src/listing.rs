@@ -13,7 +13,8 @@ use crate::world::view::AppRow;
 
 /// Rows per page when `limit` is omitted.
 pub const DEFAULT_LIMIT: usize = 100;
-/// The largest page; a larger `limit` is clamped to it.
+/// The largest page; a larger `limit` is clamped to it (as the job events' `page_size` is), and the
+/// response says so in a `Warning` header.
 pub const MAX_LIMIT: usize = 1_000;
 
 /// A column of the app list: a sort key, a facet field, a per-column filter and a `key:` scope.
@@ -106,12 +107,11 @@ enum Filter {
     /// app's lower-case `search_text` (a term spanning two fields, holding a newline, is refused
     /// when parsed).
     Bare(Box<memchr::memmem::Finder<'static>>),
-    /// A `key:value` `q` term: case-insensitive substring of that column.
-    Scoped(Column, String),
+    /// A `key:value` `q` term or a per-column parameter (one rule for both): that column equals
+    /// the value, ignoring case.
+    Column(Column, String),
     /// A `~regex` `q` term over the name.
     Regex(Regex),
-    /// A per-column parameter: that column equals the value, ignoring case.
-    Exact(Column, String),
 }
 
 impl Filter {
@@ -119,28 +119,12 @@ impl Filter {
         let mut scratch = String::new();
         match self {
             Filter::Bare(finder) => finder.find(app.search_text.as_bytes()).is_some(),
-            Filter::Scoped(column, needle) => {
-                contains_ignore_case(column.text(app, &mut scratch), needle)
-            }
             Filter::Regex(regex) => regex.is_match(&app.name),
-            Filter::Exact(column, value) => column.text(app, &mut scratch).to_lowercase() == *value,
+            Filter::Column(column, value) => {
+                column.text(app, &mut scratch).eq_ignore_ascii_case(value)
+            }
         }
     }
-}
-
-/// Whether `hay` contains `needle_lower` (already lower case), ignoring case.
-fn contains_ignore_case(hay: &str, needle_lower: &str) -> bool {
-    if needle_lower.is_empty() {
-        return true;
-    }
-    if hay.is_ascii() && needle_lower.is_ascii() {
-        let needle = needle_lower.as_bytes();
-        return hay
-            .as_bytes()
-            .windows(needle.len())
-            .any(|window| window.eq_ignore_ascii_case(needle));
-    }
-    hay.to_lowercase().contains(needle_lower)
 }
 
 /// Splits `q` into terms at whitespace; double quotes group words (`"checkout api"`,
@@ -187,14 +171,12 @@ fn parse_term(term: &str) -> Result<Filter, ApiError> {
             ))
         });
     }
-    if let Some((key, value)) = term.split_once(':') {
-        let column = Column::parse(&key.to_lowercase()).ok_or_else(|| {
-            ApiError::bad_request(format!(
-                "parameter q: unknown column {key:?} in term {term:?}; accepted columns: {}",
-                column_names()
-            ))
-        })?;
-        return Ok(Filter::Scoped(column, value.to_lowercase()));
+    // `key:value` with a column as key is that column's filter; any other term with a colon
+    // (`10:30`, `team:core`) is searched as text like every bare term.
+    if let Some((key, value)) = term.split_once(':')
+        && let Some(column) = Column::parse(&key.to_lowercase())
+    {
+        return Ok(Filter::Column(column, value.to_lowercase()));
     }
     if term.contains('\n') {
         return Err(ApiError::bad_request(format!(
@@ -211,6 +193,7 @@ fn parse_term(term: &str) -> Result<Filter, ApiError> {
 pub struct ListQuery {
     offset: usize,
     limit: usize,
+    requested_limit: usize,
     sort: Option<Column>,
     desc: bool,
     filters: Vec<Filter>,
@@ -255,9 +238,8 @@ impl ListQuery {
     /// Validates the query parameters of `GET /apps`.
     pub fn parse(params: &Params) -> Result<ListQuery, ApiError> {
         let offset = parse_count(params, "offset")?.unwrap_or(0);
-        let limit = parse_count(params, "limit")?
-            .unwrap_or(DEFAULT_LIMIT)
-            .min(MAX_LIMIT);
+        let requested_limit = parse_count(params, "limit")?.unwrap_or(DEFAULT_LIMIT);
+        let limit = requested_limit.min(MAX_LIMIT);
         let mut desc = match params.get("desc") {
             Some(value) => parse_flag("desc", value)?,
             None => false,
@@ -288,15 +270,26 @@ impl ListQuery {
         }
         for column in COLUMNS {
             if let Some(value) = params.get(column.name()) {
-                filters.push(Filter::Exact(column, value.to_lowercase()));
+                filters.push(Filter::Column(column, value.to_lowercase()));
             }
         }
         Ok(ListQuery {
             offset,
             limit,
+            requested_limit,
             sort,
             desc,
             filters,
+        })
+    }
+
+    /// The `Warning` header value when `limit` was above [`MAX_LIMIT`] and clamped.
+    pub fn clamp_warning(&self) -> Option<String> {
+        (self.requested_limit > MAX_LIMIT).then(|| {
+            format!(
+                "299 demo-backend \"limit {} is above the maximum {MAX_LIMIT}: at most {MAX_LIMIT} rows are returned\"",
+                self.requested_limit
+            )
         })
     }
 

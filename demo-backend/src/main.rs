@@ -11,6 +11,10 @@ use demo_backend::server::ServeArgs;
 ///
 /// THIS IS A FIXTURE: IT HAS NO AUTHENTICATION AND MUST NEVER BE DEPLOYED AS A REAL SERVICE.
 /// It listens on a loopback address unless --public is given.
+///
+/// Filtering GET /apps: q=region:eu-west-1 and region=eu-west-1 are the same filter, the column's
+/// whole value ignoring case; bare words in q are substrings of id, name or region, and a word
+/// with a colon whose key is not a column is searched as text.
 #[derive(Debug, Parser)]
 #[command(name = "demo-backend", version, about, long_about)]
 struct Args {

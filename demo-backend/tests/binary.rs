@@ -156,6 +156,10 @@ fn help_says_it_is_a_fixture_never_to_deploy() {
     assert!(output.status.success());
     let help = String::from_utf8(output.stdout).unwrap();
     assert!(help.contains("MUST NEVER BE DEPLOYED"), "{help}");
+    assert!(
+        help.contains("q=region:eu-west-1 and region=eu-west-1 are the same filter"),
+        "the matching rule is in --help: {help}"
+    );
     for flag in [
         "--addr",
         "--schedule",

@@ -106,11 +106,23 @@ async fn malformed_controls_are_400s_naming_the_accepted_form() {
         ),
         (
             "/apps?fail=101",
-            "parameter fail: status 101 Switching Protocols cannot carry an error body; use 200 to 599 except 204, 205 and 304",
+            "parameter fail: status 101 Switching Protocols is not an error; use an error status (400 to 599) or a redirect (300 to 303, 307, 308; it sends a Location)",
+        ),
+        (
+            "/apps?fail=200",
+            "parameter fail: status 200 OK is not an error; use an error status (400 to 599) or a redirect (300 to 303, 307, 308; it sends a Location)",
         ),
         (
             "/apps?fail=304",
-            "parameter fail: status 304 Not Modified cannot carry an error body; use 200 to 599 except 204, 205 and 304",
+            "parameter fail: status 304 Not Modified is not an error; use an error status (400 to 599) or a redirect (300 to 303, 307, 308; it sends a Location)",
+        ),
+        (
+            "/apps?latency=1000h",
+            "parameter latency: 1000h is longer than the maximum, 60s",
+        ),
+        (
+            "/apps/app-0001?refresh=normal&takes=1000h",
+            "parameter takes: 1000h is longer than the maximum, 60s",
         ),
         (
             "/apps?fail=600",
@@ -357,4 +369,28 @@ async fn a_zero_seed_is_taken_from_the_clock() {
         ..Options::default()
     });
     assert_ne!(a.context().seed, c.context().seed);
+}
+
+#[tokio::test]
+async fn a_redirect_fail_sends_a_location_without_the_fail() {
+    let demo = Demo::quiet();
+    for status in [301_u16, 302, 303, 307, 308] {
+        let path = format!("/apps?limit=1&fail={status}&q=pay");
+        let response = demo.client.get(&path).await.unwrap();
+        assert_eq!(response.status().as_u16(), status);
+        assert_eq!(
+            response.headers()["location"].to_str().unwrap(),
+            "/apps?limit=1&q=pay",
+            "{path}"
+        );
+        let body = response.into_body().text().await.unwrap();
+        assert_eq!(
+            body,
+            format!(
+                r#"{{"error":"redirecting to /apps?limit=1&q=pay as asked by fail={status}"}}"#
+            )
+        );
+    }
+    let bare = demo.client.get("/jobs?fail=302").await.unwrap();
+    assert_eq!(bare.headers()["location"], "/jobs");
 }

@@ -34,6 +34,10 @@ pub enum Command {
     Lsp(lsp::Args),
     /// Serve the demo backend (a test fixture with no authentication: never deploy it) on a
     /// loopback address, the playground `sources try --demo` talks to with SOURCES_DEMO_API.
+    ///
+    /// Filtering GET /apps: q=region:eu-west-1 and region=eu-west-1 are the same filter, the
+    /// column's whole value ignoring case; bare words in q are substrings of id, name or region,
+    /// and a word with a colon whose key is not a column is searched as text.
     Demo(demo::Args),
 }
 
