@@ -126,6 +126,14 @@ impl DocumentStore {
         self.lock().remove(uri);
     }
 
+    /// Every open document and its version.
+    pub(crate) fn open_documents(&self) -> Vec<(Uri, i32)> {
+        self.lock()
+            .iter()
+            .map(|(uri, document)| (uri.clone(), document.version))
+            .collect()
+    }
+
     /// The current version of a document, if it is open.
     pub(crate) fn version(&self, uri: &Uri) -> Option<i32> {
         self.lock().get(uri).map(|document| document.version)

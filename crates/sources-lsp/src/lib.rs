@@ -2,8 +2,10 @@
 //!
 //! An adapter from [`sources_check::analyze`] to the Language Server Protocol, on
 //! `tower-lsp-server`. It owns the document store, position encoding, and the conversion of the
-//! analysis into diagnostics, hovers, completions, navigation, symbols and quick fixes. It runs no
-//! rule of its own, and never executes a command, reads a `file` source or touches the network.
+//! analysis into diagnostics, hovers, completions, navigation, symbols, quick fixes, semantic
+//! tokens and code lenses. It runs no rule of its own. It executes a command, reads a `file`
+//! source or touches the network only in the user-run `sources.try` command, through
+//! `sources_eval`'s I/O seam.
 //!
 //! Only this crate knows LSP types. Standard output is the transport, so printing is denied.
 
@@ -18,11 +20,14 @@ mod diagnostics;
 mod document;
 mod guard;
 mod hover;
+mod lens;
 mod names;
 mod position;
 mod semantic_tokens;
 mod server;
+mod settings;
 mod symbols;
+mod try_command;
 
 use std::time::Duration;
 

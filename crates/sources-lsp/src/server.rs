@@ -23,13 +23,20 @@ use tower_lsp_server::ls_types::{
     ServerCapabilities, ServerInfo, TextDocumentPositionParams, TextDocumentSyncCapability,
     TextDocumentSyncKind, TextEdit, Uri, WorkspaceEdit,
 };
+use tower_lsp_server::ls_types::{
+    CodeLens, CodeLensOptions, CodeLensParams, DidChangeConfigurationParams, ExecuteCommandOptions,
+    ExecuteCommandParams, LSPAny, ShowDocumentParams,
+};
 use tower_lsp_server::{Client, LanguageServer};
 
 use crate::document::{DocumentStore, Snapshot};
 use crate::guard::{self, Panicked};
 use crate::names::{self, Occurrence, Symbol};
 use crate::position::{self, Positions};
-use crate::{Options, code_actions, completion, diagnostics, hover, semantic_tokens, symbols};
+use crate::{
+    Options, code_actions, completion, diagnostics, hover, lens, semantic_tokens, settings,
+    symbols, try_command,
+};
 
 /// The language server: one per client connection.
 #[derive(Debug)]
@@ -40,6 +47,7 @@ pub struct Server {
     documents: Arc<DocumentStore>,
     publishing: Arc<tokio::sync::Mutex<()>>,
     semantic: semantic_tokens::Sent,
+    settings: Arc<settings::Settings>,
 }
 
 /// The syntax of a document: from the client's language id, else from the file extension.
@@ -61,6 +69,7 @@ impl Server {
             documents: Arc::default(),
             publishing: Arc::default(),
             semantic: semantic_tokens::Sent::default(),
+            settings: Arc::default(),
         }
     }
 
@@ -121,6 +130,106 @@ impl Server {
         semantic_tokens::tokens(analyzed, positions, within)
     }
 
+    /// Runs "▶ try": checks the request, fetches off the server's threads, and shows the result
+    /// as a document (or a message where the client cannot open one).
+    async fn try_entry(&self, arguments: &[LSPAny]) -> Result<Option<LSPAny>> {
+        let request = try_command::arguments(arguments).map_err(Error::invalid_params)?;
+        let uri: Uri = request
+            .uri
+            .parse()
+            .map_err(|_| Error::invalid_params(format!("`{}` is not a URI", request.uri)))?;
+        let Some(snapshot) = self.snapshot(&uri)? else {
+            return Err(Error::invalid_params(format!(
+                "`{}` is not open",
+                request.uri
+            )));
+        };
+        let analyzed = snapshot.current.clone();
+        let refused = try_command::check(
+            &analyzed.analysis.config,
+            &analyzed.analysis.diagnostics,
+            &request,
+        );
+        let outcome = match refused {
+            Some(refusal) => try_command::Outcome::Refused(refusal),
+            None => {
+                let demo = self.settings.values().demo;
+                let name = request.name.clone();
+                tokio::task::spawn_blocking(move || {
+                    try_command::run(&analyzed.analysis.config, &request, demo)
+                })
+                .await
+                .unwrap_or_else(|_| {
+                    try_command::Outcome::Refused(
+                        format!("trying `{name}` failed unexpectedly").into(),
+                    )
+                })
+            }
+        };
+        let (value, summary) = match outcome {
+            try_command::Outcome::Refused(refusal) => {
+                self.client
+                    .show_message(
+                        MessageType::ERROR,
+                        format!("sources try: {}", refusal.message),
+                    )
+                    .await;
+                return Ok(Some(serde_json::json!({
+                    "error": refusal.message,
+                    "missing": refusal.missing,
+                })));
+            }
+            try_command::Outcome::Fetched { value, summary } => (value, summary),
+        };
+        let name = arguments.get(1).and_then(LSPAny::as_str).unwrap_or("entry");
+        let mut document = None;
+        if self.settings.can_show_document() {
+            match try_command::write_result(name, &value) {
+                Ok(path) => {
+                    let shown: Option<Uri> = format!("file://{}", path.display()).parse().ok();
+                    if let Some(shown) = shown {
+                        let params = ShowDocumentParams {
+                            uri: shown.clone(),
+                            external: Some(false),
+                            take_focus: Some(false),
+                            selection: None,
+                        };
+                        if self.client.show_document(params).await.unwrap_or(false) {
+                            document = Some(shown);
+                        }
+                    }
+                }
+                Err(error) => {
+                    self.client
+                        .log_message(
+                            MessageType::WARNING,
+                            format!("sources try: cannot write the result file: {error}"),
+                        )
+                        .await;
+                }
+            }
+        }
+        if document.is_none() {
+            let mut shown = serde_json::to_string(&value).unwrap_or_default();
+            if shown.len() > 2000 {
+                let cut = (0..=2000)
+                    .rev()
+                    .find(|at| shown.is_char_boundary(*at))
+                    .unwrap_or(0);
+                shown.truncate(cut);
+                shown.push('…');
+            }
+            self.client
+                .show_message(MessageType::INFO, format!("{summary}\n{shown}"))
+                .await;
+        }
+        Ok(Some(serde_json::json!({
+            "summary": summary,
+            "document": document.map(|uri| uri.as_str().to_owned()),
+            "value": value,
+        })))
+    }
+
     /// Analyses `version` of `uri` after `delay` and publishes its diagnostics, unless the
     /// document has changed (or closed) by then: stale results are dropped.
     fn schedule_diagnostics(&self, uri: Uri, version: i32, delay: Duration) {
@@ -128,6 +237,7 @@ impl Server {
         let client = self.client.clone();
         let publishing = self.publishing.clone();
         let encoding = self.encoding();
+        let settings = self.settings.clone();
         tokio::spawn(async move {
             if !delay.is_zero() {
                 tokio::time::sleep(delay).await;
@@ -157,10 +267,13 @@ impl Server {
             let analysis = &current.analysis;
             let published = if analysis.has_sources {
                 let positions = Positions::new(&analysis.line_index, encoding);
+                let values = settings.values();
                 analysis
                     .diagnostics
                     .iter()
-                    .map(|diagnostic| diagnostics::to_lsp(diagnostic, &uri, positions))
+                    .filter_map(|diagnostic| {
+                        values.apply(diagnostics::to_lsp(diagnostic, &uri, positions))
+                    })
                     .collect()
             } else {
                 Vec::new()
@@ -207,6 +320,13 @@ fn capabilities(encoding: PositionEncoding) -> ServerCapabilities {
                 ..SemanticTokensOptions::default()
             },
         )),
+        code_lens_provider: Some(CodeLensOptions {
+            resolve_provider: Some(false),
+        }),
+        execute_command_provider: Some(ExecuteCommandOptions {
+            commands: vec![try_command::COMMAND.to_owned()],
+            ..ExecuteCommandOptions::default()
+        }),
         ..ServerCapabilities::default()
     }
 }
@@ -216,6 +336,10 @@ impl LanguageServer for Server {
         let encoding = *self
             .encoding
             .get_or_init(|| position::negotiate(&params.capabilities));
+        self.settings.client(&params.capabilities);
+        if let Some(options) = &params.initialization_options {
+            self.settings.update(options);
+        }
         Ok(InitializeResult {
             capabilities: capabilities(encoding),
             server_info: Some(ServerInfo {
@@ -520,6 +644,39 @@ impl LanguageServer for Server {
                 data: self.semantic_tokens(&snapshot, Some(within)),
             })))
         })
+    }
+
+    async fn code_lens(&self, params: CodeLensParams) -> Result<Option<Vec<CodeLens>>> {
+        let uri = params.text_document.uri;
+        guard::request("textDocument/codeLens", || {
+            let Some(snapshot) = self.snapshot(&uri)? else {
+                return Ok(None);
+            };
+            let analyzed = &snapshot.current;
+            let positions = Positions::new(&analyzed.analysis.line_index, self.encoding());
+            Ok(Some(lens::lenses(analyzed, &uri, positions)))
+        })
+    }
+
+    async fn did_change_configuration(&self, params: DidChangeConfigurationParams) {
+        for problem in self.settings.update(&params.settings) {
+            self.client.log_message(MessageType::WARNING, problem).await;
+        }
+        // Severity overrides change what is published.
+        for (uri, version) in self.documents.open_documents() {
+            self.schedule_diagnostics(uri, version, Duration::ZERO);
+        }
+    }
+
+    async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<LSPAny>> {
+        if params.command != try_command::COMMAND {
+            return Err(Error::invalid_params(format!(
+                "unknown command `{}`: this server runs `{}`",
+                params.command,
+                try_command::COMMAND
+            )));
+        }
+        self.try_entry(&params.arguments).await
     }
 }
 

@@ -34,6 +34,31 @@ function createClient(): LanguageClient {
       // VS Code has no built-in TOML language: without a TOML extension, match the file name.
       { scheme: "file", pattern: "**/*.toml" },
     ],
+    // `sources.demo` and `sources.severity` reach the server as `workspace/didChangeConfiguration`.
+    synchronize: { configurationSection: "sources" },
+    initializationOptions: { sources: vscode.workspace.getConfiguration("sources") },
+    middleware: {
+      // "▶ try" on an entry with required parameters: ask for them, then run it again.
+      executeCommand: async (command, args, next) => {
+        const result = await next(command, args);
+        const missing: unknown = result?.missing;
+        if (command !== "sources.try" || !Array.isArray(missing) || missing.length === 0) {
+          return result;
+        }
+        const params: Record<string, string> = { ...(args[2] ?? {}) };
+        for (const name of missing) {
+          const value = await vscode.window.showInputBox({
+            title: `sources try ${String(args[1])}`,
+            prompt: `Value of the parameter \`${String(name)}\``,
+          });
+          if (value === undefined) {
+            return result;
+          }
+          params[String(name)] = value;
+        }
+        return next(command, [args[0], args[1], params]);
+      },
+    },
   };
   // The id `sources` makes the client read its trace level from `sources.trace.server`.
   return new LanguageClient("sources", "Sources", serverOptions, clientOptions);
@@ -61,6 +86,24 @@ async function stop(): Promise<void> {
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   context.subscriptions.push(
+    // The "N references" lens: the server gives LSP locations; VS Code's references view wants
+    // its own types.
+    vscode.commands.registerCommand(
+      "sources.showReferences",
+      async (uri: string, position: { line: number; character: number }, locations: unknown[]) => {
+        const running = client;
+        if (running === undefined) {
+          return;
+        }
+        const converter = running.protocol2CodeConverter;
+        await vscode.commands.executeCommand(
+          "editor.action.showReferences",
+          converter.asUri(uri),
+          converter.asPosition(position),
+          await Promise.all(locations.map((location) => converter.asLocation(location as never))),
+        );
+      },
+    ),
     vscode.workspace.onDidChangeConfiguration(async (event) => {
       if (event.affectsConfiguration("sources.server.path")) {
         await stop();

@@ -5,12 +5,12 @@
 
 use std::time::Duration;
 
-use futures::StreamExt;
+use futures::{SinkExt, StreamExt};
 use serde_json::{Value, json};
 use sources_lsp::{LspService, Options, Server};
 use tokio::sync::mpsc;
 use tower::{Service, ServiceExt};
-use tower_lsp_server::jsonrpc::{Error, Request};
+use tower_lsp_server::jsonrpc::{Error, Request, Response};
 use tower_lsp_server::ls_types::{Position, PublishDiagnosticsParams};
 
 /// Splits a fixture at its `$0` cursor marker: the text without it and the cursor's byte offset.
@@ -65,6 +65,18 @@ impl TestClient {
         tokio::spawn(async move {
             let mut socket = socket;
             while let Some(message) = socket.next().await {
+                // The client answers the server's requests: it shows documents, and has nothing
+                // to say to anything else.
+                if let Some(id) = message.id().cloned() {
+                    let result = if message.method() == "window/showDocument" {
+                        json!({ "success": true })
+                    } else {
+                        Value::Null
+                    };
+                    if socket.send(Response::from_ok(id, result)).await.is_err() {
+                        break;
+                    }
+                }
                 if sender.send(message).is_err() {
                     break;
                 }
@@ -178,6 +190,21 @@ impl TestClient {
                     .expect("well-formed publishDiagnostics params");
             if params.uri.as_str() == wanted {
                 return params;
+            }
+        }
+    }
+
+    /// The next message the server sends with `method` (waits up to thirty seconds); the client
+    /// has already answered it when it is a request.
+    pub async fn message(&mut self, method: &str) -> Request {
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+        loop {
+            let message = tokio::time::timeout_at(deadline, self.from_server.recv())
+                .await
+                .unwrap_or_else(|_| panic!("the server sends `{method}` within thirty seconds"))
+                .expect("the server is running");
+            if message.method() == method {
+                return message;
             }
         }
     }

@@ -1,0 +1,169 @@
+//! The client's settings (from `initializationOptions` and `workspace/didChangeConfiguration`)
+//! and what the client said it can do.
+//!
+//! Settings are read from `{"sources": {…}}` or the bare object: `demo` (the "▶ try" command
+//! sends requests for the demo address to the in-process demo backend) and `severity` (a map
+//! from rule code to `error`, `warning`, `information`, `hint` or `off`).
+
+use std::collections::HashMap;
+use std::sync::{Mutex, PoisonError};
+
+use serde_json::Value;
+use sources_diagnostics::Rule;
+use tower_lsp_server::ls_types::{
+    ClientCapabilities, Diagnostic, DiagnosticSeverity, NumberOrString,
+};
+
+/// What a severity override does to a rule's diagnostics.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Override {
+    /// Report them with this severity.
+    Severity(DiagnosticSeverity),
+    /// Do not report them.
+    Off,
+}
+
+/// The settings in force.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct Values {
+    /// Whether "▶ try" uses the in-process demo backend for the demo address.
+    pub(crate) demo: bool,
+    /// Severity overrides by rule code.
+    pub(crate) severity: HashMap<String, Override>,
+}
+
+/// The settings and client capabilities of one connection.
+#[derive(Debug, Default)]
+pub(crate) struct Settings {
+    values: Mutex<Values>,
+    show_document: Mutex<bool>,
+}
+
+impl Settings {
+    /// Records what the client supports.
+    pub(crate) fn client(&self, capabilities: &ClientCapabilities) {
+        let supported = capabilities
+            .window
+            .as_ref()
+            .and_then(|window| window.show_document.as_ref())
+            .is_some_and(|show| show.support);
+        *self
+            .show_document
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner) = supported;
+    }
+
+    /// Whether the client can open a document the server names (`window/showDocument`).
+    pub(crate) fn can_show_document(&self) -> bool {
+        *self
+            .show_document
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The settings in force.
+    pub(crate) fn values(&self) -> Values {
+        self.values
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    /// Replaces the settings with those in `settings`; returns what was wrong in it (unknown
+    /// rule codes, unknown severities), each once, for the client's log. Settings that are not
+    /// given keep their defaults.
+    pub(crate) fn update(&self, settings: &Value) -> Vec<String> {
+        let (values, problems) = parse(settings);
+        *self.values.lock().unwrap_or_else(PoisonError::into_inner) = values;
+        problems
+    }
+}
+
+impl Values {
+    /// A published diagnostic after the severity overrides: `None` when its rule is `off`.
+    pub(crate) fn apply(&self, mut diagnostic: Diagnostic) -> Option<Diagnostic> {
+        let code = match &diagnostic.code {
+            Some(NumberOrString::String(code)) => code.as_str(),
+            _ => return Some(diagnostic),
+        };
+        match self.severity.get(code) {
+            None => Some(diagnostic),
+            Some(Override::Off) => None,
+            Some(Override::Severity(severity)) => {
+                diagnostic.severity = Some(*severity);
+                Some(diagnostic)
+            }
+        }
+    }
+}
+
+/// Reads settings, collecting what is wrong.
+fn parse(settings: &Value) -> (Values, Vec<String>) {
+    let settings = settings.get("sources").unwrap_or(settings);
+    let mut values = Values::default();
+    let mut problems = Vec::new();
+    match settings.get("demo") {
+        None | Some(Value::Null) => {}
+        Some(Value::Bool(demo)) => values.demo = *demo,
+        Some(other) => problems.push(format!(
+            "setting `sources.demo` must be true or false, not {other}"
+        )),
+    }
+    if let Some(overrides) = settings.get("severity").and_then(Value::as_object) {
+        for (code, level) in overrides {
+            if Rule::from_code(code).is_none() {
+                problems.push(format!(
+                    "setting `sources.severity`: `{code}` is not a rule (`sources rules` lists them)"
+                ));
+                continue;
+            }
+            let parsed = match level.as_str() {
+                Some("error") => Override::Severity(DiagnosticSeverity::ERROR),
+                Some("warning") => Override::Severity(DiagnosticSeverity::WARNING),
+                Some("information" | "info") => Override::Severity(DiagnosticSeverity::INFORMATION),
+                Some("hint") => Override::Severity(DiagnosticSeverity::HINT),
+                Some("off") => Override::Off,
+                _ => {
+                    problems.push(format!(
+                        "setting `sources.severity.{code}` must be one of error, warning, information, hint, off; not {level}"
+                    ));
+                    continue;
+                }
+            };
+            values.severity.insert(code.clone(), parsed);
+        }
+    }
+    (values, problems)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn settings_are_read_wrapped_or_bare_and_problems_are_named() {
+        let (values, problems) = parse(&json!({ "sources": { "demo": true, "severity": {
+            "unknown-field": "off", "missing-field": "hint", "nope": "error", "syntax": "loud"
+        } } }));
+        assert!(values.demo);
+        assert_eq!(values.severity.get("unknown-field"), Some(&Override::Off));
+        assert_eq!(
+            values.severity.get("missing-field"),
+            Some(&Override::Severity(DiagnosticSeverity::HINT))
+        );
+        assert_eq!(
+            problems,
+            [
+                "setting `sources.severity`: `nope` is not a rule (`sources rules` lists them)",
+                "setting `sources.severity.syntax` must be one of error, warning, information, hint, off; not \"loud\"",
+            ]
+        );
+        let (bare, problems) = parse(&json!({ "demo": "yes" }));
+        assert!(!bare.demo);
+        assert_eq!(
+            problems,
+            ["setting `sources.demo` must be true or false, not \"yes\""]
+        );
+    }
+}

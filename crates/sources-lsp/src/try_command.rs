@@ -1,0 +1,285 @@
+//! The `sources.try` command behind the "▶ try" code lens: fetches one entry with the same engine
+//! as `sources try` (`sources_eval`), through its I/O seam — the system's, or the in-process demo
+//! backend's for the demo address when the `demo` setting is on.
+//!
+//! This is the only place the server performs I/O on a configuration's behalf, and only when the
+//! user runs the command. The result is written to a temporary file the client is asked to open.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use futures::StreamExt;
+use serde_json::{Value, json};
+use sources_config::{Config, Enumeration};
+use sources_diagnostics::Severity;
+use sources_eval::engine::{Engine, EngineOptions, Output, declared_params};
+use sources_eval::io::Io;
+use sources_eval::trace::Silent;
+
+/// The command's name in `workspace/executeCommand`.
+pub(crate) const COMMAND: &str = "sources.try";
+
+/// How long one try may take before it is abandoned.
+const DEADLINE: Duration = Duration::from_secs(30);
+/// How long a streamed entry is listened to.
+const LISTEN: Duration = Duration::from_secs(5);
+/// How many events of a stream are kept.
+const MAX_EVENTS: usize = 20;
+
+/// The command's arguments: `[uri, entry name, {param: value}?]`.
+#[derive(Debug, PartialEq)]
+pub(crate) struct Arguments {
+    /// The document.
+    pub(crate) uri: String,
+    /// The entry to fetch.
+    pub(crate) name: String,
+    /// Parameters the client supplied.
+    pub(crate) params: BTreeMap<String, String>,
+}
+
+/// Reads the command's arguments, or says what is wrong with them.
+pub(crate) fn arguments(arguments: &[Value]) -> Result<Arguments, String> {
+    let usage = "`sources.try` takes [document URI, entry name, {parameter: value}]";
+    let (Some(uri), Some(name)) = (
+        arguments.first().and_then(Value::as_str),
+        arguments.get(1).and_then(Value::as_str),
+    ) else {
+        return Err(usage.to_owned());
+    };
+    let mut params = BTreeMap::new();
+    match arguments.get(2) {
+        None | Some(Value::Null) => {}
+        Some(Value::Object(given)) => {
+            for (key, value) in given {
+                let value = match value {
+                    Value::String(text) => text.clone(),
+                    Value::Number(_) | Value::Bool(_) => value.to_string(),
+                    _ => return Err(format!("{usage}: parameter `{key}` must be a string")),
+                };
+                params.insert(key.clone(), value);
+            }
+        }
+        Some(_) => return Err(usage.to_owned()),
+    }
+    Ok(Arguments {
+        uri: uri.to_owned(),
+        name: name.to_owned(),
+        params,
+    })
+}
+
+/// What a try produced.
+#[derive(Debug)]
+pub(crate) enum Outcome {
+    /// The value the dashboard would receive (for a stream: the events heard, as a list).
+    Fetched {
+        /// The value.
+        value: Value,
+        /// A one-line summary.
+        summary: String,
+    },
+    /// The entry could not be tried.
+    Refused(Refusal),
+}
+
+/// Why an entry cannot be tried yet.
+#[derive(Debug, PartialEq)]
+pub(crate) struct Refusal {
+    /// What is wrong and what to do.
+    pub(crate) message: String,
+    /// Required parameters without a default that the request does not give (a client that can
+    /// ask the user for them runs the command again with them).
+    pub(crate) missing: Vec<String>,
+}
+
+impl From<String> for Refusal {
+    fn from(message: String) -> Refusal {
+        Refusal {
+            message,
+            missing: Vec::new(),
+        }
+    }
+}
+
+/// Refuses a document with errors, an unknown entry, or missing parameters; else `None`.
+pub(crate) fn check(
+    config: &Config,
+    diagnostics: &[sources_diagnostics::Diagnostic],
+    request: &Arguments,
+) -> Option<Refusal> {
+    let errors: Vec<&sources_diagnostics::Diagnostic> = diagnostics
+        .iter()
+        .filter(|diagnostic| diagnostic.severity == Severity::Error)
+        .collect();
+    if let Some(first) = errors.first() {
+        let count = errors.len();
+        return Some(Refusal::from(format!(
+            "the document has {count} error{} (the first: {}): fix {} before trying `{}`",
+            if count == 1 { "" } else { "s" },
+            first.message,
+            if count == 1 { "it" } else { "them" },
+            request.name
+        )));
+    }
+    let Some(source) = config.get(&request.name) else {
+        return Some(Refusal::from(format!(
+            "`{}` is not an entry of `data.sources`",
+            request.name
+        )));
+    };
+    let declared = declared_params(source);
+    let unset: Vec<&sources_eval::params::ParamDecl> = declared
+        .iter()
+        .filter(|decl| {
+            decl.required && decl.default.is_none() && !request.params.contains_key(&decl.name)
+        })
+        .collect();
+    let missing: Vec<String> = unset
+        .iter()
+        .map(|decl| format!("`{}` ({})", decl.name, decl.kind.as_str()))
+        .collect();
+    if let Some(first) = unset.first() {
+        let message = format!(
+            "`{}` needs {} without a default: {}; give {} as the command's third argument, e.g. {{\"{}\": \"…\"}}",
+            request.name,
+            if missing.len() == 1 {
+                "a parameter"
+            } else {
+                "parameters"
+            },
+            missing.join(", "),
+            if missing.len() == 1 { "it" } else { "them" },
+            first.name,
+        );
+        return Some(Refusal {
+            message,
+            missing: unset.iter().map(|decl| decl.name.clone()).collect(),
+        });
+    }
+    sources_eval::params::bind(&declared, &request.params)
+        .err()
+        .map(|message| Refusal::from(format!("`{}`: {message}", request.name)))
+}
+
+/// Fetches the entry. Blocking: it runs its own runtime, so call it off the server's threads.
+pub(crate) fn run(config: &Config, request: &Arguments, demo: bool) -> Outcome {
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            return Outcome::Refused(format!("cannot start the try runtime: {error}").into());
+        }
+    };
+    runtime.block_on(async {
+        match tokio::time::timeout(DEADLINE, fetch(config, request, demo)).await {
+            Ok(outcome) => outcome,
+            Err(_) => Outcome::Refused(
+                format!(
+                    "`{}` did not answer within {}s",
+                    request.name,
+                    DEADLINE.as_secs()
+                )
+                .into(),
+            ),
+        }
+    })
+}
+
+async fn fetch(config: &Config, request: &Arguments, demo: bool) -> Outcome {
+    let system: Arc<dyn Io> = match sources_eval::system::SystemIo::new() {
+        Ok(system) => Arc::new(system),
+        Err(error) => return Outcome::Refused(format!("cannot set up HTTP: {error}").into()),
+    };
+    let io: Arc<dyn Io> = if demo {
+        match sources_eval::demo::DemoIo::new(system) {
+            Ok(demo) => Arc::new(demo),
+            Err(error) => return Outcome::Refused(format!("demo backend: {error}").into()),
+        }
+    } else {
+        system
+    };
+    let engine = Engine::new(config, io, Arc::new(Silent), EngineOptions::default());
+    let output = match engine.evaluate(&request.name, &request.params).await {
+        Ok(output) => output,
+        Err(error) => return Outcome::Refused(format!("`{}`: {error}", request.name).into()),
+    };
+    match output {
+        Output::Value(value) => {
+            let summary = match &value {
+                Value::Array(rows) => format!("`{}`: {} rows", request.name, rows.len()),
+                _ => format!("`{}`: one value", request.name),
+            };
+            Outcome::Fetched { value, summary }
+        }
+        Output::Stream(mut events) => {
+            let deadline = tokio::time::Instant::now() + LISTEN;
+            let mut heard = Vec::new();
+            while heard.len() < MAX_EVENTS {
+                match tokio::time::timeout_at(deadline, events.next()).await {
+                    Ok(Some(Ok(event))) => heard.push(event),
+                    Ok(Some(Err(error))) => heard.push(json!({ "error": error.to_string() })),
+                    Ok(None) | Err(_) => break,
+                }
+            }
+            let summary = format!(
+                "`{}`: {} events in the first {}s (at most {MAX_EVENTS})",
+                request.name,
+                heard.len(),
+                LISTEN.as_secs()
+            );
+            Outcome::Fetched {
+                value: Value::Array(heard),
+                summary,
+            }
+        }
+    }
+}
+
+/// Writes a fetched value to a temporary file named after the entry, and returns its path.
+pub(crate) fn write_result(name: &str, value: &Value) -> std::io::Result<PathBuf> {
+    let directory = std::env::temp_dir().join(format!("sources-try-{}", std::process::id()));
+    std::fs::create_dir_all(&directory)?;
+    let safe: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let path = directory.join(format!("{safe}.json"));
+    let text = serde_json::to_string_pretty(value).map_err(std::io::Error::other)?;
+    std::fs::write(&path, text + "\n")?;
+    Ok(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arguments_are_read_or_refused_with_the_usage() {
+        let read = arguments(&[
+            json!("file:///a.yaml"),
+            json!("apps"),
+            json!({ "n": 3, "s": "x" }),
+        ])
+        .expect("valid arguments");
+        assert_eq!(read.name, "apps");
+        assert_eq!(read.params.get("n").map(String::as_str), Some("3"));
+        assert_eq!(
+            arguments(&[json!("file:///a.yaml")]),
+            Err("`sources.try` takes [document URI, entry name, {parameter: value}]".to_owned())
+        );
+        assert_eq!(
+            arguments(&[json!("u"), json!("a"), json!({ "p": [1] })]),
+            Err("`sources.try` takes [document URI, entry name, {parameter: value}]: parameter `p` must be a string".to_owned())
+        );
+    }
+}

@@ -1,0 +1,237 @@
+//! Protocol tests for code lenses and the `sources.try` command they run, and for settings.
+
+mod support;
+
+use serde_json::{Value, json};
+use support::{TestClient, uri};
+
+const CONFIG: &str = "\
+data:
+  sources:
+    listing:
+      type: static
+      data: [{name: a, up: true}, {name: b, up: false}]
+    up:
+      type: filter
+      from: listing
+      where: up
+    detail:
+      type: http
+      url: http://127.0.0.1:8099/apps/${params.id}
+      parameters:
+        id:
+          type: int
+          required: true
+    apps:
+      type: http
+      url: http://127.0.0.1:8099/apps?limit=2
+tui:
+  components:
+    - kind: table
+      source: up
+";
+
+async fn client(capabilities: Value) -> TestClient {
+    let mut client = TestClient::start(
+        sources_lsp::Options {
+            debounce: std::time::Duration::ZERO,
+        },
+        capabilities,
+    )
+    .await;
+    client.open("f.yaml", "yaml", CONFIG).await;
+    client.diagnostics("f.yaml").await;
+    client
+}
+
+async fn try_entry(client: &mut TestClient, arguments: Value) -> Value {
+    client
+        .request(
+            "workspace/executeCommand",
+            json!({ "command": "sources.try", "arguments": arguments }),
+        )
+        .await
+        .expect("the command answers")
+}
+
+#[tokio::test]
+async fn every_entry_has_a_try_lens_and_a_references_lens() {
+    let mut client = client(json!({})).await;
+    assert_eq!(
+        client.initialized["capabilities"]["executeCommandProvider"]["commands"],
+        json!(["sources.try"])
+    );
+    let lenses = client
+        .request(
+            "textDocument/codeLens",
+            json!({ "textDocument": { "uri": uri("f.yaml") } }),
+        )
+        .await
+        .expect("lenses");
+    let titles: Vec<(u64, &str)> = lenses
+        .as_array()
+        .expect("a list")
+        .iter()
+        .map(|lens| {
+            (
+                lens["range"]["start"]["line"].as_u64().expect("a line"),
+                lens["command"]["title"].as_str().expect("a title"),
+            )
+        })
+        .collect();
+    assert_eq!(
+        titles,
+        [
+            (2, "▶ try"),
+            (2, "1 reference"),
+            (5, "▶ try"),
+            (5, "1 reference"),
+            (9, "▶ try"),
+            (9, "0 references"),
+            (16, "▶ try"),
+            (16, "0 references"),
+        ]
+    );
+    let try_lens = &lenses[0]["command"];
+    assert_eq!(try_lens["command"], "sources.try");
+    assert_eq!(try_lens["arguments"], json!([uri("f.yaml"), "listing"]));
+    // The reference to `up` is the component's `source: up` on line 22.
+    assert_eq!(
+        lenses[3]["command"]["arguments"][2][0]["range"]["start"]["line"],
+        22
+    );
+}
+
+#[tokio::test]
+async fn try_runs_the_engine_and_opens_the_result_as_a_document() {
+    let mut client = client(json!({ "window": { "showDocument": { "support": true } } })).await;
+    let result = try_entry(&mut client, json!([uri("f.yaml"), "up"])).await;
+    assert_eq!(result["value"], json!([{ "name": "a", "up": true }]));
+    assert_eq!(result["summary"], "`up`: 1 rows");
+    let shown = client.message("window/showDocument").await;
+    let document = shown.params().expect("params")["uri"]
+        .as_str()
+        .expect("a URI")
+        .to_owned();
+    assert_eq!(result["document"], json!(document));
+    let path = document.strip_prefix("file://").expect("a file URI");
+    let written: Value =
+        serde_json::from_str(&std::fs::read_to_string(path).expect("the result file exists"))
+            .expect("the result file is JSON");
+    assert_eq!(written, result["value"]);
+}
+
+#[tokio::test]
+async fn without_show_document_the_result_is_a_message() {
+    let mut client = client(json!({})).await;
+    let result = try_entry(&mut client, json!([uri("f.yaml"), "listing"])).await;
+    assert_eq!(result["document"], Value::Null);
+    let message = client.message("window/showMessage").await;
+    let text = message.params().expect("params")["message"]
+        .as_str()
+        .expect("text")
+        .to_owned();
+    assert!(
+        text.starts_with("`listing`: 2 rows\n[{\"name\":\"a\""),
+        "{text}"
+    );
+}
+
+#[tokio::test]
+async fn missing_parameters_are_named_and_supplied_ones_are_used() {
+    let mut client = client(json!({})).await;
+    let result = try_entry(&mut client, json!([uri("f.yaml"), "detail"])).await;
+    let expected = "`detail` needs a parameter without a default: `id` (int); give it as the command's third argument, e.g. {\"id\": \"…\"}";
+    assert_eq!(result["error"], expected);
+    assert_eq!(result["missing"], json!(["id"]));
+    let message = client.message("window/showMessage").await;
+    assert_eq!(
+        message.params().expect("params")["message"],
+        format!("sources try: {expected}")
+    );
+    let result = try_entry(&mut client, json!([uri("f.yaml"), "detail", { "id": "x" }])).await;
+    assert_eq!(
+        result["error"],
+        "`detail`: parameter `id` is declared `int` but got `x`: expected an integer such as `42`"
+    );
+}
+
+#[tokio::test]
+async fn the_demo_setting_sends_the_demo_address_to_the_in_process_backend() {
+    let mut client = client(json!({})).await;
+    client
+        .notify(
+            "workspace/didChangeConfiguration",
+            json!({ "settings": { "sources": { "demo": true } } }),
+        )
+        .await;
+    let result = try_entry(&mut client, json!([uri("f.yaml"), "apps"])).await;
+    let rows = result["value"]["rows"]
+        .as_array()
+        .unwrap_or_else(|| panic!("rows: {result}"));
+    assert_eq!(rows.len(), 2, "{result}");
+    assert_eq!(result["value"]["total"], 5000);
+}
+
+#[tokio::test]
+async fn bad_requests_are_refused_with_what_to_do() {
+    let mut client = client(json!({})).await;
+    let unknown = try_entry(&mut client, json!([uri("f.yaml"), "nope"])).await;
+    assert_eq!(unknown["error"], "`nope` is not an entry of `data.sources`");
+    let error = client
+        .request(
+            "workspace/executeCommand",
+            json!({ "command": "sources.try", "arguments": [uri("f.yaml")] }),
+        )
+        .await
+        .expect_err("refused");
+    assert_eq!(
+        error.message,
+        "`sources.try` takes [document URI, entry name, {parameter: value}]"
+    );
+    client
+        .replace("f.yaml", 2, &CONFIG.replace("type: filter", "type: filtr"))
+        .await;
+    client.diagnostics("f.yaml").await;
+    let broken = try_entry(&mut client, json!([uri("f.yaml"), "listing"])).await;
+    assert_eq!(
+        broken["error"],
+        "the document has 1 error (the first: unknown source kind `filtr`): fix it before trying `listing`"
+    );
+}
+
+#[tokio::test]
+async fn severity_settings_change_and_hide_published_diagnostics() {
+    let mut client = client(json!({})).await;
+    let text = CONFIG.replace("      where: up\n", "      where: up\n      colour: red\n");
+    client.replace("f.yaml", 2, &text).await;
+    let published = client.diagnostics("f.yaml").await;
+    assert_eq!(published.diagnostics.len(), 1, "{published:?}");
+    assert_eq!(
+        published.diagnostics[0].severity,
+        Some(tower_lsp_server::ls_types::DiagnosticSeverity::ERROR)
+    );
+    client
+        .notify(
+            "workspace/didChangeConfiguration",
+            json!({ "settings": { "sources": { "severity": { "unknown-field": "hint" } } } }),
+        )
+        .await;
+    let published = client.diagnostics("f.yaml").await;
+    assert_eq!(
+        published.diagnostics[0].severity,
+        Some(tower_lsp_server::ls_types::DiagnosticSeverity::HINT)
+    );
+    client
+        .notify(
+            "workspace/didChangeConfiguration",
+            json!({ "settings": { "sources": { "severity": { "unknown-field": "off", "nope": "hint" } } } }),
+        )
+        .await;
+    let logged = client.message("window/logMessage").await;
+    assert_eq!(
+        logged.params().expect("params")["message"],
+        "setting `sources.severity`: `nope` is not a rule (`sources rules` lists them)"
+    );
+    assert!(client.diagnostics("f.yaml").await.diagnostics.is_empty());
+}
