@@ -101,4 +101,26 @@ results.forEach((result, index) => {
 if (problems === 0) {
   console.log(`ok   sarif: ${results.length} results carry rule metadata, help text and the exact regions of the json report`);
 }
+
+// Paths given as `../x` and as absolute paths still become URIs relative to %SRCROOT%, and
+// %SRCROOT% plus the URI is the file.
+const before = problems;
+const inside = join(root, "testdata", "syntax");
+const outside = [`../${cases[0].replace(/^testdata\//, "")}`, join(root, cases[2])];
+const elsewhere = spawnSync(sources, ["lint", "--format", "sarif", ...outside], { cwd: inside, encoding: "utf8" });
+const elsewhereRun = JSON.parse(elsewhere.stdout || "{}").runs?.[0] ?? {};
+const base = elsewhereRun.originalUriBaseIds?.["%SRCROOT%"]?.uri;
+if (!base?.startsWith("file:///") || !base.endsWith("/")) fail(`originalUriBaseIds.%SRCROOT% is ${base}`);
+const wanted = new Set(outside.map((path) => resolve(inside, path)));
+for (const result of elsewhereRun.results ?? []) {
+  const artifact = result.locations?.[0]?.physicalLocation?.artifactLocation ?? {};
+  if (artifact.uriBaseId !== "%SRCROOT%" || /^(file:|\/|\.\.)/.test(artifact.uri ?? "/")) {
+    fail(`artifact ${JSON.stringify(artifact)} is not a relative URI against %SRCROOT%`);
+  } else if (base && !wanted.has(fileURLToPath(new URL(artifact.uri, base)))) {
+    fail(`%SRCROOT% ${base} + ${artifact.uri} is none of ${[...wanted].join(", ")}`);
+  }
+}
+if (problems === before) {
+  console.log(`ok   sarif: \`../\` and absolute paths become URIs relative to %SRCROOT% (${base})`);
+}
 process.exit(problems === 0 ? 0 : 1);

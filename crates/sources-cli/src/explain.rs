@@ -37,10 +37,10 @@ fn unknown_rule_message(code: &str, suggestions: &[&str]) -> String {
     format!("no rule has the code `{code}`{hint} (`sources rules` lists every rule)")
 }
 
-/// The rule with `code`, or an error with did-you-mean suggestions.
+/// The rule with `code` (in any case), or an error with did-you-mean suggestions.
 pub fn find_rule(code: &str) -> Result<Rule, Error> {
     let code = code.trim();
-    Rule::from_code(code).ok_or_else(|| Error::UnknownRule {
+    Rule::from_code(&code.to_ascii_lowercase()).ok_or_else(|| Error::UnknownRule {
         code: code.to_owned(),
         suggestions: did_you_mean(code, Rule::ALL.iter().map(|rule| rule.code())),
     })

@@ -80,11 +80,12 @@ pub enum Error {
     #[error(transparent)]
     NotFound(#[from] config_file::NotFound),
     /// The configuration file could not be read.
-    #[error("cannot read `{path}`: {source}")]
+    #[error("cannot read `{path}`")]
     Read {
         /// The path.
         path: String,
-        /// Why.
+        /// Why (printed after the message by the error chain, so not in it).
+        #[source]
         source: io::Error,
     },
     /// A usage error (unknown entry, bad parameter, bad `--for`).

@@ -108,6 +108,39 @@ fn an_unreadable_path_is_exit_2_with_one_line_naming_it() {
 }
 
 #[test]
+fn try_names_an_unreadable_config_once_without_doubled_wording() {
+    let dir = tree(&[("utf16.yaml", b"\xff\xfed\x00a\x00")]);
+    let missing = stderr(&sources(
+        dir.path(),
+        &["try", "a", "-c", "missing.yaml"],
+        b"",
+    ));
+    assert_eq!(missing.lines().count(), 1, "{missing}");
+    assert!(
+        missing.starts_with("sources: cannot read `missing.yaml`: "),
+        "{missing}"
+    );
+    let reason = missing.trim_end().rsplit(": ").next().unwrap_or_default();
+    assert_eq!(missing.matches(reason).count(), 1, "{missing}");
+    let binary = stderr(&sources(dir.path(), &["try", "a", "-c", "utf16.yaml"], b""));
+    assert_eq!(
+        binary.trim_end(),
+        "sources: cannot read `utf16.yaml`: the file is not UTF-8"
+    );
+}
+
+#[test]
+fn explain_accepts_a_code_in_any_case() {
+    let dir = tree(&[]);
+    let lower = sources(dir.path(), &["explain", "unknown-field"], b"");
+    for code in ["UNKNOWN-FIELD", "Unknown-Field"] {
+        let output = sources(dir.path(), &["explain", code], b"");
+        assert_eq!(self::code(&output), 0, "{}", stderr(&output));
+        assert_eq!(stdout(&output), stdout(&lower));
+    }
+}
+
+#[test]
 fn usage_errors_are_exit_2() {
     let dir = tree(&[]);
     assert_eq!(

@@ -94,6 +94,16 @@ pub(crate) fn describe(value: &Value) -> &'static str {
     }
 }
 
+/// A number as it reads back: `5.0` stays `5.0` (Rust prints it `5`, which is an integer).
+pub(crate) fn float_text(value: f64) -> String {
+    let text = value.to_string();
+    if value.is_finite() && !text.contains(['.', 'e', 'E']) {
+        format!("{text}.0")
+    } else {
+        text
+    }
+}
+
 /// The span of the bare name inside `span` when it is written plain or in single-line quotes:
 /// what a rename replaces. `None` when the written form is something else (escapes, blocks).
 pub fn name_span(span: Span, name: &str) -> Option<Span> {
@@ -384,7 +394,7 @@ impl Decoder {
                 style: text.style,
             }),
             Value::Int(value) => plain(value.to_string()),
-            Value::Float(value) => plain(value.to_string()),
+            Value::Float(value) => plain(float_text(*value)),
             Value::Bool(value) => plain(value.to_string()),
             _ => {
                 self.wrong_type(name, "a string", node);
@@ -423,7 +433,7 @@ impl Decoder {
             Value::Str(text) => text.text.clone(),
             Value::Int(0) => return Some(GoDuration::default()),
             Value::Int(value) => value.to_string(),
-            Value::Float(value) => value.to_string(),
+            Value::Float(value) => float_text(*value),
             _ => {
                 self.wrong_type(name, "a duration such as `30s`", node);
                 return None;

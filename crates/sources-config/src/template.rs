@@ -6,6 +6,7 @@
 //! `${window.sort_dir}`, `${window.cursor}`, `${window.dir}` and `${window.filters.NAME}`.
 //! A `$` not followed by `{` is literal text.
 
+use std::borrow::Cow;
 use std::ops::Range;
 
 /// One piece of a template: literal text or a token.
@@ -97,9 +98,10 @@ impl TemplateError {
     pub fn message(&self, text: &str) -> String {
         let written = text.get(self.range.clone()).unwrap_or("");
         match &self.kind {
-            TemplateErrorKind::Unclosed => {
-                format!("`{written}` is not closed: a template token ends with `}}`")
-            }
+            TemplateErrorKind::Unclosed => format!(
+                "`{}` is not closed: a template token ends with `}}`",
+                excerpt(written)
+            ),
             TemplateErrorKind::Malformed => format!(
                 "`{written}` is not a template token: write `${{params.NAME}}`, `${{env.NAME}}` or `${{window.NAME}}`"
             ),
@@ -110,6 +112,20 @@ impl TemplateError {
                 format!("unknown window token `{name}` in `{written}`")
             }
         }
+    }
+}
+
+/// Most characters of a token quoted in a message.
+const MAX_QUOTED_CHARS: usize = 40;
+
+/// `written` as a message quotes it: its first line, at most [`MAX_QUOTED_CHARS`] characters, with
+/// an ellipsis when cut (an unclosed `${` runs to the end of a value that may be 100 KB long).
+fn excerpt(written: &str) -> Cow<'_, str> {
+    let line = written.lines().next().unwrap_or("");
+    match line.char_indices().nth(MAX_QUOTED_CHARS) {
+        Some((cut, _)) => Cow::Owned(format!("{}…", &line[..cut])),
+        None if line.len() < written.len() => Cow::Owned(format!("{line}…")),
+        None => Cow::Borrowed(written),
     }
 }
 
@@ -265,6 +281,32 @@ mod tests {
             TokenKind::Window(WindowToken::Filter("region"))
         );
         assert_eq!(template.segments.len(), 6);
+    }
+
+    #[test]
+    fn an_unclosed_token_quotes_at_most_one_short_line() {
+        let long = format!("x ${{params.id {}", "y".repeat(100_000));
+        let template = Template::parse(&long);
+        let message = template.errors[0].message(&long);
+        assert_eq!(
+            message,
+            format!(
+                "`${{params.id {}…` is not closed: a template token ends with `}}`",
+                "y".repeat(28)
+            )
+        );
+        let lines = "${params.id\nmore text";
+        let message = Template::parse(lines).errors[0].message(lines);
+        assert_eq!(
+            message,
+            "`${params.id…` is not closed: a template token ends with `}`"
+        );
+        let short = "${params.id";
+        let message = Template::parse(short).errors[0].message(short);
+        assert_eq!(
+            message,
+            "`${params.id` is not closed: a template token ends with `}`"
+        );
     }
 
     #[test]

@@ -559,3 +559,21 @@ fn pipe_stages_in_the_schema_have_no_from() {
         assert!(required.iter().any(|name| name == "type"), "{stage}");
     }
 }
+
+#[test]
+fn a_whole_float_is_echoed_as_written_not_as_an_integer() {
+    let text =
+        "data:\n  sources:\n    a:\n      type: static\n      data: [1]\n      timeout: 5.0\n";
+    let (_, diagnostics) = yaml(text);
+    assert_eq!(codes(&diagnostics), ["invalid-duration"]);
+    assert!(
+        diagnostics[0]
+            .message
+            .starts_with("`timeout`: `5.0` is not a duration"),
+        "{}",
+        diagnostics[0].message
+    );
+    assert_eq!(crate::decode::float_text(2.5), "2.5");
+    assert_eq!(crate::decode::float_text(-3.0), "-3.0");
+    assert_eq!(crate::decode::float_text(f64::INFINITY), "inf");
+}

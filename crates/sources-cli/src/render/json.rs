@@ -1,6 +1,7 @@
 //! `json`: one versioned document (`"version": 1`) with every diagnostic and a summary.
 //!
 //! Lines and columns are 1-based, columns in Unicode scalar values; `start`/`end` are byte offsets.
+//! Adding a field is a compatible change and keeps the version; removing or changing one bumps it.
 
 use std::io::{self, Write};
 
@@ -25,6 +26,8 @@ struct JsonDiagnostic<'a> {
     code: &'static str,
     severity: &'static str,
     message: &'a str,
+    /// The primary label's text (what the span itself is), `null` when there is none.
+    label: Option<&'a str>,
     line: u32,
     column: u32,
     end_line: u32,
@@ -72,6 +75,7 @@ fn diagnostic<'a>(report: &'a FileReport, diagnostic: &'a Diagnostic) -> JsonDia
         code: diagnostic.rule.code(),
         severity: diagnostic.severity.as_str(),
         message: &diagnostic.message,
+        label: Some(diagnostic.label.as_str()).filter(|label| !label.is_empty()),
         line: start.line,
         column: start.column,
         end_line: end.line,
@@ -161,6 +165,7 @@ mod tests {
                 "code": "unknown-field",
                 "severity": "error",
                 "message": "unknown field `urll` on an http source",
+                "label": "not a field of http",
                 "line": 5, "column": 7, "end_line": 5, "end_column": 11,
                 "start": urll, "end": urll + 4,
                 "labels": [],
@@ -184,6 +189,7 @@ mod tests {
             "write a Go-style duration such as `5m`"
         );
         assert_eq!(document["diagnostics"][3]["help"], Value::Null);
+        assert_eq!(document["diagnostics"][3]["label"], Value::Null);
         assert_eq!(document["diagnostics"][3]["severity"], "warning");
         assert_eq!(document["diagnostics"][3]["path"], "b.yaml");
     }

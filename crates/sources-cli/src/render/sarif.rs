@@ -1,10 +1,12 @@
 //! `sarif`: a SARIF 2.1.0 log with one run, rule metadata from the registry, and results whose
 //! regions count columns in UTF-16 code units (`columnKind: utf16CodeUnits`, SARIF's default).
 //!
-//! Relative paths are relative URIs against `%SRCROOT%` (the working directory); absolute paths are
-//! `file://` URIs.
+//! Every artifact URI is relative to `%SRCROOT%`, declared in `originalUriBaseIds`: the working
+//! directory, or its closest ancestor that holds every file reported, so that no URI is absolute or
+//! climbs with `..` (paths given as `/abs/x.yaml` or `../x.yaml` included).
 
 use std::io::{self, Write};
+use std::path::{Component, Path, PathBuf};
 
 use serde_json::{Value, json};
 use sources_diagnostics::{Diagnostic, Rule, Severity, Span};
@@ -20,24 +22,67 @@ const SRCROOT: &str = "%SRCROOT%";
 
 /// Writes the SARIF log, pretty-printed, followed by a newline.
 pub fn render(reports: &[FileReport], out: &mut dyn Write) -> io::Result<()> {
+    render_from(reports, std::env::current_dir().ok().as_deref(), out)
+}
+
+/// Writes the SARIF log with paths resolved against `cwd` (the working directory, when known).
+fn render_from(reports: &[FileReport], cwd: Option<&Path>, out: &mut dyn Write) -> io::Result<()> {
+    let base = cwd.map(|cwd| Base::new(cwd, reports));
     let results: Vec<Value> = reports
         .iter()
-        .flat_map(|report| report.diagnostics.iter().map(move |d| result(report, d)))
+        .flat_map(|report| {
+            let artifact = artifact_location(base.as_ref(), &report.path);
+            report
+                .diagnostics
+                .iter()
+                .map(move |d| result(report, &artifact, d))
+        })
         .collect();
     let mut run = json!({
         "tool": { "driver": driver() },
         "columnKind": "utf16CodeUnits",
         "results": results,
     });
-    if let Some(root) = std::env::current_dir()
-        .ok()
-        .and_then(|dir| directory_uri(&dir))
-    {
+    if let Some(root) = base.as_ref().and_then(|base| directory_uri(&base.root)) {
         run["originalUriBaseIds"] = json!({ SRCROOT: { "uri": root } });
     }
     let log = json!({ "$schema": SCHEMA, "version": "2.1.0", "runs": [run] });
     serde_json::to_writer_pretty(&mut *out, &log)?;
     writeln!(out)
+}
+
+/// What `%SRCROOT%` stands for, and the working directory relative paths start from.
+struct Base {
+    cwd: PathBuf,
+    root: PathBuf,
+}
+
+impl Base {
+    /// The working directory, or its closest ancestor holding every reported file.
+    fn new(cwd: &Path, reports: &[FileReport]) -> Base {
+        let cwd = normalize(cwd, Path::new(""));
+        let mut root = cwd.clone();
+        for report in reports {
+            let file = normalize(&cwd, Path::new(&report.path));
+            while !file.starts_with(&root) && root.pop() {}
+        }
+        Base { cwd, root }
+    }
+}
+
+/// `path` made absolute against `cwd`, with `.` and `..` resolved as written (no file access).
+fn normalize(cwd: &Path, path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in cwd.join(path).components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
 }
 
 /// The tool description, with every rule of the registry (a result's `ruleIndex` indexes it).
@@ -77,13 +122,13 @@ fn driver() -> Value {
     })
 }
 
-fn result(report: &FileReport, diagnostic: &Diagnostic) -> Value {
+fn result(report: &FileReport, artifact: &Value, diagnostic: &Diagnostic) -> Value {
     let rule_index = Rule::ALL.iter().position(|rule| *rule == diagnostic.rule);
     let message = match &diagnostic.help {
         Some(help) => format!("{}\nhelp: {help}", diagnostic.message),
         None => diagnostic.message.clone(),
     };
-    let mut primary = physical_location(report, diagnostic.span);
+    let mut primary = physical_location(report, artifact, diagnostic.span);
     let snippet = report
         .text()
         .get(diagnostic.span.start..diagnostic.span.end);
@@ -105,7 +150,7 @@ fn result(report: &FileReport, diagnostic: &Diagnostic) -> Value {
             .map(|(id, label)| {
                 json!({
                     "id": id,
-                    "physicalLocation": physical_location(report, label.span),
+                    "physicalLocation": physical_location(report, artifact, label.span),
                     "message": { "text": label.message },
                 })
             })
@@ -129,7 +174,7 @@ fn result(report: &FileReport, diagnostic: &Diagnostic) -> Value {
                 json!({
                     "description": { "text": fix.title },
                     "artifactChanges": [{
-                        "artifactLocation": artifact_location(&report.path),
+                        "artifactLocation": artifact,
                         "replacements": replacements,
                     }],
                 })
@@ -146,9 +191,9 @@ fn level(severity: Severity) -> &'static str {
     }
 }
 
-fn physical_location(report: &FileReport, span: Span) -> Value {
+fn physical_location(report: &FileReport, artifact: &Value, span: Span) -> Value {
     json!({
-        "artifactLocation": artifact_location(&report.path),
+        "artifactLocation": artifact,
         "region": region(report, span),
     })
 }
@@ -165,13 +210,19 @@ fn region(report: &FileReport, span: Span) -> Value {
     })
 }
 
-/// A relative path as a relative URI against `%SRCROOT%`; an absolute one as a `file://` URI.
-fn artifact_location(path: &str) -> Value {
-    if path.starts_with('/') {
-        json!({ "uri": format!("file://{}", percent_encode(path)) })
-    } else {
-        json!({ "uri": percent_encode(path), "uriBaseId": SRCROOT })
-    }
+/// A path as a URI relative to `%SRCROOT%`. Without a working directory, the path as written.
+fn artifact_location(base: Option<&Base>, path: &str) -> Value {
+    let relative = base.and_then(|base| {
+        let file = normalize(&base.cwd, Path::new(path));
+        let relative = file.strip_prefix(&base.root).ok()?;
+        let parts: Option<Vec<&str>> = relative
+            .components()
+            .map(|component| component.as_os_str().to_str())
+            .collect();
+        Some(parts?.join("/"))
+    });
+    let uri = relative.unwrap_or_else(|| path.replace('\\', "/"));
+    json!({ "uri": percent_encode(&uri), "uriBaseId": SRCROOT })
 }
 
 /// The working directory as a `file://` URI ending in `/`.
@@ -222,7 +273,12 @@ mod tests {
 
     fn log() -> Value {
         let mut out = Vec::new();
-        render(&[fixtures::report(), fixtures::warning_report()], &mut out).expect("render");
+        render_from(
+            &[fixtures::report(), fixtures::warning_report()],
+            Some(Path::new("/work/repo")),
+            &mut out,
+        )
+        .expect("render");
         serde_json::from_slice(&out).expect("valid JSON")
     }
 
@@ -308,14 +364,49 @@ mod tests {
     }
 
     #[test]
-    fn uris_are_percent_encoded_and_absolute_paths_are_file_uris() {
+    fn every_uri_is_relative_to_srcroot_which_holds_every_file() {
+        let log = log();
         assert_eq!(
-            artifact_location("/tmp/a b.yaml"),
-            json!({"uri": "file:///tmp/a%20b.yaml"})
+            log["runs"][0]["originalUriBaseIds"],
+            json!({"%SRCROOT%": {"uri": "file:///work/repo/"}})
         );
-        assert_eq!(artifact_location("<stdin>")["uri"], "%3Cstdin%3E");
+        let cwd = Path::new("/work/repo/sub");
+        let reports = [
+            "a b.yaml",
+            "/work/repo/sub/x/y.yaml",
+            "../other/z.toml",
+            "./w/../v.yaml",
+        ]
+        .map(|path| FileReport {
+            path: path.into(),
+            line_index: sources_syntax::LineIndex::new(""),
+            diagnostics: Vec::new(),
+            has_sources: true,
+        });
+        let base = Base::new(cwd, &reports);
+        assert_eq!(base.root, Path::new("/work/repo"));
+        let uris: Vec<Value> = reports
+            .iter()
+            .map(|report| artifact_location(Some(&base), &report.path)["uri"].clone())
+            .collect();
         assert_eq!(
-            directory_uri(std::path::Path::new("/work/x/")).as_deref(),
+            uris,
+            [
+                "sub/a%20b.yaml",
+                "sub/x/y.yaml",
+                "other/z.toml",
+                "sub/v.yaml"
+            ]
+        );
+        let alone = Base::new(cwd, &reports[..2]);
+        assert_eq!(alone.root, cwd);
+        assert_eq!(
+            artifact_location(Some(&alone), "/work/repo/sub/x/y.yaml"),
+            json!({"uri": "x/y.yaml", "uriBaseId": "%SRCROOT%"})
+        );
+        assert_eq!(artifact_location(None, "<stdin>")["uri"], "%3Cstdin%3E");
+        assert_eq!(
+            directory_uri(Path::new("/work/x/")).as_deref(),
             Some("file:///work/x/")
         );
         assert_eq!(
