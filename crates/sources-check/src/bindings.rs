@@ -21,44 +21,6 @@ pub(crate) fn check_bindings(config: &Config, file: &str, out: &mut Vec<Diagnost
     check_operator_inputs(config, out);
 }
 
-/// How deep [`streams`] follows inputs: deeper chains (or cycles, reported elsewhere) count as not
-/// streaming.
-const MAX_STREAM_DEPTH: usize = 16;
-
-/// Whether an entry streams its events, so that an event log can show it without a window: a
-/// `websocket`, an `http`/`exec` with `follow: true`, a `merge`/`union` whose every child streams
-/// ("it streams when every child streams"), or a single-input operator over a streamed entry.
-fn streams(config: &Config, entry: &Source, depth: usize) -> bool {
-    if depth > MAX_STREAM_DEPTH {
-        return false;
-    }
-    let input_streams = |name: &str| {
-        config
-            .get(name)
-            .is_some_and(|input| streams(config, input, depth + 1))
-    };
-    match &entry.body {
-        Body::Websocket(_) => true,
-        Body::Http(http) => http.follow.as_ref().is_some_and(|follow| follow.value),
-        Body::Exec(exec) => exec.follow.as_ref().is_some_and(|follow| follow.value),
-        Body::Merge(_) | Body::Union(_) => {
-            let children: Vec<String> = entry
-                .references()
-                .into_iter()
-                .filter(|reference| {
-                    matches!(
-                        reference.field,
-                        ReferenceField::Sources | ReferenceField::Child
-                    )
-                })
-                .map(|reference| reference.name.value)
-                .collect();
-            !children.is_empty() && children.iter().all(|child| input_streams(child))
-        }
-        body => body.from().is_some_and(|from| input_streams(&from.value)),
-    }
-}
-
 /// Whether the window grows (`growing: true` or a map; `growing: false` is its own error).
 fn grows(window: &Window) -> Option<Span> {
     match window.growing.as_ref() {
@@ -91,7 +53,8 @@ fn check_component(config: &Config, component: &Component, file: &str, out: &mut
     };
     let who = describe(component);
     let Some(window) = entry.body.window() else {
-        if kind.value == ComponentKind::Eventlog && !streams(config, entry, 0) {
+        if kind.value == ComponentKind::Eventlog && !sources_config::cadence::streams(config, entry)
+        {
             out.push(
                 Diagnostic::new(
                     Rule::WindowBinding,

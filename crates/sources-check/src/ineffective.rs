@@ -57,7 +57,7 @@ pub(crate) fn check_ineffective(config: &Config, file: &str, out: &mut Vec<Diagn
             }
             _ => {}
         }
-        check_streamed_cache(source, leaf, file, out);
+        check_streamed_cache(config, source, leaf, file, out);
     }
 }
 
@@ -72,22 +72,26 @@ fn removable<T>(diagnostic: Diagnostic, name: &str, field: &Field<T>, file: &str
     }
 }
 
-/// How a source streams, when it does: `websocket` always, `http`/`exec` with `follow: true`.
-fn streams(source: &Source) -> Option<&'static str> {
-    match &source.body {
-        Body::Websocket(_) => Some("a websocket streams"),
-        Body::Http(http) if http.follow.as_ref().is_some_and(|follow| follow.value) => {
-            Some("`follow: true` streams")
-        }
-        Body::Exec(exec) if exec.follow.as_ref().is_some_and(|follow| follow.value) => {
-            Some("`follow: true` streams")
-        }
-        _ => None,
+/// How a source streams, when it does (the shared cadence decides whether it does).
+fn streams(config: &Config, source: &Source) -> Option<&'static str> {
+    if !sources_config::cadence::streams(config, source) {
+        return None;
     }
+    Some(match &source.body {
+        Body::Websocket(_) => "a websocket streams",
+        Body::Http(_) | Body::Exec(_) => "`follow: true` streams",
+        _ => "every child streams",
+    })
 }
 
-fn check_streamed_cache(source: &Source, leaf: &LeafFields, file: &str, out: &mut Vec<Diagnostic>) {
-    let (Some(cache), Some(why)) = (&leaf.cache, streams(source)) else {
+fn check_streamed_cache(
+    config: &Config,
+    source: &Source,
+    leaf: &LeafFields,
+    file: &str,
+    out: &mut Vec<Diagnostic>,
+) {
+    let (Some(cache), Some(why)) = (&leaf.cache, streams(config, source)) else {
         return;
     };
     out.push(removable(

@@ -15,6 +15,7 @@ mod merge;
 mod operators;
 mod params;
 mod references;
+mod runnable;
 mod templates;
 mod window;
 
@@ -98,6 +99,7 @@ fn check(config: &Config, text: &str, out: &mut Vec<Diagnostic>) {
     expressions::check_expressions(config, text, out);
     operators::check_operators(config, text, out);
     ineffective::check_ineffective(config, text, out);
+    runnable::check_runnable(config, text, out);
 }
 
 #[cfg(test)]

@@ -1,7 +1,8 @@
 //! References between entries: `unknown-source` for every reference field and component `source`,
 //! and `reference-cycle` for entries that depend on themselves.
 
-use sources_config::{Config, SourceRef, name_span};
+use sources_config::cadence::MAX_CHAIN_DEPTH;
+use sources_config::{Config, ReferenceField, SourceRef, name_span};
 use sources_diagnostics::{Diagnostic, Rule, did_you_mean};
 
 /// Reports references to names that no entry has, with a did-you-mean and a rename fix.
@@ -93,7 +94,9 @@ pub(crate) fn check_cycles(config: &Config, out: &mut Vec<Diagnostic>) {
                 .collect()
         })
         .collect();
-    for component in strongly_connected(&edges) {
+    let components = strongly_connected(&edges);
+    check_depth(config, &edges, &components, out);
+    for component in components {
         let start = component.iter().copied().min().unwrap_or_default();
         let self_loop = edges[start].iter().any(|edge| edge.to == start);
         if component.len() < 2 && !self_loop {
@@ -104,6 +107,97 @@ pub(crate) fn check_cycles(config: &Config, out: &mut Vec<Diagnostic>) {
             continue;
         };
         out.push(cycle_diagnostic(config, &edges, start, &cycle));
+    }
+}
+
+/// `reference-depth` at each entry that starts a chain longer than [`MAX_CHAIN_DEPTH`] (no deeper
+/// entry reads it). `components` come in Tarjan's order, so an entry's inputs are measured first;
+/// entries on a cycle (reported by `reference-cycle`) count as one.
+fn check_depth(
+    config: &Config,
+    edges: &[Vec<Edge>],
+    components: &[Vec<usize>],
+    out: &mut Vec<Diagnostic>,
+) {
+    let followed = |edge: &&Edge| edge.reference.field != ReferenceField::Growing;
+    let mut depth = vec![1usize; edges.len()];
+    for component in components {
+        if component.len() > 1 {
+            continue;
+        }
+        let node = component[0];
+        depth[node] = 1 + edges[node]
+            .iter()
+            .filter(followed)
+            .filter(|edge| edge.to != node)
+            .map(|edge| depth[edge.to])
+            .max()
+            .unwrap_or(0);
+    }
+    let mut read_by_deep = vec![false; edges.len()];
+    for (node, outgoing) in edges.iter().enumerate() {
+        if depth[node] > MAX_CHAIN_DEPTH {
+            for edge in outgoing.iter().filter(followed) {
+                read_by_deep[edge.to] = true;
+            }
+        }
+    }
+    for node in 0..edges.len() {
+        if depth[node] <= MAX_CHAIN_DEPTH || read_by_deep[node] {
+            continue;
+        }
+        let mut chain = vec![node];
+        let mut at = node;
+        while let Some(next) = edges[at]
+            .iter()
+            .filter(followed)
+            .filter(|edge| depth[edge.to] + 1 == depth[at])
+            .map(|edge| edge.to)
+            .next()
+        {
+            chain.push(next);
+            at = next;
+        }
+        let name = |index: usize| config.entries[index].name.value.as_str();
+        let shown = if chain.len() > 4 {
+            format!(
+                "{} → {} → … → {}",
+                name(chain[0]),
+                name(chain[1]),
+                name(chain[chain.len() - 1])
+            )
+        } else {
+            chain
+                .iter()
+                .map(|&index| name(index))
+                .collect::<Vec<_>>()
+                .join(" → ")
+        };
+        let source = &config.entries[node];
+        let mut diagnostic = Diagnostic::new(
+            Rule::ReferenceDepth,
+            source.name.span,
+            format!(
+                "`{}` starts a chain of {} entries ({shown}): deeper than the limit of {MAX_CHAIN_DEPTH}",
+                name(node),
+                depth[node]
+            ),
+        )
+        .with_label(format!("{} entries deep", depth[node]))
+        .with_help(format!(
+            "`try` and the dashboard follow at most {MAX_CHAIN_DEPTH} entries: read a nearer entry, or fold steps into one `pipe`"
+        ));
+        if let Some(edge) = edges[node]
+            .iter()
+            .filter(followed)
+            .find(|edge| chain.get(1) == Some(&edge.to))
+        {
+            diagnostic = diagnostic.with_secondary(
+                edge.reference.name.span,
+                format!("`{}` reads `{}` here", name(node), name(edge.to)),
+            );
+        }
+        out.push(diagnostic);
     }
 }
 

@@ -1,5 +1,5 @@
-//! Templates: where they are written in an entry ([`sites`]), malformed tokens and unknown
-//! namespaces (`invalid-template`), and `${window.*}` tokens where no window resolves them
+//! Templates: where they are written in an entry ([`sites`]), malformed tokens (`invalid-template`),
+//! unknown namespaces (`unknown-namespace`, a warning: the token stays literal), and `${window.*}` tokens where no window resolves them
 //! (`window-token-misplaced`), including `${window.filters.NAME}` naming no declared filter.
 
 use std::ops::Range;
@@ -7,7 +7,7 @@ use std::ops::Range;
 use sources_config::AnyValue;
 use sources_config::Config;
 use sources_config::model::{Body, Source, Window};
-use sources_config::template::{Template, TemplateErrorKind, TokenKind, WindowToken};
+use sources_config::template::{NAMESPACES, Template, TemplateErrorKind, TokenKind, WindowToken};
 
 use crate::fixes;
 use sources_diagnostics::{Diagnostic, Rule, Span, did_you_mean};
@@ -308,7 +308,33 @@ pub(crate) fn filter_names(window: &Window) -> Vec<&str> {
         .unwrap_or_default()
 }
 
-/// `invalid-template` and `window-token-misplaced` over every template of every entry.
+/// The `unknown-namespace` warning: a did-you-mean among the namespaces, with a rename fix when one
+/// fits.
+fn unknown_namespace(
+    diagnostic: Diagnostic,
+    namespace: &str,
+    name_span: Span,
+    file: &str,
+) -> Diagnostic {
+    let suggestions = did_you_mean(namespace, NAMESPACES.iter().copied());
+    let diagnostic = diagnostic.with_label("unknown namespace");
+    match suggestions.as_slice() {
+        [best] => {
+            let diagnostic = diagnostic.with_help(format!("did you mean `{best}`?"));
+            if fixes::written_as(file, name_span, namespace) {
+                diagnostic.with_replacement(format!("Rename `{namespace}` to `{best}`"), name_span, *best)
+            } else {
+                diagnostic
+            }
+        }
+        _ => diagnostic.with_help(
+            "the namespaces are `params`, `env`, `window` and `selection`; to send the text as written, keep it (it stays literal)",
+        ),
+    }
+}
+
+/// `invalid-template`, `unknown-namespace` and `window-token-misplaced` over every template of
+/// every entry.
 pub(crate) fn check_templates(config: &Config, file: &str, out: &mut Vec<Diagnostic>) {
     for source in &config.entries {
         let window = source.body.window().map(|field| &field.value);
@@ -344,12 +370,16 @@ pub(crate) fn check_templates(config: &Config, file: &str, out: &mut Vec<Diagnos
                             }
                         }
                     }
-                    TemplateErrorKind::UnknownNamespace(_) => {
-                        diagnostic = diagnostic
-                            .with_label("unknown namespace")
-                            .with_help(
-                                "the namespaces are `params`, `env` and `window`; a `$` not followed by `{` is literal text",
-                            );
+                    TemplateErrorKind::UnknownNamespace(namespace) => {
+                        diagnostic = unknown_namespace(
+                            Diagnostic::new(Rule::UnknownNamespace, span, error.message(site.text)),
+                            namespace,
+                            site.span_of(
+                                file,
+                                error.range.start + 2..error.range.start + 2 + namespace.len(),
+                            ),
+                            file,
+                        );
                     }
                     TemplateErrorKind::Unclosed => {
                         diagnostic = diagnostic.with_label("no closing `}`");

@@ -59,7 +59,12 @@ fn a_long_chain_does_not_overflow() {
         ));
     }
     text.push_str("    s0x: {type: passthrough, from: s19999}\n");
-    assert!(yaml(&text).is_empty());
+    let diagnostics = yaml(&text);
+    assert_eq!(codes(&diagnostics), ["reference-depth"]);
+    assert_eq!(
+        diagnostics[0].message,
+        "`s0x` starts a chain of 20001 entries (s0x → s19999 → … → s0): deeper than the limit of 64"
+    );
 }
 
 #[test]

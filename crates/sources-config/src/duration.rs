@@ -146,6 +146,24 @@ pub fn parse_duration(text: &str) -> Result<Duration, DurationError> {
     Ok(Duration::new(secs, subsec))
 }
 
+/// A duration as a short human string (`1.5s`, `250ms`, `2m`).
+pub fn format_duration(duration: Duration) -> String {
+    let millis = duration.as_millis();
+    if millis == 0 {
+        return "0s".to_owned();
+    }
+    if millis.is_multiple_of(60_000) {
+        return format!("{}m", millis / 60_000);
+    }
+    if millis.is_multiple_of(1000) {
+        return format!("{}s", millis / 1000);
+    }
+    if millis < 1000 {
+        return format!("{millis}ms");
+    }
+    format!("{}s", duration.as_secs_f64())
+}
+
 #[cfg(test)]
 mod tests {
     use super::{DurationError, parse_duration};

@@ -10,11 +10,13 @@
 //! The model's doc comments are the fields' documentation: the JSON Schema ([`fields::entry_schema`])
 //! and the field knowledge of [`fields`] are generated from them.
 
+pub mod cadence;
 mod config;
 mod decode;
 pub mod duration;
 pub mod enums;
 pub mod fields;
+pub mod json_path;
 pub mod model;
 mod path;
 pub mod schema;

@@ -36,7 +36,13 @@ pub enum TokenKind<'a> {
     Env(&'a str),
     /// `${window.…}`: a value of the window request being made.
     Window(WindowToken<'a>),
+    /// `${selection}` or `${selection.COLUMN}`: the focused row of another component (a column of
+    /// it), filled in by the dashboard; `try` has no selection and leaves the token as written.
+    Selection(Option<&'a str>),
 }
+
+/// The template namespaces: `params`, `env`, `window`, `selection`.
+pub const NAMESPACES: &[&str] = &["params", "env", "window", "selection"];
 
 /// The window tokens.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -78,7 +84,7 @@ pub enum TemplateErrorKind {
     Unclosed,
     /// `${}` or a name with characters outside `[A-Za-z0-9_-]`, or missing pieces (`${params}`).
     Malformed,
-    /// A namespace other than params, env and window.
+    /// A namespace other than params, env, window and selection (the token stays literal).
     UnknownNamespace(String),
     /// `${window.NAME}` where NAME is not a window token.
     UnknownWindowToken(String),
@@ -106,7 +112,7 @@ impl TemplateError {
                 "`{written}` is not a template token: write `${{params.NAME}}`, `${{env.NAME}}` or `${{window.NAME}}`"
             ),
             TemplateErrorKind::UnknownNamespace(namespace) => format!(
-                "unknown template namespace `{namespace}` in `{written}`: use `params`, `env` or `window`"
+                "unknown template namespace `{namespace}` in `{written}`: it stays literal text"
             ),
             TemplateErrorKind::UnknownWindowToken(name) => {
                 format!("unknown window token `{name}` in `{written}`")
@@ -228,6 +234,7 @@ fn classify(inner: &str) -> Result<TokenKind<'_>, TemplateErrorKind> {
     let inner_trimmed = inner.trim();
     let Some((namespace, name)) = inner_trimmed.split_once('.') else {
         return match inner_trimmed {
+            "selection" => Ok(TokenKind::Selection(None)),
             "params" | "env" | "window" | "" => Err(TemplateErrorKind::Malformed),
             other if is_name(other) => Err(TemplateErrorKind::UnknownNamespace(other.to_owned())),
             _ => Err(TemplateErrorKind::Malformed),
@@ -240,7 +247,8 @@ fn classify(inner: &str) -> Result<TokenKind<'_>, TemplateErrorKind> {
         "params" if is_name(name) => Ok(TokenKind::Param(name)),
         "env" if is_name(name) => Ok(TokenKind::Env(name)),
         "window" => window_token(name).map(TokenKind::Window),
-        "params" | "env" => Err(TemplateErrorKind::Malformed),
+        "selection" if is_name(name) => Ok(TokenKind::Selection(Some(name))),
+        "params" | "env" | "selection" => Err(TemplateErrorKind::Malformed),
         other if is_name(other) => Err(TemplateErrorKind::UnknownNamespace(other.to_owned())),
         _ => Err(TemplateErrorKind::Malformed),
     }
@@ -327,6 +335,20 @@ mod tests {
         assert_eq!(template.tokens().count(), 1);
         assert_eq!(&text[template.errors[2].range.clone()], "${window.size}");
         assert!(template.errors[0].message(text).contains("`foo`"));
+    }
+
+    #[test]
+    fn selection_tokens_are_tokens() {
+        let text = "/apps/${selection.id}?row=${selection}";
+        let template = Template::parse(text);
+        assert!(template.errors.is_empty());
+        let kinds: Vec<_> = template.tokens().map(|token| token.kind.clone()).collect();
+        assert_eq!(
+            kinds,
+            [TokenKind::Selection(Some("id")), TokenKind::Selection(None)]
+        );
+        let bad = Template::parse("${selection.a b}");
+        assert_eq!(bad.errors[0].kind, TemplateErrorKind::Malformed);
     }
 
     #[test]

@@ -155,6 +155,14 @@ declare_rules! {
     /// ```
     ///
     /// **Fix:** use one of the values the message lists (`format: json`).
+    ///
+    /// It also finds values of the right type that can never run, each of which `sources try` would
+    /// otherwise refuse before sending anything: an empty `command` or an empty program
+    /// (`command: [""]`); an `http` `url` that is empty, relative or not `http://`/`https://` (a
+    /// websocket `url` that is not `ws://`/`wss://`); a header name that is not a valid HTTP header
+    /// name; `timeout: 0s` (it would end every fetch at once; leave `timeout` out for the 10s
+    /// default); a `static` entry whose `root` is not in its `data`; a window `filters` entry that maps
+    /// a column to an empty name. A value that starts with a `${…}` token is judged when it runs.
     InvalidValue => "invalid-value", Error, "A value of the wrong type, or outside its enumeration.";
     /// Finds an entry whose `type` is neither a leaf kind (`http`, `exec`, `file`, `websocket`, `static`,
     /// `merge`) nor an operator kind (`passthrough`, `filter`, `project`, `derive`, `sort`, `union`,
@@ -198,7 +206,7 @@ declare_rules! {
     /// Finds two fields that exclude each other set on one entry: `refresh` with `follow`, `window` with
     /// `paginate`, `window` with `follow`, `paginate` with `follow`, a parameter both `required` and with a
     /// `default`, `growing` with `refresh`, merge/union `sources` with `children`, `tag_field` without
-    /// `sources`.
+    /// `sources`, `root` with `format: text` (a text value has no keys to slice).
     ///
     /// **Why:** the spec says `refresh` is "not with `follow`", `window` is "not with `follow` or
     /// `paginate`", `required` is "Not with `default`", and a merge needs "exactly one of `sources` and
@@ -264,6 +272,42 @@ declare_rules! {
     ///
     /// **Fix:** break the cycle: make one of the entries read a leaf source instead.
     ReferenceCycle => "reference-cycle", Error, "Entries that reference each other in a cycle.";
+    /// Finds a chain of entries that read each other deeper than 64 entries (`a` reads `b` reads
+    /// `c` …, through any reference field but `growing.source`), counting each entry once.
+    ///
+    /// **Why:** `sources try` and the dashboard follow a chain of reads to its leaves; past 64 entries
+    /// they stop rather than exhaust the stack, so the top of such a chain can never be fetched.
+    /// This is the one limit on chain depth; the diagnostic stands at the entry that starts the
+    /// chain and names the limit.
+    ///
+    /// **Example** (fails: `s64` starts a chain of 65 entries, `s64` → `s63` → … → `s0`):
+    ///
+    /// ```yaml
+    /// data:
+    ///   sources: {
+    ///     s0: {type: static, data: []}, s1: {type: passthrough, from: s0}, s2: {type: passthrough, from: s1}, s3: {type: passthrough, from: s2},
+    ///     s4: {type: passthrough, from: s3}, s5: {type: passthrough, from: s4}, s6: {type: passthrough, from: s5}, s7: {type: passthrough, from: s6},
+    ///     s8: {type: passthrough, from: s7}, s9: {type: passthrough, from: s8}, s10: {type: passthrough, from: s9}, s11: {type: passthrough, from: s10},
+    ///     s12: {type: passthrough, from: s11}, s13: {type: passthrough, from: s12}, s14: {type: passthrough, from: s13}, s15: {type: passthrough, from: s14},
+    ///     s16: {type: passthrough, from: s15}, s17: {type: passthrough, from: s16}, s18: {type: passthrough, from: s17}, s19: {type: passthrough, from: s18},
+    ///     s20: {type: passthrough, from: s19}, s21: {type: passthrough, from: s20}, s22: {type: passthrough, from: s21}, s23: {type: passthrough, from: s22},
+    ///     s24: {type: passthrough, from: s23}, s25: {type: passthrough, from: s24}, s26: {type: passthrough, from: s25}, s27: {type: passthrough, from: s26},
+    ///     s28: {type: passthrough, from: s27}, s29: {type: passthrough, from: s28}, s30: {type: passthrough, from: s29}, s31: {type: passthrough, from: s30},
+    ///     s32: {type: passthrough, from: s31}, s33: {type: passthrough, from: s32}, s34: {type: passthrough, from: s33}, s35: {type: passthrough, from: s34},
+    ///     s36: {type: passthrough, from: s35}, s37: {type: passthrough, from: s36}, s38: {type: passthrough, from: s37}, s39: {type: passthrough, from: s38},
+    ///     s40: {type: passthrough, from: s39}, s41: {type: passthrough, from: s40}, s42: {type: passthrough, from: s41}, s43: {type: passthrough, from: s42},
+    ///     s44: {type: passthrough, from: s43}, s45: {type: passthrough, from: s44}, s46: {type: passthrough, from: s45}, s47: {type: passthrough, from: s46},
+    ///     s48: {type: passthrough, from: s47}, s49: {type: passthrough, from: s48}, s50: {type: passthrough, from: s49}, s51: {type: passthrough, from: s50},
+    ///     s52: {type: passthrough, from: s51}, s53: {type: passthrough, from: s52}, s54: {type: passthrough, from: s53}, s55: {type: passthrough, from: s54},
+    ///     s56: {type: passthrough, from: s55}, s57: {type: passthrough, from: s56}, s58: {type: passthrough, from: s57}, s59: {type: passthrough, from: s58},
+    ///     s60: {type: passthrough, from: s59}, s61: {type: passthrough, from: s60}, s62: {type: passthrough, from: s61}, s63: {type: passthrough, from: s62},
+    ///     s64: {type: passthrough, from: s63}
+    ///   }
+    /// ```
+    ///
+    /// **Fix:** read a nearer entry: most long chains repeat a step a single `filter`, `derive` or
+    /// `pipe` could do.
+    ReferenceDepth => "reference-depth", Error, "A chain of entries reading each other deeper than the 64-entry limit.";
     /// Finds a parameter supplied to a source that does not declare it: in a component binding, a join
     /// lookup's `on` map, or `sources try --param`.
     ///
@@ -704,26 +748,50 @@ declare_rules! {
     ///
     /// **Fix:** add a `window` (and use `offset_param` on http), or remove the token.
     WindowTokenMisplaced => "window-token-misplaced", Warning, "A `${window.*}` token where no window resolves it.";
-    /// Finds a malformed `${...}` template (unclosed, empty) or one in an unknown namespace; the known
-    /// namespaces are `params`, `env` and `window`.
+    /// Finds a malformed `${...}` template: unclosed, empty, a name with characters outside
+    /// `[A-Za-z0-9_-]`, a namespace without a name (`${params}`), or an unknown `${window.*}` token.
+    /// (An unknown namespace is the `unknown-namespace` warning.)
     ///
     /// **Why:** templates are substituted in `url`, `method`, `body`, `headers`, `path`, `command`, `env`
     /// and `initial_messages`; a malformed one is never substituted and goes out as written.
     ///
-    /// **Example** (fails: `param` is not a namespace):
+    /// **Example** (fails: the token is not closed):
     ///
     /// ```yaml
     /// data:
     ///   sources:
     ///     app:
     ///       type: http
-    ///       url: https://api.example.com/apps/${param.id}
+    ///       url: https://api.example.com/apps/${params.id
     ///       parameters:
     ///         id: {required: true}
     /// ```
     ///
-    /// **Fix:** write `${params.NAME}`, `${env.NAME}` or a `${window.*}` token, and close every `${`.
-    InvalidTemplate => "invalid-template", Error, "A malformed `${...}` template or an unknown token namespace.";
+    /// **Fix:** write `${params.NAME}`, `${env.NAME}`, `${selection.COLUMN}` or a `${window.*}` token,
+    /// and close every `${`.
+    InvalidTemplate => "invalid-template", Error, "A malformed `${...}` template.";
+    /// Finds a `${NAMESPACE.NAME}` token whose namespace is none of `params`, `env`, `window` and
+    /// `selection`, and suggests the closest (`${parms.id}` → `params`).
+    ///
+    /// **Why:** such a token is not substituted: it stays in the request as literal text, which is
+    /// almost never meant, but can be (a server that takes `${…}` itself). So it is a warning.
+    /// `${selection}` and `${selection.COLUMN}` (the focused row of another component, filled in by
+    /// the dashboard) are known namespaces.
+    ///
+    /// **Example** (warns: `parms` is a misspelling of `params`):
+    ///
+    /// ```yaml
+    /// data:
+    ///   sources:
+    ///     app:
+    ///       type: http
+    ///       url: https://api.example.com/apps/${parms.id}
+    ///       parameters:
+    ///         id: {required: true}
+    /// ```
+    ///
+    /// **Fix:** correct the namespace (`--fix` renames it when one namespace is close).
+    UnknownNamespace => "unknown-namespace", Warning, "A `${…}` token in an unknown namespace: it stays literal.";
     /// Finds a field that has no effect where it stands: `timeout` on a following websocket, `cache` on a
     /// streamed source.
     ///

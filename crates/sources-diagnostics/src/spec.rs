@@ -12,7 +12,7 @@ impl Rule {
             Rule::UnknownField => "Resources and their fields: the field tables of each kind",
             Rule::MissingField => "field tables: `required` fields; DESIGN.md operator table",
             Rule::InvalidValue => {
-                "Errors 1, 2; field tables (enumerations); websocket `url`; Parameters `type`, `default`"
+                "Errors 1, 2; field tables (enumerations); http and websocket `url`, `headers`, `command`, `timeout`, `root`; Parameters `type`, `default`"
             }
             Rule::UnknownKind => "What the service does 1; DESIGN.md operator kinds",
             Rule::InvalidDuration => "Errors 1; `refresh`, `timeout`, `cache.ttl`, `follow_every`",
@@ -23,6 +23,9 @@ impl Rule {
                 "merge `sources`/`children`; growing `source`; DESIGN.md operators and bindings"
             }
             Rule::ReferenceCycle => "DESIGN.md operators (entries name their inputs)",
+            Rule::ReferenceDepth => {
+                "DESIGN.md operators (entries name their inputs); ARCHITECTURE.md: one chain-depth limit"
+            }
             Rule::UndeclaredParam => {
                 "Errors 3; Parameters (a supplied name the source does not declare)"
             }
@@ -61,6 +64,9 @@ impl Rule {
             Rule::WindowTokenMisplaced => "Exec window tokens; Anchored windows 2–5",
             Rule::InvalidTemplate => {
                 "Parameters (`${params.NAME}`); Exec window tokens; DESIGN.md templates"
+            }
+            Rule::UnknownNamespace => {
+                "Parameters (an undeclared token stays literal); DESIGN.md templates"
             }
             Rule::IneffectiveField => {
                 "leaf `timeout` (ignored with `follow: true`); cache (streamed events pass through)"

@@ -52,119 +52,11 @@ impl std::fmt::Debug for Output<'_> {
     }
 }
 
-/// How an entry delivers over time.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Cadence {
-    /// Fetched once (and again on a manual refresh).
-    OneShot,
-    /// Fetched again every `refresh`.
-    Polled(Duration),
-    /// Events arrive as they happen; `follow` says it is an `http`/`exec` with `follow: true`.
-    Streamed {
-        /// Whether the stream comes from `follow: true`.
-        follow: bool,
-    },
-}
-
-impl Cadence {
-    /// Whether events stream.
-    pub fn is_streamed(self) -> bool {
-        matches!(self, Cadence::Streamed { .. })
-    }
-}
-
-impl std::fmt::Display for Cadence {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Cadence::OneShot => f.write_str("one-shot"),
-            Cadence::Polled(every) => {
-                write!(f, "polled (refresh: {})", crate::format_duration(*every))
-            }
-            Cadence::Streamed { follow: false } => f.write_str("streamed"),
-            Cadence::Streamed { follow: true } => f.write_str("streamed (follow)"),
-        }
-    }
-}
+pub use sources_config::cadence::{Cadence, MAX_CHAIN_DEPTH, cadence, upstream};
 
 /// Whether a boolean field is set to true.
 fn is_true(field: Option<&Field<bool>>) -> bool {
     field.is_some_and(|field| field.value)
-}
-
-/// The most entries a dependency walk goes through before it is called a cycle.
-const MAX_DEPTH: usize = 64;
-
-/// How an entry delivers, from its fields and (for `merge` and operators) its inputs.
-pub fn cadence(config: &Config, source: &Source) -> Cadence {
-    cadence_at(config, source, 0)
-}
-
-fn input_cadences(config: &Config, names: &[String], depth: usize) -> Vec<Cadence> {
-    names
-        .iter()
-        .filter_map(|name| config.get(name))
-        .map(|input| cadence_at(config, input, depth + 1))
-        .collect()
-}
-
-fn combine(cadences: &[Cadence], refresh: Option<Duration>) -> Cadence {
-    if !cadences.is_empty() && cadences.iter().all(|cadence| cadence.is_streamed()) {
-        return Cadence::Streamed { follow: false };
-    }
-    let fastest = cadences
-        .iter()
-        .filter_map(|cadence| match cadence {
-            Cadence::Polled(every) => Some(*every),
-            _ => None,
-        })
-        .chain(refresh)
-        .min();
-    fastest.map_or(Cadence::OneShot, Cadence::Polled)
-}
-
-fn cadence_at(config: &Config, source: &Source, depth: usize) -> Cadence {
-    if depth > MAX_DEPTH {
-        return Cadence::OneShot;
-    }
-    let refresh = source
-        .body
-        .leaf()
-        .and_then(|leaf| leaf.refresh.as_ref())
-        .map(|refresh| refresh.value.0);
-    let polled_or_once = refresh.map_or(Cadence::OneShot, Cadence::Polled);
-    match &source.body {
-        Body::Http(http) if is_true(http.follow.as_ref()) => Cadence::Streamed { follow: true },
-        Body::Exec(exec) if is_true(exec.follow.as_ref()) => Cadence::Streamed { follow: true },
-        Body::Websocket(_) => Cadence::Streamed { follow: false },
-        Body::Merge(_) | Body::Union(_) | Body::Compose(_) | Body::Join(_) => {
-            let inputs = input_cadences(config, &upstream(source), depth);
-            match &source.body {
-                Body::Merge(_) | Body::Union(_) => combine(&inputs, refresh),
-                _ => {
-                    let snapshots: Vec<Cadence> = inputs
-                        .into_iter()
-                        .filter(|cadence| !cadence.is_streamed())
-                        .collect();
-                    combine(&snapshots, refresh)
-                }
-            }
-        }
-        body if body.from().is_some() => {
-            let inputs = input_cadences(config, &upstream(source), depth);
-            inputs.first().copied().unwrap_or(Cadence::OneShot)
-        }
-        _ => polled_or_once,
-    }
-}
-
-/// The entries `source` reads from, in the order they are written (no `growing.source`).
-pub fn upstream(source: &Source) -> Vec<String> {
-    source
-        .references()
-        .into_iter()
-        .filter(|reference| reference.field != sources_config::ReferenceField::Growing)
-        .map(|reference| reference.name.value)
-        .collect()
 }
 
 /// The declared parameters of an entry.
@@ -482,9 +374,9 @@ impl<'c> Engine<'c> {
                 cycle.push(name.clone());
                 return Err(fail(Cause::Cycle(cycle.join(" → "))));
             }
-            if stack.len() > MAX_DEPTH {
+            if stack.len() >= MAX_CHAIN_DEPTH {
                 return Err(fail(Cause::Cycle(format!(
-                    "more than {MAX_DEPTH} entries deep"
+                    "a chain of more than {MAX_CHAIN_DEPTH} entries (run `sources lint`)"
                 ))));
             }
             let source = self

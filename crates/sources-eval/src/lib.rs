@@ -19,7 +19,7 @@ pub mod merge;
 pub mod operators;
 pub mod paginate;
 pub mod params;
-pub mod path;
+pub use sources_config::json_path as path;
 pub mod substitute;
 pub mod system;
 #[cfg(test)]
@@ -27,22 +27,4 @@ mod testing;
 pub mod trace;
 pub mod window;
 
-use std::time::Duration;
-
-/// A duration as a short human string (`1.5s`, `250ms`, `2m`).
-pub fn format_duration(duration: Duration) -> String {
-    let millis = duration.as_millis();
-    if millis == 0 {
-        return "0s".to_owned();
-    }
-    if millis.is_multiple_of(60_000) {
-        return format!("{}m", millis / 60_000);
-    }
-    if millis.is_multiple_of(1000) {
-        return format!("{}s", millis / 1000);
-    }
-    if millis < 1000 {
-        return format!("{millis}ms");
-    }
-    format!("{}s", duration.as_secs_f64())
-}
+pub use sources_config::duration::format_duration;

@@ -117,6 +117,7 @@ impl<'a> Scope<'a> {
         match kind {
             TokenKind::Param(name) => self.params.get(*name).cloned(),
             TokenKind::Env(name) => Some(self.io.env_var(name).unwrap_or_default()),
+            TokenKind::Selection(_) => None,
             TokenKind::Window(token) => {
                 let window = self.window?;
                 let text = match token {
