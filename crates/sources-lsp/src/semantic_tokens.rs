@@ -148,6 +148,7 @@ impl Collector<'_> {
                 TokenKind::Param(_) => (Kind::Parameter, 0),
                 TokenKind::Env(_) => (Kind::Variable, READONLY),
                 TokenKind::Window(_) => (Kind::Property, DEFAULT_LIBRARY),
+                TokenKind::Selection(_) => (Kind::Property, 0),
             };
             if !rest.is_empty() {
                 found.push((
