@@ -1,5 +1,6 @@
 //! `sources list`: one line per entry of `data.sources` — name, kind, cadence, upstream entries and
-//! `needs params`. Reads the configuration only: nothing is fetched.
+//! the parameters it needs (`needs --param NAME=…`) or takes with a default. Reads the
+//! configuration only: nothing is fetched.
 
 use std::io::{self, Write};
 use std::path::PathBuf;

@@ -240,8 +240,8 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
         )));
     };
     let supplied = sources_eval::params::parse_assignments(&args.params).map_err(Error::Usage)?;
-    sources_eval::params::bind(&declared_params(source), &supplied)
-        .map_err(|message| Error::Usage(format!("`{}`: {message}", args.name)))?;
+    let bound = sources_eval::params::bind(&declared_params(source), &supplied)
+        .map_err(|message| Error::Usage(format!("`{}`: {message}", args.name)));
     let for_duration = args
         .for_duration
         .as_deref()
@@ -264,10 +264,16 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
         let demo = runtime.block_on(async { sources_eval::demo::DemoIo::new(system) });
         let demo = demo.map_err(|error| Error::Usage(format!("--demo: {error}")))?;
         eprintln!("sources: {}", demo.describe());
+        if bound.is_err() {
+            if let Some(hint) = runtime.block_on(demo_hint(&demo, source, &supplied)) {
+                return Err(Error::Usage(format!("`{}` {hint}", args.name)));
+            }
+        }
         Arc::new(demo)
     } else {
         system
     };
+    bound?;
     let reporter = Arc::new(StderrTrace::new(args.verbose, &args.name));
     let trace: Arc<dyn Trace> = reporter.clone();
     let cadence = cadence(&config, source);
@@ -317,6 +323,46 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
     ));
     reporter.finish();
     outcome
+}
+
+/// For an entry missing required parameters under `--demo`: `needs --param NAME=…; for example
+/// --param NAME=VALUE, what it is` for each, with values the demo world answers.
+async fn demo_hint(
+    demo: &sources_eval::demo::DemoIo,
+    source: &sources_config::Source,
+    supplied: &BTreeMap<String, String>,
+) -> Option<String> {
+    let url = match &source.body {
+        sources_config::Body::Http(http) => http.url.as_ref(),
+        sources_config::Body::Websocket(socket) => socket.url.as_ref(),
+        _ => None,
+    }
+    .map(|url| url.value.text.as_str());
+    let mut hints = Vec::new();
+    for decl in declared_params(source) {
+        if !decl.required || decl.default.is_some() || supplied.contains_key(&decl.name) {
+            continue;
+        }
+        let name = &decl.name;
+        let example = match url {
+            Some(url) => demo.example(url, name).await,
+            None => None,
+        };
+        hints.push(match example {
+            Some(example) => {
+                let what = example
+                    .what
+                    .map(|what| format!(", {what}"))
+                    .unwrap_or_default();
+                format!(
+                    "needs --param {name}=…; for example --param {name}={}{what}",
+                    example.value
+                )
+            }
+            None => format!("needs --param {name}=… (the demo world has no example for it)"),
+        });
+    }
+    (!hints.is_empty()).then(|| hints.join("; it also "))
 }
 
 async fn evaluate(

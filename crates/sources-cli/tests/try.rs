@@ -236,10 +236,13 @@ fn list_shows_kind_cadence_upstream_and_params() {
             .join(" ")
     };
     assert_eq!(line("apps"), "apps http polled (refresh: 10s) window");
-    assert_eq!(line("app_detail"), "app_detail http one-shot needs params");
+    assert_eq!(
+        line("app_detail"),
+        "app_detail http one-shot needs --param id=…"
+    );
     assert_eq!(
         line("job_log"),
-        "job_log http streamed (follow) needs params"
+        "job_log http streamed (follow) needs --param job=…"
     );
     assert_eq!(
         line("search_tail"),
@@ -562,4 +565,37 @@ fn output_formats_for_people_and_nothing_extra_on_a_pipe() {
         stderr.contains("invalid value 'xml' for '--output <FORMAT>'"),
         "{stderr}"
     );
+}
+
+/// The value `try --demo` suggests for a missing required parameter, and what it names.
+fn suggested(entry: &str, param: &str) -> (String, String) {
+    let (code, stdout, stderr) = try_demo(entry, &[]);
+    assert_eq!((code, stdout.as_str()), (2, ""), "{stderr}");
+    let line = stderr.lines().last().unwrap_or_default();
+    let prefix =
+        format!("sources: `{entry}` needs --param {param}=…; for example --param {param}=");
+    let rest = line
+        .strip_prefix(&prefix)
+        .unwrap_or_else(|| panic!("no example in: {stderr}"));
+    let (value, what) = rest.split_once(", ").unwrap_or((rest, ""));
+    (value.to_owned(), what.to_owned())
+}
+
+#[test]
+fn a_missing_parameter_under_demo_gets_a_value_that_works_in_the_demo_world() {
+    let (job, what) = suggested("job_log", "job");
+    assert!(what.ends_with(" job"), "{what}");
+    let assignment = format!("job={job}");
+    let (code, stdout, stderr) = try_demo(
+        "job_log",
+        &["--param", &assignment, "--limit", "1", "--for", "10s"],
+    );
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(stdout.lines().count(), 1, "{stdout}");
+
+    let (id, _) = suggested("app_detail", "id");
+    let assignment = format!("id={id}");
+    let (code, stdout, stderr) = try_demo("app_detail", &["--param", &assignment]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(json(&stdout)["metadata"]["name"], id.as_str());
 }

@@ -1,9 +1,9 @@
-//! `sources list`: one line per entry — name, kind, cadence, upstream entries, and whether it
-//! needs parameters. Reads the model only; nothing is fetched.
+//! `sources list`: one line per entry — name, kind, cadence, upstream entries, and the parameters
+//! it needs or takes. Reads the model only; nothing is fetched.
 
 use sources_config::{Config, Growing, Source};
 
-use crate::engine::{cadence, kind_name, needs_params, upstream};
+use crate::engine::{cadence, declared_params, kind_name, upstream};
 
 /// One entry as `list` shows it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -18,8 +18,10 @@ pub struct Listing {
     pub window: Option<String>,
     /// The entries it reads from.
     pub upstream: Vec<String>,
-    /// Whether a required parameter has no default.
-    pub needs_params: bool,
+    /// The required parameters without a default: `try` needs `--param NAME=…` for each.
+    pub needs: Vec<String>,
+    /// The parameters with a default, as `NAME=DEFAULT`.
+    pub defaults: Vec<String>,
 }
 
 fn window_label(source: &Source) -> Option<String> {
@@ -55,7 +57,15 @@ pub fn list(config: &Config, all: bool) -> Vec<Listing> {
             cadence: cadence(config, source).to_string(),
             window: window_label(source),
             upstream: upstream(source),
-            needs_params: needs_params(source),
+            needs: declared_params(source)
+                .into_iter()
+                .filter(|decl| decl.required && decl.default.is_none())
+                .map(|decl| decl.name)
+                .collect(),
+            defaults: declared_params(source)
+                .into_iter()
+                .filter_map(|decl| Some(format!("{}={}", decl.name, decl.default?)))
+                .collect(),
         })
         .collect()
 }
@@ -78,8 +88,16 @@ pub fn render(listings: &[Listing]) -> String {
         if !listing.upstream.is_empty() {
             notes.push(format!("← {}", listing.upstream.join(", ")));
         }
-        if listing.needs_params {
-            notes.push("needs params".to_owned());
+        if !listing.needs.is_empty() {
+            let params: Vec<String> = listing
+                .needs
+                .iter()
+                .map(|name| format!("--param {name}=…"))
+                .collect();
+            notes.push(format!("needs {}", params.join(" ")));
+        }
+        if !listing.defaults.is_empty() {
+            notes.push(format!("params {}", listing.defaults.join(" ")));
         }
         let line = format!(
             "{:name_width$}  {:kind_width$}  {:cadence_width$}  {}",
@@ -146,7 +164,7 @@ data:
         assert_eq!(lines[0], "apps      http       polled (refresh: 5s)");
         assert_eq!(
             lines[1],
-            "log       http       streamed (follow)     needs params"
+            "log       http       streamed (follow)     needs --param job=…"
         );
         assert_eq!(lines[2], "ticks     websocket  streamed");
         assert_eq!(

@@ -87,6 +87,81 @@ impl DemoIo {
     }
 }
 
+/// A parameter value that works in the demo world, and what it names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Example {
+    /// The value to pass.
+    pub value: String,
+    /// What it is (`a running job`, ``app `payments-api` ``), when the row says.
+    pub what: Option<String>,
+}
+
+impl DemoIo {
+    /// A value for `${params.NAME}` in `url` that the demo world answers: the id of a row of the
+    /// collection the URL names before the parameter (`…/jobs/${params.job}/log` → a row of
+    /// `/jobs`), preferring a running one. `None` when the URL is not the demo's, or the
+    /// collection has no rows with an `id`.
+    pub async fn example(&self, url: &str, name: &str) -> Option<Example> {
+        let at = url.find(&format!("${{params.{name}}}"))?;
+        let collection = url[..at].trim_end_matches('/');
+        let path = DemoIo::demo_path(collection)?;
+        let noun = path.rsplit('/').next().unwrap_or_default();
+        let noun = noun.strip_suffix('s').unwrap_or(noun).to_owned();
+        let mut body = None;
+        for url in [collection.to_owned(), format!("{collection}/")] {
+            let request = HttpRequest {
+                method: "GET".to_owned(),
+                url,
+                headers: vec![("Accept".to_owned(), "application/json".to_owned())],
+                body: None,
+            };
+            let fetched = crate::fetch::http_body(
+                self,
+                &crate::trace::Silent,
+                request,
+                crate::fetch::DEFAULT_TIMEOUT,
+            );
+            if let Ok(fetched) = fetched.await {
+                body = Some(fetched);
+                break;
+            }
+        }
+        let body = body?;
+        let value: serde_json::Value = serde_json::from_slice(&body).ok()?;
+        let rows = ["", "rows", "results", "items", "data"]
+            .iter()
+            .find_map(|key| {
+                let rows = if key.is_empty() {
+                    &value
+                } else {
+                    value.get(key)?
+                };
+                rows.as_array()
+            })?;
+        let with_id = |row: &&serde_json::Value| row.get("id").is_some();
+        let row = rows
+            .iter()
+            .filter(with_id)
+            .find(|row| {
+                row.get("status")
+                    .and_then(|status| status.as_str())
+                    .is_some_and(|status| status.eq_ignore_ascii_case("running"))
+            })
+            .or_else(|| rows.iter().find(with_id))?;
+        let value = match row.get("id")? {
+            serde_json::Value::String(id) => id.clone(),
+            other => other.to_string(),
+        };
+        let text = |key: &str| row.get(key).and_then(|field| field.as_str());
+        let what = match (text("status"), text("name")) {
+            (Some(status), _) => Some(format!("a {} {noun}", status.to_lowercase())),
+            (None, Some(name)) if name != value => Some(format!("{noun} `{name}`")),
+            _ => None,
+        };
+        Some(Example { value, what })
+    }
+}
+
 fn client_error(error: ClientError) -> IoError {
     match error {
         ClientError::Connect { address, source } => IoError::Connect {
@@ -297,6 +372,54 @@ mod tests {
         assert_eq!(
             page["total"], 12,
             "the live world, not a default in-process one"
+        );
+    }
+
+    #[tokio::test]
+    async fn an_example_parameter_comes_from_the_collection_the_url_names() {
+        let io = demo(FakeIo::new());
+        let listed = crate::fetch::http_body(
+            &io,
+            &crate::trace::Silent,
+            HttpRequest {
+                method: "GET".into(),
+                url: "http://127.0.0.1:8099/apps".into(),
+                headers: vec![],
+                body: None,
+            },
+            crate::fetch::DEFAULT_TIMEOUT,
+        )
+        .await
+        .expect("listed");
+        let listed: serde_json::Value = serde_json::from_slice(&listed).expect("json");
+        let first = &listed["rows"][0];
+        let example = io
+            .example("http://127.0.0.1:8099/apps/${params.id}", "id")
+            .await
+            .expect("an example");
+        assert_eq!(Some(example.value.as_str()), first["id"].as_str());
+        let detail = crate::fetch::http_body(
+            &io,
+            &crate::trace::Silent,
+            HttpRequest {
+                method: "GET".into(),
+                url: format!("http://127.0.0.1:8099/apps/{}", example.value),
+                headers: vec![],
+                body: None,
+            },
+            crate::fetch::DEFAULT_TIMEOUT,
+        )
+        .await;
+        assert!(detail.is_ok(), "the example answers: {detail:?}");
+        assert_eq!(
+            io.example("http://example.test/apps/${params.id}", "id")
+                .await,
+            None
+        );
+        assert_eq!(
+            io.example("http://127.0.0.1:8099/nothing/${params.id}", "id")
+                .await,
+            None
         );
     }
 }

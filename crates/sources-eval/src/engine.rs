@@ -90,13 +90,6 @@ pub fn declared_params(source: &Source) -> Vec<ParamDecl> {
         .collect()
 }
 
-/// Whether an entry has a required parameter with no default.
-pub fn needs_params(source: &Source) -> bool {
-    declared_params(source)
-        .iter()
-        .any(|decl| decl.required && decl.default.is_none())
-}
-
 fn text(field: Option<&Field<Template>>) -> Option<&str> {
     field.map(|field| field.value.text.as_str())
 }
