@@ -198,6 +198,40 @@ pub async fn apply_controls(
     next.run(request).await
 }
 
+/// The longest request target (path and query) served; longer is `414` with a JSON error.
+pub const MAX_URI_BYTES: usize = 8 * 1024;
+/// The most header bytes (names and values) served; more is `431` with a JSON error.
+pub const MAX_HEADER_BYTES: usize = 16 * 1024;
+
+/// The layer that refuses oversized requests with the same JSON error body as every other error:
+/// a request target over [`MAX_URI_BYTES`] (`414`) or headers over [`MAX_HEADER_BYTES`] (`431`).
+pub async fn request_limits(request: Request, next: Next) -> Response {
+    let target = request
+        .uri()
+        .path_and_query()
+        .map_or(0, |target| target.as_str().len());
+    if target > MAX_URI_BYTES {
+        return ApiError::new(
+            StatusCode::URI_TOO_LONG,
+            format!("the request target is {target} bytes; the limit is {MAX_URI_BYTES}"),
+        )
+        .into_response();
+    }
+    let headers: usize = request
+        .headers()
+        .iter()
+        .map(|(name, value)| name.as_str().len() + value.len())
+        .sum();
+    if headers > MAX_HEADER_BYTES {
+        return ApiError::new(
+            StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
+            format!("the request headers are {headers} bytes; the limit is {MAX_HEADER_BYTES}"),
+        )
+        .into_response();
+    }
+    next.run(request).await
+}
+
 /// The largest error body read back when an error is rewritten as JSON.
 const ERROR_BODY_LIMIT: usize = 64 * 1024;
 

@@ -72,6 +72,7 @@ pub mod controls;
 pub mod duration;
 pub mod error;
 pub mod joblog;
+pub mod listener;
 pub mod listing;
 pub mod options;
 pub mod params;
@@ -156,6 +157,7 @@ pub fn app(options: Options) -> (Router, Handle) {
             controls,
             controls::apply_controls,
         ))
-        .layer(axum::middleware::from_fn(controls::json_errors));
+        .layer(axum::middleware::from_fn(controls::json_errors))
+        .layer(axum::middleware::from_fn(controls::request_limits));
     (router, Handle { world: shared })
 }

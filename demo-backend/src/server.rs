@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use crate::clock::{AnchoredClock, Clock, Millis};
 use crate::duration::parse_duration;
+use crate::listener::{DEFAULT_MAX_CONNECTIONS, Limits};
 use crate::options::{DEFAULT_SEED, Options, SEED_ENV, parse_seed};
 
 /// How long open requests (held refreshes, log streams) may take to finish after a signal.
@@ -18,7 +19,7 @@ const SHUTDOWN_GRACE: Duration = Duration::from_secs(2);
 /// SERVICE. It listens on a loopback address unless --public is given.
 #[derive(Clone, Debug, clap::Args)]
 pub struct ServeArgs {
-    /// Address to listen on: IP:PORT, [IPv6]:PORT or HOST:PORT such as localhost:8099.
+    /// Address to listen on: IP:PORT, \\[IPv6\\]:PORT or HOST:PORT such as localhost:8099.
     #[arg(long, default_value = "127.0.0.1:8099")]
     pub addr: String,
     /// How often the world starts work nobody asked for (Go-style duration such as 6s or 500ms; 0
@@ -48,6 +49,13 @@ pub struct ServeArgs {
     /// Allow a non-loopback --addr. The service has no authentication: never expose it.
     #[arg(long)]
     pub public: bool,
+    /// How long a client may take to send a request's headers; also how long an idle keep-alive
+    /// connection is kept. Then the connection is closed (Go-style duration).
+    #[arg(long, value_parser = parse_positive_duration, default_value = "10s")]
+    pub header_timeout: Duration,
+    /// Connections open at once; one more is answered 503 with a JSON error and closed.
+    #[arg(long, default_value_t = DEFAULT_MAX_CONNECTIONS, value_parser = parse_connections)]
+    pub max_connections: usize,
 }
 
 /// Why the server could not start or stopped with an error.
@@ -89,6 +97,22 @@ fn parse_go_duration(text: &str) -> Result<Duration, String> {
     parse_duration(text).map_err(|error| error.to_string())
 }
 
+fn parse_positive_duration(text: &str) -> Result<Duration, String> {
+    match parse_duration(text) {
+        Ok(duration) if duration.is_zero() => Err("must be more than 0".to_owned()),
+        other => other.map_err(|error| error.to_string()),
+    }
+}
+
+fn parse_connections(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(count) if count > 0 => Ok(count),
+        _ => Err(format!(
+            "expected a whole number of connections above 0, got {text:?}"
+        )),
+    }
+}
+
 fn parse_seed_arg(text: &str) -> Result<u64, String> {
     parse_seed(text).map_err(|error| error.to_string())
 }
@@ -103,7 +127,7 @@ fn parse_instant(text: &str) -> Result<Millis, String> {
     Ok(since.as_millis().min(i64::MAX as u128) as Millis)
 }
 
-/// Resolves `addr` (IP:PORT, [IPv6]:PORT or HOST:PORT) to the addresses to try, in order: every
+/// Resolves `addr` (`IP:PORT`, `[IPv6]:PORT` or `HOST:PORT`) to the addresses to try, in order: every
 /// one must be loopback unless `public`.
 pub fn resolve_addr(addr: &str, public: bool) -> Result<Vec<SocketAddr>, ServeError> {
     let invalid = |detail: String| ServeError::Address {
@@ -183,19 +207,18 @@ async fn serve(args: &ServeArgs, addrs: &[SocketAddr]) -> Result<(), ServeError>
         handle.context().seed
     );
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
-    let server = axum::serve(listener, router).with_graceful_shutdown({
-        let mut stop_rx = stop_rx.clone();
-        async move {
-            let _ = stop_rx.wait_for(|stop| *stop).await;
-        }
-    });
-    let mut server = std::pin::pin!(server.into_future());
+    let limits = Limits {
+        header_timeout: args.header_timeout,
+        max_connections: args.max_connections,
+    };
+    let server = crate::listener::serve(listener, router, limits, stop_rx, SHUTDOWN_GRACE);
+    let mut server = std::pin::pin!(server);
     let outcome = tokio::select! {
         result = &mut server => result.map_err(io("serving")),
         signal = signals.received() => {
             let _ = stop_tx.send(true);
             eprintln!("demo-backend: {signal} received, shutting down");
-            match tokio::time::timeout(SHUTDOWN_GRACE, &mut server).await {
+            match tokio::time::timeout(SHUTDOWN_GRACE * 2, &mut server).await {
                 Ok(result) => result.map_err(io("serving")),
                 Err(_) => Ok(()),
             }

@@ -1,0 +1,192 @@
+//! The real program against hostile clients: slowloris connections, idle keep-alive connections,
+//! a connection flood over the cap, oversized request targets and headers, absurd waits. Every
+//! loop is bounded in count and time; the only real-time waits are the server's own (short,
+//! configured) timeouts.
+#![allow(clippy::unwrap_used, missing_docs)]
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+const BINARY: &str = env!("CARGO_BIN_EXE_demo-backend");
+
+struct Server {
+    child: Child,
+    port: u16,
+    dir: PathBuf,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+fn start(name: &str, args: &[&str]) -> Server {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let dir = std::env::temp_dir().join(format!("demo-hardening-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let pidfile = dir.join("pid");
+    let mut child = Command::new(BINARY)
+        .args([
+            "--addr",
+            &format!("127.0.0.1:{port}"),
+            "--apps",
+            "40",
+            "--pidfile",
+        ])
+        .arg(&pidfile)
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !pidfile.exists() {
+        assert!(Instant::now() < deadline, "no pidfile");
+        assert!(child.try_wait().unwrap().is_none(), "exited early");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    Server { child, port, dir }
+}
+
+fn connect(server: &Server) -> TcpStream {
+    let stream = TcpStream::connect(("127.0.0.1", server.port)).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(5)))
+        .unwrap();
+    stream
+}
+
+/// Sends `request` on a new connection and reads the whole answer (the request says close).
+fn exchange(server: &Server, request: &[u8]) -> (u16, String) {
+    let mut stream = connect(server);
+    stream.write_all(request).unwrap();
+    let mut answer = Vec::new();
+    stream.read_to_end(&mut answer).unwrap();
+    let text = String::from_utf8_lossy(&answer).into_owned();
+    let status = text
+        .get(9..12)
+        .and_then(|code| code.parse().ok())
+        .unwrap_or_else(|| panic!("no status line in {text:?}"));
+    let body = text.split("\r\n\r\n").nth(1).unwrap_or("").to_owned();
+    (status, body)
+}
+
+fn get(server: &Server, target: &str) -> (u16, String) {
+    exchange(
+        server,
+        format!("GET {target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").as_bytes(),
+    )
+}
+
+/// Waits (bounded by the read timeout) until the server closes `stream`; returns how long it took.
+fn closed_within(mut stream: TcpStream) -> Duration {
+    let started = Instant::now();
+    let mut buffer = [0_u8; 1024];
+    loop {
+        match stream.read(&mut buffer) {
+            Ok(0) => return started.elapsed(),
+            Ok(_) => continue,
+            Err(error) if error.kind() == std::io::ErrorKind::ConnectionReset => {
+                return started.elapsed();
+            }
+            Err(error) => panic!("the server kept the connection open: {error}"),
+        }
+    }
+}
+
+#[test]
+fn slowloris_connections_are_capped_and_timed_out() {
+    let server = start(
+        "slowloris",
+        &["--header-timeout", "300ms", "--max-connections", "4"],
+    );
+    let slow: Vec<TcpStream> = (0..4)
+        .map(|_| {
+            let mut stream = connect(&server);
+            stream
+                .write_all(b"GET /apps HTTP/1.1\r\nHost: x\r\n")
+                .unwrap();
+            stream
+        })
+        .collect();
+    let (status, body) = get(&server, "/apps?limit=1");
+    assert_eq!(status, 503, "{body}");
+    assert_eq!(
+        body,
+        r#"{"error":"too many connections: the server holds at most 4 at once; try again"}"#
+    );
+    for stream in slow {
+        let waited = closed_within(stream);
+        assert!(waited < Duration::from_secs(4), "closed after {waited:?}");
+    }
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let (status, body) = get(&server, "/apps?limit=0");
+        if status == 200 {
+            assert_eq!(body, r#"{"total":40,"offset":0,"rows":[]}"#);
+            break;
+        }
+        assert!(Instant::now() < deadline, "still refused: {status} {body}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn an_idle_keep_alive_connection_is_closed() {
+    let server = start("idle", &["--header-timeout", "300ms"]);
+    let mut stream = connect(&server);
+    stream
+        .write_all(b"GET /apps?limit=0 HTTP/1.1\r\nHost: x\r\n\r\n")
+        .unwrap();
+    let mut buffer = [0_u8; 4096];
+    let read = stream.read(&mut buffer).unwrap();
+    assert!(String::from_utf8_lossy(&buffer[..read]).starts_with("HTTP/1.1 200"));
+    let waited = closed_within(stream);
+    assert!(waited < Duration::from_secs(4), "closed after {waited:?}");
+}
+
+#[test]
+fn oversized_requests_and_absurd_waits_get_json_errors() {
+    let server = start("oversized", &[]);
+    let long = format!("/apps?q={}", "a".repeat(9_000));
+    let (status, body) = get(&server, &long);
+    assert_eq!(status, 414);
+    assert_eq!(
+        body,
+        r#"{"error":"the request target is 9008 bytes; the limit is 8192"}"#
+    );
+    let big_header = format!(
+        "GET /apps HTTP/1.1\r\nHost: x\r\nConnection: close\r\nX-Big: {}\r\n\r\n",
+        "b".repeat(20_000)
+    );
+    let (status, body) = exchange(&server, big_header.as_bytes());
+    assert_eq!(status, 431);
+    assert!(
+        body.starts_with(r#"{"error":"the request headers are "#)
+            && body.ends_with(r#" bytes; the limit is 16384"}"#),
+        "{body}"
+    );
+    let (status, body) = get(&server, "/apps?latency=1000h");
+    assert_eq!(status, 400);
+    assert_eq!(
+        body,
+        r#"{"error":"parameter latency: 1000h is longer than the maximum, 60s"}"#
+    );
+    let (status, body) = get(&server, "/apps/app-0001?refresh=normal&takes=1000h");
+    assert_eq!(status, 400);
+    assert_eq!(
+        body,
+        r#"{"error":"parameter takes: 1000h is longer than the maximum, 60s"}"#
+    );
+}
