@@ -1,0 +1,414 @@
+// End-to-end test of the VS Code extension in real VS Code: installs the packaged extension into
+// code-server, opens a workspace holding a configuration with mistakes in headless Chromium and
+// checks what a user sees: the squiggle, the Problems entry, hover text, the completion list, a
+// quick fix that edits the text, semantic highlighting and the "▶ try" code lens.
+//
+//   node editors/vscode/test/e2e.mjs --server target/debug/sources --vsix editors/vscode/sources-lsp.vsix \
+//     --out target/vscode-e2e/positive
+//
+// `--server` becomes the `sources.server.path` setting; pointing it at a path that does not exist is
+// the negative control (every check must then fail). Exit status: 0 when every check passed, 1 when
+// a check failed, 2 when the harness itself could not run (install, code-server or Chromium).
+// Everything lives in the fresh `--out` directory: VS Code's user data and extensions, the
+// workspace, the browser profile, code-server's log and `screenshot.png`.
+
+import { spawn, spawnSync } from "node:child_process";
+import { copyFileSync, mkdirSync, rmSync, writeFileSync, createWriteStream } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { chromium } from "playwright-core";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const codeServerEntry = path.join(here, "node_modules", "code-server", "out", "node", "entry.js");
+
+/** How long VS Code and the server get to show the first diagnostics (server start included). */
+const FIRST_RESULT_MS = 30_000;
+/** How long any later check waits for its answer. */
+const CHECK_MS = 8_000;
+
+class HarnessError extends Error {}
+
+const { values: options } = parseArgs({
+  options: {
+    server: { type: "string" },
+    vsix: { type: "string" },
+    out: { type: "string" },
+  },
+});
+for (const name of ["server", "vsix", "out"]) {
+  if (!options[name]) {
+    console.error(`usage: node e2e.mjs --server PATH --vsix PATH --out DIR (missing --${name})`);
+    process.exit(2);
+  }
+}
+const out = path.resolve(options.out);
+const vsix = path.resolve(options.vsix);
+// A bare name stays a bare name (looked up in PATH); anything with a slash becomes absolute.
+const server = options.server.includes("/") ? path.resolve(options.server) : options.server;
+
+// --- Setup: a throwaway VS Code profile, the extension, the workspace ---------------------------
+
+rmSync(out, { recursive: true, force: true });
+const dirs = {
+  userData: path.join(out, "user-data"),
+  extensions: path.join(out, "extensions"),
+  workspace: path.join(out, "workspace"),
+  browser: path.join(out, "browser-profile"),
+  xdg: path.join(out, "xdg"),
+};
+for (const dir of Object.values(dirs)) {
+  mkdirSync(dir, { recursive: true });
+}
+const configFile = path.join(out, "code-server.yaml");
+writeFileSync(configFile, "bind-addr: 127.0.0.1:0\nauth: none\ncert: false\n");
+copyFileSync(path.join(here, "fixture", "sources.yaml"), path.join(dirs.workspace, "sources.yaml"));
+mkdirSync(path.join(dirs.userData, "User"), { recursive: true });
+writeFileSync(
+  path.join(dirs.userData, "User", "settings.json"),
+  JSON.stringify(
+    {
+      "sources.server.path": server,
+      "telemetry.telemetryLevel": "off",
+      "update.mode": "none",
+      "extensions.autoCheckUpdates": false,
+      "extensions.autoUpdate": false,
+      "workbench.enableExperiments": false,
+      "workbench.startupEditor": "none",
+      "workbench.tips.enabled": false,
+      "workbench.colorTheme": "Default Dark Modern",
+      "security.workspace.trust.enabled": false,
+      "editor.semanticHighlighting.enabled": true,
+      "editor.codeLens": true,
+      // Only the language server may answer completion: no suggestions from the document's words.
+      "editor.wordBasedSuggestions": "off",
+      "editor.hover.delay": 200,
+      "editor.minimap.enabled": false,
+      "chat.commandCenter.enabled": false,
+    },
+    null,
+    2,
+  ),
+);
+
+/** code-server's command line with the throwaway profile; HOME's config and data stay untouched. */
+const codeServerArgs = [
+  codeServerEntry,
+  "--config",
+  configFile,
+  "--user-data-dir",
+  dirs.userData,
+  "--extensions-dir",
+  dirs.extensions,
+];
+const codeServerEnv = {
+  ...process.env,
+  XDG_CONFIG_HOME: path.join(dirs.xdg, "config"),
+  XDG_DATA_HOME: path.join(dirs.xdg, "data"),
+  XDG_CACHE_HOME: path.join(dirs.xdg, "cache"),
+};
+
+function installExtension() {
+  const result = spawnSync(process.execPath, [...codeServerArgs, "--install-extension", vsix], {
+    env: codeServerEnv,
+    encoding: "utf8",
+    timeout: 120_000,
+  });
+  const output = `${result.stdout ?? ""}${result.stderr ?? ""}`;
+  if (result.status !== 0 || !/successfully installed/i.test(output)) {
+    throw new HarnessError(`installing ${vsix} into code-server failed:\n${output}${result.error ?? ""}`);
+  }
+}
+
+/** Starts code-server on a free loopback port; resolves to its URL once it listens. */
+function startCodeServer() {
+  const log = createWriteStream(path.join(out, "code-server.log"));
+  const child = spawn(
+    process.execPath,
+    [
+      ...codeServerArgs,
+      "--auth",
+      "none",
+      "--bind-addr",
+      "127.0.0.1:0",
+      "--disable-telemetry",
+      "--disable-update-check",
+      "--disable-workspace-trust",
+      "--disable-getting-started-override",
+      "--disable-proxy",
+      "--ignore-last-opened",
+    ],
+    { env: codeServerEnv, stdio: ["ignore", "pipe", "pipe"] },
+  );
+  const url = new Promise((resolve, reject) => {
+    let seen = "";
+    const timer = setTimeout(
+      () => reject(new HarnessError(`code-server did not listen within 60 s:\n${seen}`)),
+      60_000,
+    );
+    const watch = (chunk) => {
+      log.write(chunk);
+      seen += chunk.toString();
+      const match = /HTTP server listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(seen);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    };
+    child.stdout.on("data", watch);
+    child.stderr.on("data", watch);
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      reject(new HarnessError(`code-server exited (${code}) before listening:\n${seen}`));
+    });
+  });
+  return { child, url };
+}
+
+// --- Driving the workbench ----------------------------------------------------------------------
+
+/** Polls `probe` until it returns a truthy value or `ms` pass; returns the last value. */
+async function until(probe, ms) {
+  const deadline = Date.now() + ms;
+  let value;
+  for (let attempt = 0; attempt < 1000; attempt++) {
+    value = await probe();
+    if (value || Date.now() >= deadline) {
+      return value;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return value;
+}
+
+/** The editor's text as rendered, one string per visible line (VS Code renders spaces as U+00A0). */
+async function editorLines(page) {
+  return page.$$eval(".editor-instance .monaco-editor .view-lines .view-line", (lines) =>
+    lines
+      .map((line) => ({ top: parseFloat(line.style.top), text: line.textContent.replace(/\u00a0/g, " ") }))
+      .sort((a, b) => a.top - b.top)
+      .map((line) => line.text),
+  );
+}
+
+/** Runs a command from the command palette by its exact label. */
+async function runCommand(page, label) {
+  await page.keyboard.press("F1");
+  const input = page.locator(".quick-input-widget input");
+  await input.waitFor({ state: "visible", timeout: CHECK_MS });
+  await input.fill(`>${label}`);
+  const row = page.locator(".quick-input-widget .monaco-list-row", { hasText: label }).first();
+  await row.waitFor({ state: "visible", timeout: CHECK_MS });
+  await page.keyboard.press("Enter");
+  await input.waitFor({ state: "hidden", timeout: CHECK_MS });
+}
+
+/** Puts the cursor at the first `needle` in the fixture, `shift` characters in (1-based line:column). */
+async function goTo(page, needle, shift = 0) {
+  const lines = await editorLines(page);
+  const index = lines.findIndex((line) => line.includes(needle));
+  if (index < 0) {
+    throw new Error(`\`${needle}\` is not on screen`);
+  }
+  // Columns count UTF-16 code units, as VS Code does.
+  const column = lines[index].indexOf(needle) + shift + 1;
+  await page.keyboard.press("F1");
+  const input = page.locator(".quick-input-widget input");
+  await input.waitFor({ state: "visible", timeout: CHECK_MS });
+  await input.fill(`:${index + 1}:${column}`);
+  await page.keyboard.press("Enter");
+  await input.waitFor({ state: "hidden", timeout: CHECK_MS });
+}
+
+/** The screen rectangle of the first `needle` in the editor's text. */
+async function textRect(page, needle) {
+  return page.evaluate((needle) => {
+    const root = document.querySelector(".editor-instance .monaco-editor .view-lines");
+    if (!root) {
+      return null;
+    }
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const at = node.textContent.indexOf(needle);
+      if (at >= 0) {
+        const range = document.createRange();
+        range.setStart(node, at);
+        range.setEnd(node, at + needle.length);
+        const { left, right, top, bottom } = range.getBoundingClientRect();
+        return { left, right, top, bottom };
+      }
+    }
+    return null;
+  }, needle);
+}
+
+// --- The checks ---------------------------------------------------------------------------------
+
+const results = [];
+
+/** Runs one check; a thrown error or a falsy `ok` is a failure, printed with its detail. */
+async function check(name, body) {
+  const started = Date.now();
+  let ok = false;
+  let detail;
+  try {
+    const outcome = await body();
+    ok = Boolean(outcome.ok);
+    detail = outcome.detail;
+  } catch (error) {
+    if (error instanceof HarnessError) {
+      throw error;
+    }
+    detail = error instanceof Error ? error.message.split("\n")[0] : String(error);
+  }
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  results.push({ name, ok });
+  console.log(`${ok ? "pass" : "FAIL"}: ${name} (${seconds} s)${ok ? "" : `: ${detail}`}`);
+}
+
+async function checks(page) {
+  await check("a squiggle under the misspelled field `urll`", async () => {
+    const overlaps = await until(async () => {
+      const word = await textRect(page, "urll");
+      const squiggles = await page.$$eval(
+        ".editor-instance .monaco-editor .view-overlays [class*='squiggly-']",
+        (nodes) =>
+          nodes.map((node) => {
+            const { left, right, top, bottom } = node.getBoundingClientRect();
+            return { left, right, top, bottom };
+          }),
+      );
+      return (
+        word &&
+        squiggles.some(
+          (s) => s.left < word.right && s.right > word.left && s.top < word.bottom && s.bottom > word.top,
+        )
+      );
+    }, FIRST_RESULT_MS);
+    return { ok: overlaps, detail: "no error or warning decoration overlaps `urll`" };
+  });
+
+  await check("the Problems panel lists unknown-field for `urll`", async () => {
+    await runCommand(page, "View: Focus Problems (Errors, Warnings, Infos)");
+    const rows = page.locator(".markers-panel .monaco-list-row");
+    const entry = await until(async () => {
+      const texts = await rows.allInnerTexts();
+      return texts.find((text) => text.includes("urll") && text.includes("unknown-field"));
+    }, CHECK_MS);
+    const texts = await rows.allInnerTexts();
+    await page.keyboard.press("Escape");
+    return { ok: Boolean(entry), detail: `rows: ${JSON.stringify(texts)}` };
+  });
+
+  await check("hover on the reference `apps` describes the entry", async () => {
+    await goTo(page, "from: apps", 7);
+    await runCommand(page, "Show or Focus Hover");
+    const hover = page.locator(".monaco-hover:not(.hidden)");
+    const text = await until(async () => {
+      const texts = await hover.allInnerTexts();
+      return texts.find((t) => t.includes("polled every"));
+    }, CHECK_MS);
+    const seen = await hover.allInnerTexts();
+    await page.keyboard.press("Escape");
+    return {
+      ok: Boolean(text && text.includes("http") && text.includes("30s")),
+      detail: `hover: ${JSON.stringify(seen)}`,
+    };
+  });
+
+  await check("completion at `from:` offers the other entries", async () => {
+    await goTo(page, "from: apps", 6);
+    await page.keyboard.press("Control+Space");
+    const rows = page.locator(".suggest-widget.visible .monaco-list-row .label-name");
+    const labels = await until(async () => {
+      const seen = await rows.allInnerTexts();
+      return seen.includes("apps") && seen.includes("☕café😀") ? seen : null;
+    }, CHECK_MS);
+    const seen = await rows.allInnerTexts();
+    await page.keyboard.press("Escape");
+    return {
+      ok: Boolean(labels) && !labels.includes("healthy"),
+      detail: `suggestions: ${JSON.stringify(seen)}`,
+    };
+  });
+
+  await page.screenshot({ path: path.join(out, "screenshot.png") });
+
+  await check("the quick fix renames `urll` to `url`", async () => {
+    await goTo(page, "urll", 1);
+    await page.keyboard.press("Control+.");
+    // The code action menu: move the keyboard focus to the rename and apply it with Enter.
+    const actions = page.locator(".action-widget .monaco-list-row.action");
+    const wanted = (label) => label !== null && label.includes("`url`");
+    const offered = await until(async () => (await actions.count()) > 0, CHECK_MS);
+    const menu = await actions.evaluateAll((rows) => rows.map((row) => row.getAttribute("aria-label")));
+    if (!offered || !menu.some(wanted)) {
+      await page.keyboard.press("Escape");
+      return { ok: false, detail: `no quick fix to \`url\` offered: ${JSON.stringify(menu)}` };
+    }
+    const focused = page.locator(".action-widget .monaco-list-row.action.focused");
+    for (let step = 0; step < menu.length && !wanted(await focused.getAttribute("aria-label")); step++) {
+      await page.keyboard.press("ArrowDown");
+    }
+    await page.keyboard.press("Enter");
+    const fixed = await until(async () => {
+      const lines = await editorLines(page);
+      return lines.some((line) => line === "      url: https://example.invalid/apps") &&
+        !lines.some((line) => line.includes("urll"))
+        ? lines
+        : null;
+    }, CHECK_MS);
+    return { ok: Boolean(fixed), detail: `text: ${JSON.stringify(await editorLines(page))}` };
+  });
+}
+
+// --- Main ---------------------------------------------------------------------------------------
+
+let codeServer;
+let browser;
+let status = 2;
+try {
+  installExtension();
+  const started = startCodeServer();
+  codeServer = started.child;
+  const url = await started.url;
+
+  browser = await chromium.launchPersistentContext(dirs.browser, {
+    executablePath: "/usr/bin/chromium",
+    headless: true,
+    viewport: { width: 1400, height: 900 },
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+  const page = browser.pages()[0] ?? (await browser.newPage());
+  await page.goto(`${url}/?folder=${encodeURIComponent(dirs.workspace)}`, { timeout: 60_000 });
+  const file = page.locator(".explorer-folders-view .monaco-list-row", { hasText: "sources.yaml" });
+  try {
+    await file.waitFor({ state: "visible", timeout: 60_000 });
+    await file.click();
+    await page.locator(".editor-instance .monaco-editor .view-lines", { hasText: "urll" }).waitFor({ timeout: 30_000 });
+  } catch (error) {
+    await page.screenshot({ path: path.join(out, "screenshot.png") }).catch(() => {});
+    throw new HarnessError(`the workbench did not open sources.yaml: ${error}`);
+  }
+  await page.locator(".editor-instance .monaco-editor .view-lines").click();
+
+  await checks(page);
+  const passed = results.filter((result) => result.ok).length;
+  console.log(`${passed} of ${results.length} checks passed (server: ${server}); screenshot: ${path.join(out, "screenshot.png")}`);
+  status = passed === results.length ? 0 : 1;
+} catch (error) {
+  console.error(`vscode e2e: ${error instanceof HarnessError ? error.message : error?.stack ?? error}`);
+  status = 2;
+} finally {
+  await browser?.close().catch(() => {});
+  codeServer?.kill();
+}
+process.exit(status);

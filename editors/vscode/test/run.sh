@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# The VS Code end-to-end test as scripts/test runs it: installs what it needs (first use only), then
+# runs e2e.mjs twice against the packaged extension (editors/vscode/sources-lsp.vsix, from
+# package.sh): with the given `sources` binary every check must pass; with a server path that does
+# not exist (the negative control) every check must fail. Quiet unless something fails.
+#
+#   bash editors/vscode/test/run.sh target/debug/sources
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/../../.." && pwd)
+
+fail() {
+    echo "editors/vscode/test/run.sh: $*" >&2
+    exit 1
+}
+
+[[ $# -eq 1 ]] || fail "usage: run.sh PATH-TO-SOURCES-BINARY"
+server=$(realpath "$1")
+[[ -x $server ]] || fail "$1 is not an executable (build it: cargo build -p sources-cli)"
+vsix=$root/editors/vscode/sources-lsp.vsix
+[[ -s $vsix ]] || fail "$vsix is missing (build it: bash editors/vscode/package.sh)"
+out=$root/target/vscode-e2e
+
+bash "$here/install.sh"
+
+# The real server: every check passes.
+if ! positive=$(timeout 300 node "$here/e2e.mjs" --server "$server" --vsix "$vsix" --out "$out/positive" 2>&1); then
+    echo "$positive" >&2
+    fail "the VS Code end-to-end test failed (logs and screenshot in $out/positive)"
+fi
+
+# The negative control: the same test with the server path pointing nowhere must fail every check
+# (status 1; status 2 would be the harness failing, which proves nothing).
+status=0
+negative=$(timeout 300 node "$here/e2e.mjs" --server "$out/no-server/sources" --vsix "$vsix" --out "$out/negative" 2>&1) || status=$?
+if [[ $status -ne 1 ]] || ! grep -Eq '^0 of [0-9]+ checks passed' <<<"$negative"; then
+    echo "$negative" >&2
+    fail "the negative control (no language server) did not fail every check (status $status)"
+fi
+
+summary=$(grep -E '^[0-9]+ of [0-9]+ checks passed' <<<"$positive" | cut -d' ' -f1-3)
+echo "ok: VS Code end-to-end in code-server: $summary checks pass, and all fail without the server (screenshot: target/vscode-e2e/positive/screenshot.png)"
