@@ -23,6 +23,9 @@ pub struct FieldInfo {
     pub doc: String,
     /// Whether the schema marks it required.
     pub required: bool,
+    /// The value that applies when the field is not written, as users would write it (the
+    /// schema's `default`), when there is one.
+    pub default: Option<String>,
 }
 
 impl FieldInfo {
@@ -323,6 +326,14 @@ impl ObjectInfo {
                         .unwrap_or_default(),
                 ),
                 required: self.required.contains(name),
+                default: self
+                    .properties
+                    .get(name)
+                    .and_then(crate::schema::stated_default)
+                    .map(|default| match default {
+                        Value::String(text) => text,
+                        other => other.to_string(),
+                    }),
             })
             .collect()
     }

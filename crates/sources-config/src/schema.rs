@@ -320,19 +320,23 @@ pub(crate) fn drop_null(object: &mut Map<String, Value>) {
     }
 }
 
-/// The `default` a field's doc comment states (`Default: `json`.`, `Default: 100.`), typed as the
-/// field is.
+/// Adds the `default` a field's doc comment states (see [`stated_default`]).
 fn add_default(property: &mut Value) {
-    let Some(description) = property.get("description").and_then(Value::as_str) else {
-        return;
-    };
-    let Some(stated) = description
+    if let Some(default) = stated_default(property)
+        && let Value::Object(object) = property
+    {
+        object.insert("default".into(), default);
+    }
+}
+
+/// The `default` a field's doc comment states (`Default: `json`.`, `Default: 100.`), typed as the
+/// field is; the schema, hover and inlay hints all read it from here.
+pub(crate) fn stated_default(property: &Value) -> Option<Value> {
+    let description = property.get("description").and_then(Value::as_str)?;
+    let stated = description
         .split("Default: ")
         .nth(1)
-        .map(|rest| rest.split_whitespace().collect::<Vec<_>>().join(" "))
-    else {
-        return;
-    };
+        .map(|rest| rest.split_whitespace().collect::<Vec<_>>().join(" "))?;
     let types = |name: &str| {
         property.get("type").is_some_and(|t| {
             t == name
@@ -340,26 +344,23 @@ fn add_default(property: &mut Value) {
                     .is_some_and(|all| all.iter().any(|t| t == name))
         })
     };
-    let default = if let Some(quoted) = stated
+    if let Some(quoted) = stated
         .strip_prefix('`')
         .and_then(|rest| rest.split_once('`'))
         .map(|(value, _)| value)
     {
         match quoted {
-            "true" | "false" if types("boolean") => Value::Bool(quoted == "true"),
-            _ if types("string") || property.get("enum").is_some() => Value::from(quoted),
-            _ if property.get("anyOf").is_some() => Value::from(quoted),
-            _ => return,
+            "true" | "false" if types("boolean") => Some(Value::Bool(quoted == "true")),
+            _ if types("string") || property.get("enum").is_some() => Some(Value::from(quoted)),
+            _ if property.get("anyOf").is_some() => Some(Value::from(quoted)),
+            _ => None,
         }
     } else {
         let number: String = stated.chars().take_while(char::is_ascii_digit).collect();
         match number.parse::<i64>() {
-            Ok(number) if types("integer") => Value::from(number),
-            _ => return,
+            Ok(number) if types("integer") => Some(Value::from(number)),
+            _ => None,
         }
-    };
-    if let Value::Object(object) = property {
-        object.insert("default".into(), default);
     }
 }
 

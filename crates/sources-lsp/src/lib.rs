@@ -20,6 +20,7 @@ mod diagnostics;
 mod document;
 mod guard;
 mod hover;
+mod inlay;
 mod lens;
 mod names;
 mod position;

@@ -25,7 +25,8 @@ use tower_lsp_server::ls_types::{
 };
 use tower_lsp_server::ls_types::{
     CodeLens, CodeLensOptions, CodeLensParams, DidChangeConfigurationParams, ExecuteCommandOptions,
-    ExecuteCommandParams, LSPAny, ShowDocumentParams,
+    ExecuteCommandParams, InlayHint, InlayHintParams, InlayHintServerCapabilities, LSPAny,
+    ShowDocumentParams,
 };
 use tower_lsp_server::{Client, LanguageServer};
 
@@ -34,7 +35,7 @@ use crate::guard::{self, Panicked};
 use crate::names::{self, Occurrence, Symbol};
 use crate::position::{self, Positions};
 use crate::{
-    Options, code_actions, completion, diagnostics, hover, lens, semantic_tokens, settings,
+    Options, code_actions, completion, diagnostics, hover, inlay, lens, semantic_tokens, settings,
     symbols, try_command,
 };
 
@@ -320,6 +321,9 @@ fn capabilities(encoding: PositionEncoding) -> ServerCapabilities {
                 ..SemanticTokensOptions::default()
             },
         )),
+        inlay_hint_provider: Some(OneOf::Right(InlayHintServerCapabilities::Options(
+            Default::default(),
+        ))),
         code_lens_provider: Some(CodeLensOptions {
             resolve_provider: Some(false),
         }),
@@ -677,6 +681,19 @@ impl LanguageServer for Server {
             )));
         }
         self.try_entry(&params.arguments).await
+    }
+
+    async fn inlay_hint(&self, params: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {
+        let uri = params.text_document.uri;
+        guard::request("textDocument/inlayHint", || {
+            let Some(snapshot) = self.snapshot(&uri)? else {
+                return Ok(None);
+            };
+            let analyzed = &snapshot.current;
+            let positions = Positions::new(&analyzed.analysis.line_index, self.encoding());
+            let within = positions.span(params.range);
+            Ok(Some(inlay::hints(analyzed, positions, within)))
+        })
     }
 }
 
