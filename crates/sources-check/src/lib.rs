@@ -11,6 +11,7 @@ mod fix_all;
 mod fixes;
 mod growing;
 mod ineffective;
+mod input;
 mod merge;
 mod operators;
 mod params;

@@ -246,9 +246,7 @@ pub fn lint_bytes(path: &str, bytes: &[u8], syntax: Syntax, named: bool) -> Lint
     match std::str::from_utf8(bytes) {
         Ok(text) => {
             let analysis = sources_check::analyze(text, syntax);
-            let broken = analysis.diagnostics.iter().any(|d| d.rule == Rule::Syntax);
-            let ours = analysis.has_sources || (broken && mentions_sources(text));
-            if !named && !ours {
+            if !named && !analysis.is_configuration() {
                 return Linted::NotOurs;
             }
             Linted::Report(FileReport {
@@ -284,22 +282,6 @@ pub fn lint_bytes(path: &str, bytes: &[u8], syntax: Syntax, named: bool) -> Lint
             report(&text, vec![diagnostic])
         }
     }
-}
-
-/// Whether text that does not parse still looks like it declares a `data.sources` block: it says
-/// `data.sources`, or has a `sources` key (`sources:`, `sources =`, `{sources: …`) and mentions
-/// `data`. A YAML parser stops at its first error, so a walked configuration broken above its
-/// `data:` key would otherwise be skipped as not ours, and a broken config would pass the lint.
-fn mentions_sources(text: &str) -> bool {
-    let sources_key = text.lines().any(|line| {
-        let line = line.trim_start().trim_start_matches(['{', ' ']);
-        ["sources:", "sources =", "sources="]
-            .iter()
-            .any(|key| line.starts_with(key))
-            || line.contains("{sources:")
-            || line.contains("{ sources:")
-    });
-    text.contains("data.sources") || (sources_key && text.contains("data"))
 }
 
 /// `512 bytes`, `16 MiB`, `50.0 MiB`.
@@ -411,16 +393,6 @@ mod tests {
             lint_bytes("other.yaml", unrelated.as_bytes(), Syntax::Yaml, false),
             Linted::NotOurs
         ));
-    }
-
-    #[test]
-    fn text_that_mentions_a_sources_block_is_recognised() {
-        assert!(mentions_sources("data:\n  sources:\n"));
-        assert!(mentions_sources("data: {sources: {a: 1}"));
-        assert!(mentions_sources("[data.sources.apps]\ntype = \"http"));
-        assert!(mentions_sources("[data]\nsources = {"));
-        assert!(!mentions_sources("data:\n  rows: [\n"));
-        assert!(!mentions_sources("open_sources: 1\n"));
     }
 
     #[test]
