@@ -1,8 +1,7 @@
 //! From a change notification to published diagnostics on a 10,000-line configuration, and hover
-//! and completion on it, through the in-process service (no debounce: the pipeline's own cost).
+//! and completion on it, through the in-process service (the pipeline's own cost, without the stdio transport).
 
 use std::fmt::Write as _;
-use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use futures::StreamExt;
@@ -65,9 +64,7 @@ struct Session {
 
 impl Session {
     async fn start() -> Session {
-        let (service, socket) = sources_lsp::service(Options {
-            debounce: Duration::ZERO,
-        });
+        let (service, socket) = sources_lsp::service(Options::default());
         let mut session = Session {
             service,
             socket,

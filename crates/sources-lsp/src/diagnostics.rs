@@ -1,6 +1,7 @@
 //! `sources_diagnostics::Diagnostic` to LSP diagnostics: code, severity, code description and
 //! related information for secondary labels.
 
+use sources_check::Analysis;
 use sources_diagnostics::{Diagnostic, Rule, Severity};
 use tower_lsp_server::ls_types::{
     self as lsp, CodeDescription, DiagnosticRelatedInformation, DiagnosticSeverity, Location,
@@ -20,6 +21,41 @@ pub fn rule_docs_url(rule: Rule) -> String {
 
 /// The `source` every diagnostic carries.
 pub(crate) const SOURCE: &str = "sources";
+
+/// What the server publishes for an analysed document: exactly what `sources lint` reports for
+/// it, or nothing for a document that is not a configuration of this format. `adjust` applies
+/// the user's severity overrides (`None` drops a diagnostic). Past `limit` diagnostics, one
+/// summary diagnostic at the first one left out says how many were.
+pub(crate) fn published(
+    analysis: &Analysis,
+    uri: &Uri,
+    positions: Positions<'_>,
+    limit: usize,
+    adjust: impl Fn(lsp::Diagnostic) -> Option<lsp::Diagnostic>,
+) -> Vec<lsp::Diagnostic> {
+    if !analysis.is_configuration() {
+        return Vec::new();
+    }
+    let mut kept = analysis
+        .diagnostics
+        .iter()
+        .filter_map(|diagnostic| adjust(to_lsp(diagnostic, uri, positions)));
+    let mut published: Vec<lsp::Diagnostic> = kept.by_ref().take(limit).collect();
+    if let Some(first_left_out) = kept.next() {
+        let left_out = 1 + kept.count();
+        published.push(lsp::Diagnostic {
+            range: first_left_out.range,
+            severity: Some(DiagnosticSeverity::INFORMATION),
+            source: Some(SOURCE.to_owned()),
+            message: format!(
+                "{left_out} more problems from here on are not shown: the editor shows the \
+                 first {limit}; run `sources lint` on this file to see them all"
+            ),
+            ..lsp::Diagnostic::default()
+        });
+    }
+    published
+}
 
 /// Converts one diagnostic of the document at `uri`.
 pub(crate) fn to_lsp(

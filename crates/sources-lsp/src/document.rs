@@ -1,12 +1,12 @@
 //! The open documents: their text and version, and the analysis of their latest version.
 //!
 //! The server analyses a version once and shares the result between the diagnostics it publishes
-//! and the requests it answers. A request about a version not analysed yet analyses it on the
-//! spot, so answers always describe the text the client sees. The last analysis that parsed
+//! and the requests it answers: whoever asks first analyses it, everyone else waits for that
+//! result. Answers always describe the text the client sees. The last analysis that parsed
 //! cleanly is kept, so a half-typed document still has its outline and names.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 
 use sources_check::{Analysis, analyze};
 use sources_diagnostics::Rule;
@@ -19,8 +19,6 @@ use crate::position::Positions;
 /// One analysed version of a document.
 #[derive(Debug)]
 pub(crate) struct Analyzed {
-    /// The document version the analysis is of.
-    pub(crate) version: i32,
     /// The document's syntax.
     pub(crate) syntax: Syntax,
     /// What `sources_check::analyze` found; its line index holds the analysed text.
@@ -63,14 +61,40 @@ impl Snapshot {
     }
 }
 
+/// One version of a document's text, and its analysis once someone has asked for it.
+#[derive(Debug)]
+pub(crate) struct Version {
+    /// The client's version number.
+    pub(crate) number: i32,
+    text: String,
+    syntax: Syntax,
+    analysis: OnceLock<Result<Arc<Analyzed>, Panicked>>,
+}
+
+impl Version {
+    /// The analysis of this version: computed by the first caller, shared with every other
+    /// (a concurrent caller waits for it rather than analysing the same text again).
+    pub(crate) fn analysis(&self) -> Result<Arc<Analyzed>, Panicked> {
+        self.analysis
+            .get_or_init(|| {
+                guard::catch("analysis", || analyze(&self.text, self.syntax)).map(|analysis| {
+                    Arc::new(Analyzed {
+                        syntax: self.syntax,
+                        analysis,
+                    })
+                })
+            })
+            .clone()
+    }
+}
+
 /// An open document.
 #[derive(Debug)]
 struct Document {
-    text: String,
-    version: i32,
-    syntax: Syntax,
-    current: Option<Result<Arc<Analyzed>, Panicked>>,
+    latest: Arc<Version>,
     last_good: Option<Arc<Analyzed>>,
+    /// Whether a diagnostics worker is running for this document.
+    analysing: bool,
 }
 
 /// Why a change could not be applied.
@@ -95,14 +119,20 @@ impl DocumentStore {
 
     /// Opens (or reopens) a document.
     pub(crate) fn open(&self, uri: Uri, text: String, version: i32, syntax: Syntax) {
-        let document = Document {
+        let latest = Arc::new(Version {
+            number: version,
             text,
-            version,
             syntax,
-            current: None,
+            analysis: OnceLock::new(),
+        });
+        let mut documents = self.lock();
+        let analysing = documents.get(&uri).is_some_and(|open| open.analysing);
+        let document = Document {
+            latest,
             last_good: None,
+            analysing,
         };
-        self.lock().insert(uri, document);
+        documents.insert(uri, document);
     }
 
     /// Applies a client's changes, in order, and moves the document to `version`.
@@ -115,9 +145,17 @@ impl DocumentStore {
     ) -> Result<(), ChangeError> {
         let mut documents = self.lock();
         let document = documents.get_mut(uri).ok_or(ChangeError::NotOpen)?;
-        apply_changes(&mut document.text, changes, encoding);
-        document.version = version;
-        document.current = None;
+        let mut text = match changes.first() {
+            Some(change) if change.range.is_none() => String::new(),
+            _ => document.latest.text.clone(),
+        };
+        apply_changes(&mut text, changes, encoding);
+        document.latest = Arc::new(Version {
+            number: version,
+            text,
+            syntax: document.latest.syntax,
+            analysis: OnceLock::new(),
+        });
         Ok(())
     }
 
@@ -126,54 +164,71 @@ impl DocumentStore {
         self.lock().remove(uri);
     }
 
-    /// Every open document and its version.
-    pub(crate) fn open_documents(&self) -> Vec<(Uri, i32)> {
-        self.lock()
-            .iter()
-            .map(|(uri, document)| (uri.clone(), document.version))
-            .collect()
+    /// Every open document.
+    pub(crate) fn open_documents(&self) -> Vec<Uri> {
+        self.lock().keys().cloned().collect()
     }
 
-    /// The current version of a document, if it is open.
-    pub(crate) fn version(&self, uri: &Uri) -> Option<i32> {
-        self.lock().get(uri).map(|document| document.version)
+    /// The latest version of a document, if it is open.
+    pub(crate) fn latest(&self, uri: &Uri) -> Option<Arc<Version>> {
+        self.lock().get(uri).map(|document| document.latest.clone())
+    }
+
+    /// Whether `version` is still the latest version of the open document at `uri`.
+    pub(crate) fn is_latest(&self, uri: &Uri, version: &Arc<Version>) -> bool {
+        self.lock()
+            .get(uri)
+            .is_some_and(|document| Arc::ptr_eq(&document.latest, version))
+    }
+
+    /// Marks a diagnostics worker as running for `uri`; `false` when one already is (it will
+    /// pick up the latest version) or the document is not open.
+    pub(crate) fn start_worker(&self, uri: &Uri) -> bool {
+        match self.lock().get_mut(uri) {
+            Some(document) if !document.analysing => {
+                document.analysing = true;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Ends the worker for `uri` if `done` is still the latest version (or the document closed);
+    /// `false` when a newer version arrived and the worker must go on.
+    pub(crate) fn finish_worker(&self, uri: &Uri, done: &Arc<Version>) -> bool {
+        match self.lock().get_mut(uri) {
+            Some(document) if !Arc::ptr_eq(&document.latest, done) => false,
+            Some(document) => {
+                document.analysing = false;
+                true
+            }
+            None => true,
+        }
     }
 
     /// The analysis of the document's current version, analysing it now if nobody has yet.
     /// `None` when the document is not open; an error when the analysis panicked.
     pub(crate) fn snapshot(&self, uri: &Uri) -> Option<Result<Snapshot, Panicked>> {
-        let (text, syntax, version) = {
-            let documents = self.lock();
-            let document = documents.get(uri)?;
-            if let Some(current) = &document.current {
-                return Some(current.clone().map(|current| Snapshot {
-                    current,
-                    last_good: document.last_good.clone(),
-                }));
-            }
-            (document.text.clone(), document.syntax, document.version)
-        };
-        let outcome = guard::catch("analysis", || analyze(&text, syntax)).map(|analysis| {
-            Arc::new(Analyzed {
-                version,
-                syntax,
-                analysis,
-            })
-        });
+        let version = self.latest(uri)?;
+        Some(self.analysed(uri, &version))
+    }
+
+    /// The analysis of `version` of the document at `uri`, remembered as the last clean one
+    /// when it parsed cleanly and is still the latest.
+    pub(crate) fn analysed(&self, uri: &Uri, version: &Arc<Version>) -> Result<Snapshot, Panicked> {
+        let current = version.analysis()?;
         let mut documents = self.lock();
-        let mut last_good = None;
-        if let Some(document) = documents.get_mut(uri) {
-            if document.version == version {
-                if let Ok(analyzed) = &outcome {
-                    if analyzed.parsed_cleanly() {
-                        document.last_good = Some(analyzed.clone());
-                    }
+        let document = documents.get_mut(uri);
+        let last_good = match document {
+            Some(document) => {
+                if Arc::ptr_eq(&document.latest, version) && current.parsed_cleanly() {
+                    document.last_good = Some(current.clone());
                 }
-                document.current = Some(outcome.clone());
+                document.last_good.clone()
             }
-            last_good = document.last_good.clone();
-        }
-        Some(outcome.map(|current| Snapshot { current, last_good }))
+            None => None,
+        };
+        Ok(Snapshot { current, last_good })
     }
 }
 
@@ -260,8 +315,8 @@ mod tests {
             store.change(&uri, 2, vec![change(None, "x")], PositionEncoding::Utf16),
             Ok(())
         );
-        assert_eq!(store.version(&uri), Some(2));
+        assert_eq!(store.latest(&uri).map(|latest| latest.number), Some(2));
         store.close(&uri);
-        assert_eq!(store.version(&uri), None);
+        assert!(store.latest(&uri).is_none());
     }
 }

@@ -28,9 +28,8 @@ mod semantic_tokens;
 mod server;
 mod settings;
 mod symbols;
+mod transport;
 mod try_command;
-
-use std::time::Duration;
 
 pub use diagnostics::{RULES_DOCS_URL, rule_docs_url};
 pub use server::Server;
@@ -39,15 +38,15 @@ pub use tower_lsp_server::{ClientSocket, LspService};
 /// How the server behaves; the defaults are what `sources lsp` uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Options {
-    /// How long the server waits after a change before analysing, so a burst of keystrokes is
-    /// analysed once. A change arriving during the wait restarts it.
-    pub debounce: Duration,
+    /// The most diagnostics published for one document; past it, one more diagnostic says how
+    /// many were left out, so a huge broken file cannot flood the client.
+    pub max_published_diagnostics: usize,
 }
 
 impl Default for Options {
     fn default() -> Options {
         Options {
-            debounce: Duration::from_millis(50),
+            max_published_diagnostics: 1000,
         }
     }
 }
@@ -57,16 +56,14 @@ pub fn service(options: Options) -> (LspService<Server>, ClientSocket) {
     LspService::new(|client| Server::new(client, options))
 }
 
-/// Serves the protocol over `input` and `output` until the client sends `exit`.
+/// Serves the protocol over `input` and `output` until the client sends `exit` or the input
+/// ends. Malformed frames are answered (or skipped) and logged; they never end the session.
 pub async fn serve<I, O>(input: I, output: O, options: Options)
 where
     I: tokio::io::AsyncRead + Unpin,
-    O: tokio::io::AsyncWrite,
+    O: tokio::io::AsyncWrite + Unpin,
 {
-    let (service, socket) = service(options);
-    tower_lsp_server::Server::new(input, output, socket)
-        .serve(service)
-        .await;
+    transport::serve(input, output, options).await;
 }
 
 /// Serves the protocol over standard input and output (what `sources lsp` runs).

@@ -2,7 +2,6 @@
 
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
-use std::time::Duration;
 
 use sources_syntax::{PositionEncoding, Syntax};
 use std::collections::HashMap;
@@ -231,57 +230,59 @@ impl Server {
         })))
     }
 
-    /// Analyses `version` of `uri` after `delay` and publishes its diagnostics, unless the
-    /// document has changed (or closed) by then: stale results are dropped.
-    fn schedule_diagnostics(&self, uri: Uri, version: i32, delay: Duration) {
+    /// Analyses the latest version of `uri` now and publishes its diagnostics. One worker runs per
+    /// document: a change during an analysis makes it analyse the newest version next, and a
+    /// result that is no longer the latest is dropped instead of published.
+    fn schedule_diagnostics(&self, uri: Uri) {
+        if !self.documents.start_worker(&uri) {
+            return;
+        }
         let documents = self.documents.clone();
         let client = self.client.clone();
         let publishing = self.publishing.clone();
         let encoding = self.encoding();
         let settings = self.settings.clone();
+        let limit = self.options.max_published_diagnostics;
         tokio::spawn(async move {
-            if !delay.is_zero() {
-                tokio::time::sleep(delay).await;
-            }
-            if documents.version(&uri) != Some(version) {
-                return;
-            }
-            let store = documents.clone();
-            let analysed_uri = uri.clone();
-            let Ok(Some(snapshot)) =
-                tokio::task::spawn_blocking(move || store.snapshot(&analysed_uri)).await
-            else {
-                return;
-            };
-            let current = match snapshot {
-                Ok(snapshot) => snapshot.current,
-                Err(panicked) => {
-                    let error = panicked.into_error();
-                    client.log_message(MessageType::ERROR, error.message).await;
+            while let Some(version) = documents.latest(&uri) {
+                let store = documents.clone();
+                let (analysed_uri, analysed) = (uri.clone(), version.clone());
+                let outcome =
+                    tokio::task::spawn_blocking(move || store.analysed(&analysed_uri, &analysed))
+                        .await;
+                match outcome {
+                    Ok(Ok(snapshot)) => {
+                        let _in_order = publishing.lock().await;
+                        if documents.is_latest(&uri, &version) {
+                            let analysis = &snapshot.current.analysis;
+                            let positions = Positions::new(&analysis.line_index, encoding);
+                            let values = settings.values();
+                            let published = diagnostics::published(
+                                analysis,
+                                &uri,
+                                positions,
+                                limit,
+                                |diagnostic| values.apply(diagnostic),
+                            );
+                            client
+                                .publish_diagnostics(uri.clone(), published, Some(version.number))
+                                .await;
+                        }
+                    }
+                    Ok(Err(panicked)) => {
+                        let error = panicked.into_error();
+                        client.log_message(MessageType::ERROR, error.message).await;
+                    }
+                    Err(join) => {
+                        client
+                            .log_message(MessageType::ERROR, format!("analysis stopped: {join}"))
+                            .await;
+                    }
+                }
+                if documents.finish_worker(&uri, &version) {
                     return;
                 }
-            };
-            let _in_order = publishing.lock().await;
-            if documents.version(&uri) != Some(current.version) {
-                return;
             }
-            let analysis = &current.analysis;
-            let published = if analysis.has_sources {
-                let positions = Positions::new(&analysis.line_index, encoding);
-                let values = settings.values();
-                analysis
-                    .diagnostics
-                    .iter()
-                    .filter_map(|diagnostic| {
-                        values.apply(diagnostics::to_lsp(diagnostic, &uri, positions))
-                    })
-                    .collect()
-            } else {
-                Vec::new()
-            };
-            client
-                .publish_diagnostics(uri, published, Some(current.version))
-                .await;
         });
     }
 }
@@ -371,7 +372,7 @@ impl LanguageServer for Server {
             document.version,
             syntax,
         );
-        self.schedule_diagnostics(document.uri, document.version, Duration::ZERO);
+        self.schedule_diagnostics(document.uri);
     }
 
     async fn did_change(&self, params: DidChangeTextDocumentParams) {
@@ -383,7 +384,7 @@ impl LanguageServer for Server {
             self.encoding(),
         );
         if changed.is_ok() {
-            self.schedule_diagnostics(document.uri, document.version, self.options.debounce);
+            self.schedule_diagnostics(document.uri);
         }
     }
 
@@ -667,8 +668,8 @@ impl LanguageServer for Server {
             self.client.log_message(MessageType::WARNING, problem).await;
         }
         // Severity overrides change what is published.
-        for (uri, version) in self.documents.open_documents() {
-            self.schedule_diagnostics(uri, version, Duration::ZERO);
+        for uri in self.documents.open_documents() {
+            self.schedule_diagnostics(uri);
         }
     }
 

@@ -3,12 +3,12 @@
 
 mod support;
 
-use std::time::Duration;
-
 use serde_json::{Value, json};
 use sources_diagnostics::Rule;
 use sources_lsp::{Options, rule_docs_url};
+use sources_syntax::Syntax;
 use support::{TestClient, apply_edits, offset_of, utf8_position, utf16_position};
+use tower_lsp_server::ls_types::DiagnosticSeverity;
 
 /// An unknown reference after non-ASCII text on its line (`☕` and `😀` differ between UTF-8,
 /// UTF-16 and scalar columns), and a misspelt field with a did-you-mean fix.
@@ -187,14 +187,8 @@ tui:
 }
 
 #[tokio::test]
-async fn changes_are_debounced_and_stale_results_dropped() {
-    let mut client = TestClient::start(
-        Options {
-            debounce: Duration::from_millis(300),
-        },
-        json!({}),
-    )
-    .await;
+async fn a_burst_of_changes_publishes_in_order_and_nothing_stale_follows() {
+    let mut client = TestClient::utf16().await;
     client.open("app.yaml", "yaml", MISTAKES).await;
     assert_eq!(client.diagnostics("app.yaml").await.version, Some(1));
     client
@@ -206,17 +200,24 @@ async fn changes_are_debounced_and_stale_results_dropped() {
     client
         .replace("app.yaml", 4, &MISTAKES.replace("appz", "apps"))
         .await;
-    let published = client.diagnostics("app.yaml").await;
-    assert_eq!(
-        published.version,
-        Some(4),
-        "only the last version of a burst is published"
-    );
-    assert!(!codes(&published.diagnostics).contains(&"unknown-source".to_owned()));
+    let mut versions = Vec::new();
+    let last = loop {
+        let published = client.diagnostics("app.yaml").await;
+        versions.push(published.version);
+        if published.version == Some(4) {
+            break published;
+        }
+    };
     assert!(
-        client.is_quiet_for(Duration::from_millis(600)).await,
-        "nothing stale follows"
+        versions.windows(2).all(|pair| pair[0] < pair[1]),
+        "publications go forward: {versions:?}"
     );
+    assert!(!codes(&last.diagnostics).contains(&"unknown-source".to_owned()));
+    // Publications are sent in order, so a stale one would come before the next version's.
+    client.replace("app.yaml", 5, MISTAKES).await;
+    let next = client.diagnostics("app.yaml").await;
+    assert_eq!(next.version, Some(5), "nothing stale follows version 4");
+    assert!(codes(&next.diagnostics).contains(&"unknown-source".to_owned()));
 }
 
 #[tokio::test]
@@ -393,8 +394,71 @@ async fn the_syntax_comes_from_the_file_name_when_the_language_id_says_nothing()
     let published = client.diagnostics("app.toml").await;
     assert!(codes(&published.diagnostics).contains(&"unknown-field".to_owned()));
     client.open("notes.txt", "plaintext", text).await;
-    assert!(
-        client.is_quiet_for(Duration::from_millis(300)).await,
-        "a file that is neither YAML nor TOML is not ours"
+    client.open("after.toml", "toml", text).await;
+    let next = client.publication().await;
+    assert_eq!(
+        next.uri.as_str(),
+        support::uri("after.toml"),
+        "a file that is neither YAML nor TOML is not ours: nothing is published for it"
     );
+}
+
+#[tokio::test]
+async fn a_syntax_error_that_loses_the_sources_block_is_still_published() {
+    let text = "a: b: c\ndata:\n  sources:\n    x: {type: http, url: \"https://e.invalid\"}\n";
+    let mut client = TestClient::utf16().await;
+    client.open("broken.yaml", "yaml", text).await;
+    let published = client.diagnostics("broken.yaml").await;
+    let linted = sources_check::analyze(text, Syntax::Yaml);
+    assert!(!linted.has_sources, "the parser lost the block");
+    let shown: Vec<(String, u32)> = published
+        .diagnostics
+        .iter()
+        .map(|diagnostic| (diagnostic.message.clone(), diagnostic.range.start.line))
+        .collect();
+    assert_eq!(
+        shown,
+        vec![(
+            "mapping values are not allowed in this context; a value that contains `: ` must be \
+             quoted"
+                .to_owned(),
+            0
+        )],
+        "the editor shows what `sources lint` shows"
+    );
+    assert_eq!(linted.diagnostics.len(), 1);
+}
+
+#[tokio::test]
+async fn past_the_limit_one_summary_says_how_many_were_left_out() {
+    let mut text = "data:\n  sources:\n".to_owned();
+    for index in 0..5 {
+        text.push_str(&format!(
+            "    s{index}:\n      type: http\n      url: https://e.invalid\n      urll: x\n"
+        ));
+    }
+    let mut client = TestClient::start(
+        Options {
+            max_published_diagnostics: 3,
+        },
+        json!({}),
+    )
+    .await;
+    client.open("many.yaml", "yaml", &text).await;
+    let published = client.diagnostics("many.yaml").await;
+    assert_eq!(
+        published.diagnostics.len(),
+        4,
+        "{:?}",
+        published.diagnostics
+    );
+    assert_eq!(codes(&published.diagnostics[..3]), vec!["unknown-field"; 3]);
+    let summary = &published.diagnostics[3];
+    assert_eq!(
+        summary.message,
+        "2 more problems from here on are not shown: the editor shows the first 3; run \
+         `sources lint` on this file to see them all"
+    );
+    assert_eq!(summary.range.start.line, 17, "at the first one left out");
+    assert_eq!(summary.severity, Some(DiagnosticSeverity::INFORMATION));
 }

@@ -32,13 +32,7 @@ tui:
 ";
 
 async fn client(capabilities: Value) -> TestClient {
-    let mut client = TestClient::start(
-        sources_lsp::Options {
-            debounce: std::time::Duration::ZERO,
-        },
-        capabilities,
-    )
-    .await;
+    let mut client = TestClient::start(sources_lsp::Options::default(), capabilities).await;
     client.open("f.yaml", "yaml", CONFIG).await;
     client.diagnostics("f.yaml").await;
     client

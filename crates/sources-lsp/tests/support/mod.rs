@@ -99,23 +99,15 @@ impl TestClient {
         client
     }
 
-    /// Starts a server with no debounce and a client that counts columns in UTF-16.
+    /// Starts a server with default options and a client that counts columns in UTF-16.
     pub async fn utf16() -> TestClient {
-        TestClient::start(
-            Options {
-                debounce: Duration::ZERO,
-            },
-            json!({}),
-        )
-        .await
+        TestClient::start(Options::default(), json!({})).await
     }
 
-    /// Starts a server with no debounce and a client that offers UTF-8 columns.
+    /// Starts a server with default options and a client that offers UTF-8 columns.
     pub async fn utf8() -> TestClient {
         TestClient::start(
-            Options {
-                debounce: Duration::ZERO,
-            },
+            Options::default(),
             json!({ "general": { "positionEncodings": ["utf-8", "utf-16"] } }),
         )
         .await
@@ -173,23 +165,17 @@ impl TestClient {
         .await;
     }
 
-    /// The next diagnostics the server publishes for `name` (waits up to ten seconds).
-    pub async fn diagnostics(&mut self, name: &str) -> PublishDiagnosticsParams {
-        let wanted = uri(name);
+    /// The next diagnostics the server publishes, for any document (waits up to ten seconds).
+    pub async fn publication(&mut self) -> PublishDiagnosticsParams {
         let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
         loop {
             let message = tokio::time::timeout_at(deadline, self.from_server.recv())
                 .await
                 .expect("diagnostics are published within ten seconds")
                 .expect("the server is running");
-            if message.method() != "textDocument/publishDiagnostics" {
-                continue;
-            }
-            let params: PublishDiagnosticsParams =
-                serde_json::from_value(message.params().cloned().unwrap_or(Value::Null))
+            if message.method() == "textDocument/publishDiagnostics" {
+                return serde_json::from_value(message.params().cloned().unwrap_or(Value::Null))
                     .expect("well-formed publishDiagnostics params");
-            if params.uri.as_str() == wanted {
-                return params;
             }
         }
     }
@@ -209,11 +195,15 @@ impl TestClient {
         }
     }
 
-    /// Whether the server sends anything within `wait`.
-    pub async fn is_quiet_for(&mut self, wait: Duration) -> bool {
-        tokio::time::timeout(wait, self.from_server.recv())
-            .await
-            .is_err()
+    /// The next diagnostics the server publishes for `name` (waits up to ten seconds).
+    pub async fn diagnostics(&mut self, name: &str) -> PublishDiagnosticsParams {
+        let wanted = uri(name);
+        loop {
+            let params = self.publication().await;
+            if params.uri.as_str() == wanted {
+                return params;
+            }
+        }
     }
 
     /// A `textDocument/*` request at a position of `name`.

@@ -1,0 +1,363 @@
+//! `sources lsp` as a process: malformed frames, invalid messages, unknown methods, out-of-order
+//! versions, a flood of edits and requests after `shutdown`. The server answers every request,
+//! with the right content, and stays up until `exit` or the end of its input.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+/// How long any one expected message may take.
+const PATIENCE: Duration = Duration::from_secs(20);
+
+const MISTAKES: &str = "data:\n  sources:\n    apps:\n      type: http\n      url: https://e.invalid\n    view:\n      type: filter\n      from: appz\n      where: \"true\"\n";
+
+/// A running `sources lsp` and the messages it wrote, parsed.
+struct Lsp {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    messages: Receiver<Value>,
+    stderr: Receiver<String>,
+}
+
+fn frame(body: &str) -> Vec<u8> {
+    let mut framed = format!("Content-Length: {}\r\n\r\n", body.len()).into_bytes();
+    framed.extend_from_slice(body.as_bytes());
+    framed
+}
+
+impl Lsp {
+    fn start() -> Lsp {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_sources"))
+            .arg("lsp")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the binary starts");
+        let stdout = child.stdout.take().expect("piped stdout");
+        let (sender, messages) = mpsc::channel();
+        thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            loop {
+                let mut length = None;
+                loop {
+                    let mut line = String::new();
+                    if reader.read_line(&mut line).unwrap_or(0) == 0 {
+                        return;
+                    }
+                    let line = line.trim_end();
+                    if line.is_empty() {
+                        break;
+                    }
+                    if let Some(value) = line.strip_prefix("Content-Length: ") {
+                        length = value.parse::<usize>().ok();
+                    }
+                }
+                let mut body = vec![0; length.expect("the server frames every message")];
+                if reader.read_exact(&mut body).is_err() {
+                    return;
+                }
+                let message = serde_json::from_slice(&body).expect("the server writes JSON");
+                if sender.send(message).is_err() {
+                    return;
+                }
+            }
+        });
+        let stderr = child.stderr.take().expect("piped stderr");
+        let (sender, lines) = mpsc::channel();
+        thread::spawn(move || {
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                if sender.send(line).is_err() {
+                    return;
+                }
+            }
+        });
+        let stdin = child.stdin.take();
+        Lsp {
+            child,
+            stdin,
+            messages,
+            stderr: lines,
+        }
+    }
+
+    fn send_raw(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("input is open");
+        stdin.write_all(bytes).expect("the server reads its input");
+        stdin.flush().expect("the server reads its input");
+    }
+
+    fn send(&mut self, message: Value) {
+        self.send_raw(&frame(&message.to_string()));
+    }
+
+    fn request(&mut self, id: i64, method: &str, params: Value) {
+        self.send(json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }));
+    }
+
+    fn notify(&mut self, method: &str, params: Value) {
+        self.send(json!({ "jsonrpc": "2.0", "method": method, "params": params }));
+    }
+
+    /// The first message that satisfies `wanted`, skipping others; fails after [`PATIENCE`].
+    fn expect(&self, what: &str, wanted: impl Fn(&Value) -> bool) -> Value {
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.messages.recv_timeout(left) {
+                Ok(message) if wanted(&message) => return message,
+                Ok(_) => {}
+                Err(error) => panic!("waiting for {what}: {error}"),
+            }
+        }
+    }
+
+    /// The response to request `id`.
+    fn response(&self, id: Value) -> Value {
+        self.expect(&format!("the response to {id}"), |message| {
+            message.get("id") == Some(&id) && message.get("method").is_none()
+        })
+    }
+
+    /// Waits for the `window/logMessage` that says `text`.
+    fn log(&self, text: &str) {
+        self.expect(&format!("the log message {text:?}"), |message| {
+            message["method"] == "window/logMessage" && message["params"]["message"] == text
+        });
+    }
+
+    /// The next publication for `uri`.
+    fn published(&self, uri: &str) -> Value {
+        self.expect("diagnostics", |message| {
+            message["method"] == "textDocument/publishDiagnostics"
+                && message["params"]["uri"] == uri
+        })["params"]
+            .clone()
+    }
+
+    /// Closes the input and waits (bounded) for the process to end.
+    fn finish(mut self) -> (std::process::ExitStatus, String) {
+        drop(self.stdin.take());
+        let deadline = Instant::now() + PATIENCE;
+        let status = loop {
+            if let Some(status) = self.child.try_wait().expect("the process can be polled") {
+                break status;
+            }
+            assert!(Instant::now() < deadline, "the server did not exit");
+            thread::sleep(Duration::from_millis(20));
+        };
+        let stderr: Vec<String> = self.stderr.try_iter().collect();
+        (status, stderr.join("\n"))
+    }
+}
+
+impl Drop for Lsp {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn codes(published: &Value) -> Vec<String> {
+    published["diagnostics"]
+        .as_array()
+        .expect("a diagnostics array")
+        .iter()
+        .filter_map(|diagnostic| diagnostic["code"].as_str().map(str::to_owned))
+        .collect()
+}
+
+fn initialize(lsp: &mut Lsp) {
+    lsp.request(
+        1,
+        "initialize",
+        json!({ "processId": null, "rootUri": null, "capabilities": {} }),
+    );
+    let initialized = lsp.response(json!(1));
+    assert_eq!(initialized["result"]["serverInfo"]["name"], "sources");
+    lsp.notify("initialized", json!({}));
+}
+
+#[test]
+fn malformed_frames_are_answered_or_skipped_and_the_server_stays_up() {
+    let mut lsp = Lsp::start();
+    initialize(&mut lsp);
+
+    lsp.send_raw(&frame("{not json"));
+    let parse_error = lsp.response(Value::Null);
+    assert_eq!(parse_error["error"]["code"], -32700);
+    assert!(
+        parse_error["error"]["message"]
+            .as_str()
+            .is_some_and(|message| message.starts_with("a message body is not JSON")),
+        "{parse_error}"
+    );
+
+    lsp.send_raw(&frame("[1, 2]"));
+    let batch = lsp.response(Value::Null);
+    assert_eq!(batch["error"]["code"], -32600);
+    assert!(
+        batch["error"]["message"]
+            .as_str()
+            .is_some_and(|message| message.contains("a batch")),
+        "{batch}"
+    );
+
+    lsp.send_raw(&frame(r#"{"jsonrpc":"2.0","id":7}"#));
+    let no_method = lsp.response(json!(7));
+    assert_eq!(no_method["error"]["code"], -32600);
+
+    lsp.send_raw(b"Content-Type: application/json\r\n\r\n{\"junk\": true}");
+    lsp.log(
+        "sources language server: a header block has no `Content-Length`; skipped to the next \
+         header block",
+    );
+    lsp.send_raw(b"Content-Length: many\r\n\r\n{}");
+    lsp.log(
+        "sources language server: `Content-Length: many` is not a number of bytes; skipped to \
+         the next header block",
+    );
+
+    lsp.request(8, "sources/noSuchMethod", json!({}));
+    let unknown = lsp.response(json!(8));
+    assert_eq!(unknown["error"]["code"], -32601, "{unknown}");
+    lsp.notify("sources/noSuchNotification", json!({}));
+
+    // Still serving: a real request gets a real answer.
+    let uri = "file:///work/app.yaml";
+    lsp.notify(
+        "textDocument/didOpen",
+        json!({ "textDocument": { "uri": uri, "languageId": "yaml", "version": 1, "text": MISTAKES } }),
+    );
+    let published = lsp.published(uri);
+    assert_eq!(published["version"], 1);
+    assert_eq!(codes(&published), vec!["unknown-source"]);
+
+    lsp.request(9, "shutdown", Value::Null);
+    let shutdown = lsp.response(json!(9));
+    assert_eq!(
+        (shutdown.get("result"), shutdown.get("error")),
+        (Some(&Value::Null), None),
+        "{shutdown}"
+    );
+    lsp.request(
+        10,
+        "textDocument/hover",
+        json!({ "textDocument": { "uri": uri }, "position": { "line": 7, "character": 14 } }),
+    );
+    let after_shutdown = lsp.response(json!(10));
+    assert_eq!(after_shutdown["error"]["code"], -32600, "{after_shutdown}");
+    assert_eq!(
+        after_shutdown["error"]["message"],
+        "`textDocument/hover` after `shutdown`: the server only accepts `exit` now"
+    );
+    lsp.notify("exit", Value::Null);
+    let (status, stderr) = lsp.finish();
+    assert!(status.success(), "{status}: {stderr}");
+    assert!(
+        stderr.contains("sources lsp: a message body is not JSON"),
+        "the cause is logged to standard error: {stderr}"
+    );
+}
+
+#[test]
+fn out_of_order_versions_and_ten_thousand_edits_end_on_the_last_text_sent() {
+    let mut lsp = Lsp::start();
+    initialize(&mut lsp);
+    let uri = "file:///work/busy.yaml";
+    lsp.notify(
+        "textDocument/didOpen",
+        json!({ "textDocument": { "uri": uri, "languageId": "yaml", "version": 1, "text": MISTAKES } }),
+    );
+    assert_eq!(codes(&lsp.published(uri)), vec!["unknown-source"]);
+
+    // Versions out of order: the text sent last is the document.
+    let change = |version: i64, text: &str| {
+        json!({
+            "textDocument": { "uri": uri, "version": version },
+            "contentChanges": [{ "text": text }],
+        })
+    };
+    lsp.notify(
+        "textDocument/didChange",
+        change(5, &MISTAKES.replace("appz", "apps")),
+    );
+    lsp.notify("textDocument/didChange", change(3, MISTAKES));
+    lsp.request(
+        2,
+        "textDocument/hover",
+        json!({ "textDocument": { "uri": uri }, "position": { "line": 7, "character": 13 } }),
+    );
+    let hover = lsp.response(json!(2));
+    assert!(
+        hover["result"]["contents"]["value"]
+            .as_str()
+            .is_some_and(|text| text.starts_with("**`appz`** — no entry of `data.sources`")),
+        "the hover describes version 3's text: {hover}"
+    );
+    let settled = lsp.expect("the publication of version 3", |message| {
+        message["method"] == "textDocument/publishDiagnostics" && message["params"]["version"] == 3
+    });
+    assert_eq!(codes(&settled["params"]), vec!["unknown-source"]);
+
+    // 10,000 incremental edits as fast as the pipe takes them: each retypes the last letter of
+    // `appz`, ending on `apps`.
+    let mut burst = Vec::new();
+    for version in 0..10_000i64 {
+        let letter = if version == 9_999 {
+            "s"
+        } else {
+            ["x", "y", "z"][version as usize % 3]
+        };
+        let edit = json!({
+            "jsonrpc": "2.0",
+            "method": "textDocument/didChange",
+            "params": {
+                "textDocument": { "uri": uri, "version": 10 + version },
+                "contentChanges": [{
+                    "range": { "start": { "line": 7, "character": 15 }, "end": { "line": 7, "character": 16 } },
+                    "text": letter,
+                }],
+            },
+        });
+        burst.extend_from_slice(&frame(&edit.to_string()));
+    }
+    lsp.send_raw(&burst);
+    lsp.request(
+        3,
+        "textDocument/documentSymbol",
+        json!({ "textDocument": { "uri": uri } }),
+    );
+    let symbols = lsp.response(json!(3));
+    let names: Vec<&str> = symbols["result"]
+        .as_array()
+        .expect("symbols")
+        .iter()
+        .filter_map(|symbol| symbol["name"].as_str())
+        .collect();
+    assert_eq!(names, vec!["apps", "view"]);
+    let last = lsp.expect("the publication of the last edit", |message| {
+        message["method"] == "textDocument/publishDiagnostics"
+            && message["params"]["version"] == 10_009
+    });
+    assert_eq!(
+        codes(&last["params"]),
+        Vec::<String>::new(),
+        "`apps` exists"
+    );
+    // Nothing stale follows: the next publication is the next version's.
+    lsp.notify("textDocument/didChange", change(20_000, MISTAKES));
+    let next = lsp.published(uri);
+    assert_eq!(next["version"], 20_000);
+    assert_eq!(codes(&next), vec!["unknown-source"]);
+
+    let (status, stderr) = lsp.finish();
+    assert!(
+        status.success(),
+        "the end of input ends the server: {status}: {stderr}"
+    );
+}
