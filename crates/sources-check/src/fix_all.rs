@@ -1,8 +1,12 @@
 //! `fix_all`: applies every safe fix to a document, re-analysing after each round until nothing
 //! more can be fixed, so that fixes skipped for overlapping an earlier one get their turn.
+//!
+//! `--fix` never makes things worse: a document with syntax errors is not edited, and when a round's
+//! fixes together would make the document unparsable or raise its error count, they are tried one
+//! by one and each fix that would is left out and reported as unsafe.
 
-use sources_diagnostics::{Rule, apply_safe_fixes};
-use sources_syntax::{LineCol, LineIndex, Syntax};
+use sources_diagnostics::{Diagnostic, Rule, Severity, apply_safe_fixes};
+use sources_syntax::{LineCol, LineIndex, Span, Syntax};
 
 use crate::analyze;
 
@@ -10,7 +14,7 @@ use crate::analyze;
 /// reintroduce what they repaired, so real documents settle in two or three.
 const MAX_ROUNDS: usize = 16;
 
-/// One fix that `fix_all` applied.
+/// One fix that `fix_all` applied (or left out as unsafe).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AppliedFix {
     /// The rule of the diagnostic it repaired.
@@ -28,31 +32,114 @@ pub struct Fixed {
     pub text: String,
     /// The fixes applied, in order.
     pub applied: Vec<AppliedFix>,
+    /// Safe fixes left out because they would have made the document unparsable or raised its
+    /// error count; positions are in the returned text.
+    pub unsafe_fixes: Vec<AppliedFix>,
+    /// Whether the document was left as it is because it has syntax errors.
+    pub syntax_errors: bool,
+}
+
+/// Whether a text parses, and how many errors it has.
+#[derive(Clone, Copy)]
+struct Health {
+    parses: bool,
+    errors: usize,
+}
+
+impl Health {
+    fn of(diagnostics: &[Diagnostic]) -> Health {
+        Health {
+            parses: !diagnostics.iter().any(|d| d.rule == Rule::Syntax),
+            errors: diagnostics
+                .iter()
+                .filter(|d| d.severity == Severity::Error)
+                .count(),
+        }
+    }
+
+    /// Whether a text of this health is no worse than one of health `before`.
+    fn no_worse_than(self, before: Health) -> bool {
+        self.parses && self.errors <= before.errors
+    }
 }
 
 /// Applies every safe fix of `text` (as `sources lint --fix` does), keeping every other byte:
-/// comments, formatting and the order of fields stay as written.
+/// comments, formatting and the order of fields stay as written. A document with syntax errors is
+/// returned unchanged, and no fix that would break the document or add an error is applied.
 pub fn fix_all(text: &str, syntax: Syntax) -> Fixed {
-    let mut current = text.to_owned();
-    let mut applied = Vec::new();
+    let mut fixed = Fixed {
+        text: text.to_owned(),
+        applied: Vec::new(),
+        unsafe_fixes: Vec::new(),
+        syntax_errors: false,
+    };
+    let mut diagnostics = analyze(text, syntax).diagnostics;
+    let mut health = Health::of(&diagnostics);
+    if !health.parses {
+        fixed.syntax_errors = true;
+        return fixed;
+    }
     for _ in 0..MAX_ROUNDS {
-        let analysis = analyze(&current, syntax);
-        let outcome = apply_safe_fixes(&current, &analysis.diagnostics);
+        let index = LineIndex::new(&fixed.text);
+        let record = |rule: Rule, title: String, span: Span| AppliedFix {
+            rule,
+            title,
+            position: index.line_col(span.start),
+        };
+        let outcome = apply_safe_fixes(&fixed.text, &diagnostics);
         if !outcome.changed() {
             break;
         }
-        let index = LineIndex::new(&current);
-        applied.extend(outcome.applied.into_iter().map(|fix| AppliedFix {
-            rule: fix.rule,
-            title: fix.title,
-            position: index.line_col(fix.span.start),
-        }));
-        current = outcome.text;
+        let after = analyze(&outcome.text, syntax).diagnostics;
+        let mut round = Vec::new();
+        let mut unsafe_fixes = Vec::new();
+        let (text, after) = if Health::of(&after).no_worse_than(health) {
+            round.extend(outcome.applied);
+            (outcome.text, after)
+        } else {
+            // Together they make things worse: add them one at a time, each checked.
+            let mut accepted: Vec<&Diagnostic> = Vec::new();
+            let mut best = None;
+            for diagnostic in &diagnostics {
+                let trial =
+                    apply_safe_fixes(&fixed.text, accepted.iter().copied().chain([diagnostic]));
+                // Each accepted diagnostic applied one fix: one more means this one applied too.
+                if trial.applied.len() <= round.len() {
+                    continue;
+                }
+                let Some(fix) = trial.applied.last().cloned() else {
+                    continue;
+                };
+                let checked = analyze(&trial.text, syntax).diagnostics;
+                if Health::of(&checked).no_worse_than(health) {
+                    accepted.push(diagnostic);
+                    round.push(fix);
+                    best = Some((trial.text, checked));
+                } else {
+                    unsafe_fixes.push(fix);
+                }
+            }
+            match best {
+                Some(best) => best,
+                None => {
+                    fixed.unsafe_fixes = unsafe_fixes
+                        .into_iter()
+                        .map(|fix| record(fix.rule, fix.title, fix.span))
+                        .collect();
+                    break;
+                }
+            }
+        };
+        fixed.applied.extend(
+            round
+                .into_iter()
+                .map(|fix| record(fix.rule, fix.title, fix.span)),
+        );
+        fixed.text = text;
+        health = Health::of(&after);
+        diagnostics = after;
     }
-    Fixed {
-        text: current,
-        applied,
-    }
+    fixed
 }
 
 #[cfg(test)]
@@ -80,6 +167,47 @@ data:
         );
         assert!(fixed.applied.len() >= 3, "{:?}", fixed.applied);
         assert!(analyze(&fixed.text, Syntax::Yaml).diagnostics.is_empty());
+    }
+
+    #[test]
+    fn two_misspellings_of_one_field_never_write_it_twice() {
+        let text = "data:\n  sources:\n    a:\n      type: http\n      urll: https://x/a\n      ulr: https://x/b\n";
+        let fixed = fix_all(text, Syntax::Yaml);
+        assert_eq!(fixed.text, text.replacen("urll", "url", 1));
+        assert_eq!(fixed.applied.len(), 1, "{:?}", fixed.applied);
+        let after = analyze(&fixed.text, Syntax::Yaml).diagnostics;
+        assert!(after.iter().all(|d| d.rule != Rule::Syntax), "{after:?}");
+        assert_eq!(fix_all(&fixed.text, Syntax::Yaml).text, fixed.text);
+    }
+
+    #[test]
+    fn a_document_with_syntax_errors_is_not_edited() {
+        let text = "data:\n  sources:\n    a:\n      type: htp\n      urll: x\n    b: [\n";
+        let fixed = fix_all(text, Syntax::Yaml);
+        assert_eq!(fixed.text, text);
+        assert!(fixed.syntax_errors);
+        assert!(fixed.applied.is_empty());
+    }
+
+    #[test]
+    fn a_fix_that_would_add_errors_is_left_out_as_unsafe() {
+        // Correcting the kind makes the window checked, which finds three errors in it.
+        let text = "data:\n  sources:\n    logs:\n      type: htpp\n      url: https://x/logs\n      window:\n        page_size: 10\n    b:\n      type: static\n      dta: [1]\n";
+        let fixed = fix_all(text, Syntax::Yaml);
+        assert_eq!(fixed.text, text.replace("dta", "data"));
+        assert_eq!(fixed.applied.len(), 1, "{:?}", fixed.applied);
+        assert_eq!(
+            fixed.unsafe_fixes,
+            [AppliedFix {
+                rule: Rule::UnknownKind,
+                title: "Replace `htpp` with `http`".into(),
+                position: LineCol {
+                    line: 4,
+                    column: 13
+                },
+            }]
+        );
+        assert_eq!(fix_all(&fixed.text, Syntax::Yaml).text, fixed.text);
     }
 
     #[test]

@@ -84,7 +84,9 @@ pub enum Error {
 /// anything is printed; with `--fix`, files before it are already fixed), then renders the reports
 /// sorted by path.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
-    let inputs = inputs::discover(&args.paths, args.stdin_filename.as_deref())?;
+    let mut inputs = inputs::discover(&args.paths, args.stdin_filename.as_deref())?;
+    // In path order, so that what `--fix` says on standard error is in file and line order.
+    inputs.sort_by(|a, b| a.path.cmp(&b.path));
     let fix_mode = args.fix_mode();
     if fix_mode == Some(FixMode::Write) && inputs.iter().any(|input| input.origin == Origin::Stdin)
     {
@@ -111,11 +113,16 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
         let report = match repaired {
             None => report,
             Some((FixMode::Diff, fixed)) => {
-                let diff = unified_diff(&report.path, report.text(), &fixed.text);
-                diffs.push((report.path.clone(), diff));
+                for note in fix::notes(&report.path, &fixed, false) {
+                    eprintln!("{note}");
+                }
+                if fixed.text != report.text() {
+                    let diff = unified_diff(&report.path, report.text(), &fixed.text);
+                    diffs.push((report.path.clone(), diff));
+                }
                 report
             }
-            Some((FixMode::Write, fixed)) => write_fixed(input, &fixed)?.unwrap_or(report),
+            Some((FixMode::Write, fixed)) => write_fixed(input, report, &fixed)?,
         };
         reports.push(report);
     }
@@ -158,25 +165,24 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
     }
 }
 
-/// Writes a fixed document back to its file, says on standard error what changed, and lints the
-/// fixed text (what remains to report).
-fn write_fixed(input: &Input, fixed: &Fixed) -> Result<Option<FileReport>, Error> {
+/// Writes a fixed document back to its file (when it changed), says on standard error what changed
+/// and what was left out, and lints the fixed text (what remains to report).
+fn write_fixed(input: &Input, report: FileReport, fixed: &Fixed) -> Result<FileReport, Error> {
+    for note in fix::notes(&input.path, fixed, true) {
+        eprintln!("{note}");
+    }
+    if fixed.text == report.text() {
+        return Ok(report);
+    }
     if let Origin::File(path) = &input.origin {
         std::fs::write(path, &fixed.text).map_err(|source| Error::WriteFixed {
             path: input.path.clone(),
             source,
         })?;
     }
-    for applied in &fixed.applied {
-        let at = applied.position;
-        eprintln!(
-            "sources: fixed {}:{}:{}: {} [{}]",
-            input.path, at.line, at.column, applied.title, applied.rule
-        );
-    }
     match lint_bytes(&input.path, fixed.text.as_bytes(), input.syntax, true) {
-        Linted::Report(report) => Ok(Some(report)),
-        Linted::NotOurs | Linted::SkippedTooLarge(_) => Ok(None),
+        Linted::Report(report) => Ok(report),
+        Linted::NotOurs | Linted::SkippedTooLarge(_) => Ok(report),
     }
 }
 

@@ -287,6 +287,9 @@ impl Decoder {
 
     /// Reports every field `fields` did not take as `unknown-field`.
     fn finish(&mut self, fields: &Fields<'_>, owner: &str, docs: &[FieldInfo], kind: Option<Kind>) {
+        // Names a rename already proposes: a second misspelling of the same field gets the
+        // did-you-mean but no fix, so that fixing both never writes the key twice.
+        let mut proposed: Vec<&str> = Vec::new();
         for (index, entry) in fields.entries.iter().enumerate() {
             if fields.taken[index] {
                 continue;
@@ -357,7 +360,9 @@ impl Decoder {
                 && let Some(best) = suggestions.first()
                 && let Some(span) = name_span(entry.key.span, name)
                 && !fields.written(best)
+                && !proposed.contains(best)
             {
+                proposed.push(best);
                 diagnostic = diagnostic.with_replacement(
                     format!("Rename `{name}` to `{best}`"),
                     span,

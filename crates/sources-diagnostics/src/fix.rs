@@ -53,7 +53,10 @@ fn fits(edit: &Edit, text: &str) -> bool {
 /// Applies the first safe fix of each diagnostic to `text`, in the order of `diagnostics`; a fix
 /// whose edits overlap an already accepted edit is skipped (first wins), except that an edit
 /// identical to one already accepted counts as done.
-pub fn apply_safe_fixes(text: &str, diagnostics: &[Diagnostic]) -> FixOutcome {
+pub fn apply_safe_fixes<'d>(
+    text: &str,
+    diagnostics: impl IntoIterator<Item = &'d Diagnostic>,
+) -> FixOutcome {
     let mut accepted: Vec<Edit> = Vec::new();
     let mut applied = Vec::new();
     let mut skipped = Vec::new();
