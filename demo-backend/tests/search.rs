@@ -465,7 +465,7 @@ async fn every_refusal_is_a_400_in_elasticsearch_wording() {
     );
     assert!(refused(json!({ "size": "ten" })).await.contains("[size]"));
     assert!(
-        refused(json!({ "track_total_hits": 100 }))
+        refused(json!({ "track_total_hits": "100" }))
             .await
             .contains("[track_total_hits]")
     );

@@ -6,6 +6,7 @@
 //! saved 2 seconds late, and `event_processing_finished` turns true 3 seconds after the status.
 //! Everything is a function of the seed, the build time and the clock's `now`.
 
+mod discovery;
 mod events;
 mod query;
 
@@ -78,10 +79,20 @@ pub fn router(ctx: CornerContext) -> Router {
         ],
     });
     Router::new()
-        .route("/api/v2/jobs/", get(job_list))
-        .route("/api/v2/jobs/{id}/", get(job_detail))
-        .route("/api/v2/jobs/{id}/job_events/", get(job_events))
+        .route(
+            "/api/v2/jobs/",
+            get(job_list).options(discovery::job_list_options),
+        )
+        .route(
+            "/api/v2/jobs/{id}/",
+            get(job_detail).options(discovery::allow_only),
+        )
+        .route(
+            "/api/v2/jobs/{id}/job_events/",
+            get(job_events).options(discovery::events_options),
+        )
         .with_state(state)
+        .merge(discovery::router())
 }
 
 /// `GET /api/v2/jobs/`: both jobs, paged like every list of the corner.

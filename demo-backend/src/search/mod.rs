@@ -59,11 +59,143 @@ pub fn router(ctx: CornerContext) -> Router {
         tokens: GrowingIndex::default(),
     });
     Router::new()
+        .route("/", get(info))
         .route("/logs-app/_search", get(search).post(search))
+        .route("/logs-app/_count", get(count).post(count))
         .route("/logs-app/_pit", post(point_in_time))
         .route("/_pit", delete(point_in_time))
         .route("/_search/scroll", post(scroll).delete(scroll))
         .with_state(index)
+        .layer(axum::middleware::map_response(product_header))
+}
+
+/// Every answer of the corner says it is Elasticsearch, as the official client requires.
+async fn product_header(mut response: axum::response::Response) -> axum::response::Response {
+    response.headers_mut().insert(
+        "x-elastic-product",
+        axum::http::HeaderValue::from_static("Elasticsearch"),
+    );
+    response
+}
+
+/// `GET /` (and `HEAD /`): the cluster information clients read to check what they talk to.
+async fn info() -> Json<serde_json::Value> {
+    Json(serde_json::json!({
+        "name": "demo-backend",
+        "cluster_name": "demo-backend",
+        "cluster_uuid": "ZGVtby1iYWNrZW5kLTAx",
+        "version": {
+            "number": "8.13.0",
+            "build_flavor": "default",
+            "build_type": "docker",
+            "build_hash": "demo",
+            "build_date": "2026-03-02T09:00:00.000Z",
+            "build_snapshot": false,
+            "lucene_version": "9.10.0",
+            "minimum_wire_compatibility_version": "7.17.0",
+            "minimum_index_compatibility_version": "7.0.0",
+        },
+        "tagline": "You Know, for Search (a demo fixture: only logs-app/_search and _count are modelled)",
+    }))
+}
+
+/// The `_count` answer.
+#[derive(Debug, Serialize)]
+struct CountResponse {
+    count: u64,
+    #[serde(rename = "_shards")]
+    shards: Shards,
+}
+
+/// `POST /logs-app/_count`: how many searchable documents match the body's `query` (exactly).
+async fn count(
+    State(index): State<Arc<LogIndex>>,
+    Query(pairs): Query<Vec<(String, String)>>,
+    body: Bytes,
+) -> Result<Json<CountResponse>, ApiError> {
+    check_params("_count", &pairs, &[])?;
+    let mut fields = body_fields(&body)?;
+    if let Some(name) = fields.keys().find(|name| *name != "query") {
+        return Err(ApiError::bad_request(format!(
+            "request does not support [{name}]"
+        )));
+    }
+    fields.insert("size".into(), 0.into());
+    fields.insert("track_total_hits".into(), true.into());
+    let request = SearchRequest::parse(&serde_json::to_vec(&fields).unwrap_or_default())?;
+    let response = index.search(&request, index.clock.now());
+    Ok(Json(CountResponse {
+        count: response.hits.total.map_or(0, |total| total.value),
+        shards: response.shards,
+    }))
+}
+
+/// The URL parameters `_search` reads like its body fields.
+const URL_FIELDS: [&str; 4] = ["size", "from", "sort", "track_total_hits"];
+
+/// Refuses parameters other than the controls (and `fields`), in Elasticsearch's wording.
+fn check_params(
+    endpoint: &str,
+    pairs: &[(String, String)],
+    fields: &[&str],
+) -> Result<(), ApiError> {
+    for (name, _) in pairs {
+        match name.as_str() {
+            "scroll" => return Err(not_modelled("scroll")),
+            known if CONTROL_PARAMS.contains(&known) || fields.contains(&known) => {}
+            other => {
+                return Err(ApiError::bad_request(format!(
+                    "request [/{INDEX_NAME}/{endpoint}] contains unrecognized parameter: [{other}]"
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The body as a JSON object (empty means `{}`).
+fn body_fields(body: &[u8]) -> Result<serde_json::Map<String, serde_json::Value>, ApiError> {
+    if body.iter().all(u8::is_ascii_whitespace) {
+        return Ok(serde_json::Map::new());
+    }
+    match serde_json::from_slice(body) {
+        Ok(serde_json::Value::Object(fields)) => Ok(fields),
+        Ok(_) => Err(ApiError::bad_request("request body must be a JSON object")),
+        Err(error) => Err(ApiError::bad_request(format!(
+            "request body is not valid JSON: {error}"
+        ))),
+    }
+}
+
+/// A URL parameter of `_search` as the body field it stands for: `size=5`, `from=10`,
+/// `track_total_hits=true|false|N`, `sort=@timestamp:desc,_shard_doc:desc`.
+fn url_field(name: &str, value: &str) -> Result<serde_json::Value, ApiError> {
+    let integer = || {
+        value
+            .parse::<u64>()
+            .map(serde_json::Value::from)
+            .map_err(|_| {
+                ApiError::bad_request(format!(
+                    "Failed to parse int parameter [{name}] with value [{value}]"
+                ))
+            })
+    };
+    match name {
+        "track_total_hits" => match value {
+            "true" | "" => Ok(true.into()),
+            "false" => Ok(false.into()),
+            _ => integer(),
+        },
+        "sort" => Ok(value
+            .split(',')
+            .filter(|entry| !entry.is_empty())
+            .map(|entry| match entry.rsplit_once(':') {
+                Some((field, order)) => serde_json::json!({ field: order }),
+                None => serde_json::json!({ entry: "asc" }),
+            })
+            .collect()),
+        _ => integer(),
+    }
 }
 
 /// `POST /logs-app/_search` (and `GET` with a body, as Elasticsearch allows).
@@ -72,18 +204,21 @@ async fn search(
     Query(pairs): Query<Vec<(String, String)>>,
     body: Bytes,
 ) -> Result<Json<SearchResponse>, ApiError> {
-    for (name, _) in &pairs {
-        match name.as_str() {
-            "scroll" => return Err(not_modelled("scroll")),
-            control if CONTROL_PARAMS.contains(&control) => {}
-            other => {
-                return Err(ApiError::bad_request(format!(
-                    "request [/{INDEX_NAME}/_search] contains unrecognized parameter: [{other}]"
-                )));
+    check_params("_search", &pairs, &URL_FIELDS)?;
+    let request = if pairs
+        .iter()
+        .any(|(name, _)| URL_FIELDS.contains(&name.as_str()))
+    {
+        let mut fields = body_fields(&body)?;
+        for (name, value) in &pairs {
+            if URL_FIELDS.contains(&name.as_str()) {
+                fields.insert(name.clone(), url_field(name, value)?);
             }
         }
-    }
-    let request = SearchRequest::parse(&body)?;
+        SearchRequest::parse(&serde_json::to_vec(&fields).unwrap_or_default())?
+    } else {
+        SearchRequest::parse(&body)?
+    };
     Ok(Json(index.search(&request, index.clock.now())))
 }
 
@@ -241,7 +376,7 @@ fn query_string_search(
     let hits = page(view, request, |doc| matcher.matches(tokens, doc));
     let limit = match request.total {
         TotalHits::Absent => 0,
-        TotalHits::UpToThreshold => TOTAL_HITS_THRESHOLD + 1,
+        TotalHits::UpTo(threshold) => threshold.saturating_add(1),
         TotalHits::Exact => u64::MAX,
     };
     let found = tokens
@@ -293,11 +428,11 @@ fn page(view: &IndexView, request: &SearchRequest, matches: impl Fn(u64) -> bool
 fn total_hits(mode: TotalHits, count: u64) -> Option<Total> {
     match mode {
         TotalHits::Absent => None,
-        TotalHits::UpToThreshold if count > TOTAL_HITS_THRESHOLD => Some(Total {
-            value: TOTAL_HITS_THRESHOLD,
+        TotalHits::UpTo(threshold) if count > threshold => Some(Total {
+            value: threshold,
             relation: "gte",
         }),
-        TotalHits::UpToThreshold | TotalHits::Exact => Some(Total {
+        TotalHits::UpTo(_) | TotalHits::Exact => Some(Total {
             value: count,
             relation: "eq",
         }),

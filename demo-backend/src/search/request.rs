@@ -26,8 +26,9 @@ pub enum Direction {
 /// How `hits.total` is reported.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TotalHits {
-    /// Exact up to 10,000, then `gte` 10,000 (the default).
-    UpToThreshold,
+    /// Exact up to this many, then `gte` this many (10,000 by default; an integer
+    /// `track_total_hits` sets it).
+    UpTo(u64),
     /// Always exact (`track_total_hits: true`).
     Exact,
     /// Not reported (`track_total_hits: false`).
@@ -76,7 +77,7 @@ impl SearchRequest {
             sort_by_timestamp: true,
             search_after: None,
             terms: Vec::new(),
-            total: TotalHits::UpToThreshold,
+            total: TotalHits::UpTo(TOTAL_HITS_THRESHOLD),
         };
         let mut search_after = None;
         for (name, value) in &fields {
@@ -90,9 +91,12 @@ impl SearchRequest {
                     request.total = match value {
                         Value::Bool(true) => TotalHits::Exact,
                         Value::Bool(false) => TotalHits::Absent,
+                        Value::Number(n) if n.as_u64().is_some() => {
+                            TotalHits::UpTo(n.as_u64().unwrap_or(TOTAL_HITS_THRESHOLD))
+                        }
                         other => {
                             return Err(ApiError::bad_request(format!(
-                                "[track_total_hits] must be true or false, found [{other}]"
+                                "[track_total_hits] must be true, false or a non-negative integer, found [{other}]"
                             )));
                         }
                     }
