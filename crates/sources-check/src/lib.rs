@@ -17,6 +17,7 @@ mod operators;
 mod params;
 mod references;
 mod runnable;
+mod suppress;
 mod templates;
 mod window;
 
@@ -26,6 +27,7 @@ pub use fix_all::{AppliedFix, Fixed, fix_all};
 use sources_config::Config;
 use sources_diagnostics::{Diagnostic, Rule};
 use sources_syntax::{LineIndex, Syntax};
+pub use suppress::{Baseline, add_suppressions, suppression_edit};
 pub use templates::{SiteKind, TemplateSite, sites as template_sites};
 
 /// Everything one document's analysis produced.
@@ -61,6 +63,8 @@ pub fn analyze(text: &str, syntax: Syntax) -> Analysis {
         check(&config, text, &mut diagnostics);
     }
     drop_recovered(&parse.errors, &mut diagnostics);
+    let parsed = parse.errors.is_empty();
+    suppress::apply(text, parse.root.as_ref(), &mut diagnostics, parsed);
     sources_diagnostics::sort(&mut diagnostics);
     Analysis {
         diagnostics,

@@ -42,6 +42,10 @@ pub struct Args {
     /// exit with status 1 when there is something to fix.
     #[arg(long)]
     pub diff: bool,
+    /// Baseline a repository: add a `# sources: ignore[…]` comment for every current finding to
+    /// the line it starts on (files are written in place), then report what remains.
+    #[arg(long, conflicts_with_all = ["fix", "diff"])]
+    pub add_suppressions: bool,
 }
 
 impl Args {
@@ -75,8 +79,11 @@ pub enum Error {
         #[source]
         source: io::Error,
     },
-    /// `--fix` was asked for standard input, which has no file to write back to.
-    #[error("`--fix` writes files in place and cannot fix standard input: use `--diff`")]
+    /// `--fix` or `--add-suppressions` was asked for standard input, which has no file to write
+    /// back to.
+    #[error(
+        "`--fix` and `--add-suppressions` write files in place and cannot change standard input: use `--diff` to see fixes"
+    )]
     FixStdin,
 }
 
@@ -88,8 +95,8 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
     // In path order, so that what `--fix` says on standard error is in file and line order.
     inputs.sort_by(|a, b| a.path.cmp(&b.path));
     let fix_mode = args.fix_mode();
-    if fix_mode == Some(FixMode::Write) && inputs.iter().any(|input| input.origin == Origin::Stdin)
-    {
+    let writes = fix_mode == Some(FixMode::Write) || args.add_suppressions;
+    if writes && inputs.iter().any(|input| input.origin == Origin::Stdin) {
         return Err(Error::FixStdin);
     }
     let mut reports = Vec::new();
@@ -108,6 +115,11 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
                 );
                 continue;
             }
+        };
+        let report = if args.add_suppressions {
+            baseline(input, report)?
+        } else {
+            report
         };
         let repaired = fix_mode.and_then(|mode| Some((mode, fix::repair(&report, input.syntax)?)));
         let report = match repaired {
@@ -181,6 +193,39 @@ fn write_fixed(input: &Input, report: FileReport, fixed: &Fixed) -> Result<FileR
         })?;
     }
     match lint_bytes(&input.path, fixed.text.as_bytes(), input.syntax, true) {
+        Linted::Report(report) => Ok(report),
+        Linted::NotOurs | Linted::SkippedTooLarge(_) => Ok(report),
+    }
+}
+
+/// `--add-suppressions`: writes the file with a suppression for every finding, says how many on
+/// standard error, and lints the new text.
+fn baseline(input: &Input, report: FileReport) -> Result<FileReport, Error> {
+    let Origin::File(path) = &input.origin else {
+        return Ok(report);
+    };
+    let baseline = sources_check::add_suppressions(report.text(), input.syntax);
+    if baseline.added > 0 {
+        std::fs::write(path, &baseline.text).map_err(|source| Error::WriteFixed {
+            path: input.path.clone(),
+            source,
+        })?;
+        eprintln!(
+            "sources: suppressed {} finding{} in {}",
+            baseline.added,
+            if baseline.added == 1 { "" } else { "s" },
+            input.path
+        );
+    }
+    if baseline.left > 0 {
+        eprintln!(
+            "sources: {} finding{} in {} cannot be suppressed with a comment (syntax errors, or inside a multi-line string)",
+            baseline.left,
+            if baseline.left == 1 { "" } else { "s" },
+            input.path
+        );
+    }
+    match lint_bytes(&input.path, baseline.text.as_bytes(), input.syntax, true) {
         Linted::Report(report) => Ok(report),
         Linted::NotOurs | Linted::SkippedTooLarge(_) => Ok(report),
     }

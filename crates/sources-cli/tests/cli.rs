@@ -630,7 +630,7 @@ fn fix_refuses_standard_input_and_diff() {
     let stdin = sources(dir.path(), &["lint", "--fix", "-"], MISSPELLED.as_bytes());
     assert_eq!(code(&stdin), 2);
     assert!(
-        stderr(&stdin).contains("cannot fix standard input"),
+        stderr(&stdin).contains("cannot change standard input"),
         "{}",
         stderr(&stdin)
     );
@@ -652,5 +652,46 @@ fn fix_refuses_standard_input_and_diff() {
             b""
         )),
         2
+    );
+}
+
+#[test]
+fn add_suppressions_baselines_a_directory_and_then_it_lints_clean() {
+    let dir = tree(&[
+        ("warn.yaml", WARNS.as_bytes()),
+        ("ok.yaml", CLEAN.as_bytes()),
+    ]);
+    let output = sources(
+        dir.path(),
+        &["lint", "--add-suppressions", "--deny-warnings", "."],
+        b"",
+    );
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("sources: suppressed 1 finding in warn.yaml"),
+        "{}",
+        stderr(&output)
+    );
+    let written = fs::read_to_string(dir.path().join("warn.yaml")).expect("read back");
+    assert!(
+        written.ends_with("${params.id}  # sources: ignore[undeclared-param-reference]\n"),
+        "{written}"
+    );
+    assert_eq!(
+        fs::read_to_string(dir.path().join("ok.yaml")).expect("read back"),
+        CLEAN
+    );
+    let again = sources(dir.path(), &["lint", "--deny-warnings", "."], b"");
+    assert_eq!(code(&again), 0, "{}", stdout(&again));
+    let stdin = sources(
+        dir.path(),
+        &["lint", "--add-suppressions", "-"],
+        WARNS.as_bytes(),
+    );
+    assert_eq!(code(&stdin), 2);
+    assert!(
+        stderr(&stdin).contains("cannot change standard input"),
+        "{}",
+        stderr(&stdin)
     );
 }

@@ -811,6 +811,27 @@ declare_rules! {
     ///
     /// **Fix:** remove the field.
     IneffectiveField => "ineffective-field", Warning, "A field that has no effect where it stands.";
+    /// Finds a suppression comment that silences nothing: `# sources: ignore[CODE]` where no `CODE`
+    /// diagnostic starts on the line it covers, `# sources: ignore-file[CODE]` in a file without one,
+    /// a code that names no rule, or a `# sources:` comment that is not a well-formed suppression.
+    ///
+    /// **Why:** a suppression is a promise that a finding was looked at. Once the finding is gone,
+    /// a stale suppression would silently hide the next, unrelated finding on that line; an unknown
+    /// code (a typo) silences nothing at all. Suppressions go at the end of the line a diagnostic
+    /// starts on, or on a line of their own just above it; `ignore-file` anywhere covers the file.
+    ///
+    /// **Example** (warns: nothing on the `url` line is an `unknown-field` diagnostic):
+    ///
+    /// ```yaml
+    /// data:
+    ///   sources:
+    ///     apps:
+    ///       type: http
+    ///       url: https://api.example.com/apps  # sources: ignore[unknown-field]
+    /// ```
+    ///
+    /// **Fix:** remove the suppression (`sources lint --fix` does), or correct the rule code.
+    UnusedSuppression => "unused-suppression", Warning, "A suppression comment that silences nothing, or names an unknown rule.";
     /// Finds a join lookup whose `from` is not a leaf source that declares parameters (an operator,
     /// or a leaf without `parameters`), and a lookup whose `on` leaves a required parameter of that
     /// source unbound.

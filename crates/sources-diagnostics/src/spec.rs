@@ -71,6 +71,9 @@ impl Rule {
             Rule::IneffectiveField => {
                 "leaf `timeout` (ignored with `follow: true`); cache (streamed events pass through)"
             }
+            Rule::UnusedSuppression => {
+                "sources lint: suppression comments (not in the specification)"
+            }
             Rule::JoinLookup => "DESIGN.md operators: join (a lookup is a leaf with parameters)",
         }
     }

@@ -27,6 +27,7 @@ mod position;
 mod semantic_tokens;
 mod server;
 mod settings;
+mod suppress;
 mod symbols;
 mod transport;
 mod try_command;

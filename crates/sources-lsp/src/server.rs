@@ -428,12 +428,15 @@ impl LanguageServer for Server {
             let analysis = &snapshot.current.analysis;
             let positions = Positions::new(&analysis.line_index, self.encoding());
             let requested = positions.span(params.range);
-            Ok(Some(code_actions::quick_fixes(
+            let mut actions =
+                code_actions::quick_fixes(&snapshot.current, &uri, requested, positions);
+            actions.extend(crate::suppress::suppress_actions(
                 &snapshot.current,
                 &uri,
                 requested,
                 positions,
-            )))
+            ));
+            Ok(Some(actions))
         })
     }
 

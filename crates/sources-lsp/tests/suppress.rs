@@ -1,0 +1,67 @@
+//! The "Suppress `RULE` on this line" code action, through a real client connection.
+
+mod support;
+
+use serde_json::{Value, json};
+use support::{TestClient, apply_edits, offset_of, utf16_position};
+
+const TEXT: &str = "\
+data:
+  sources:
+    apps:
+      type: http
+      url: https://example.invalid/apps
+      urll: https://example.invalid/apps
+";
+
+async fn actions_at(client: &mut TestClient, needle: &str) -> Vec<Value> {
+    let offset = offset_of(TEXT, needle);
+    let range = json!({
+        "start": utf16_position(TEXT, offset),
+        "end": utf16_position(TEXT, offset + needle.len()),
+    });
+    let actions = client
+        .request(
+            "textDocument/codeAction",
+            json!({
+                "textDocument": { "uri": support::uri("app.yaml") },
+                "range": range,
+                "context": { "diagnostics": [] },
+            }),
+        )
+        .await
+        .expect("code actions");
+    actions.as_array().cloned().unwrap_or_default()
+}
+
+#[tokio::test]
+async fn suppressing_a_diagnostic_silences_it_and_nothing_is_left_unused() {
+    let mut client = TestClient::utf16().await;
+    client.open("app.yaml", "yaml", TEXT).await;
+    client.diagnostics("app.yaml").await;
+    let actions = actions_at(&mut client, "urll").await;
+    let suppress = actions
+        .iter()
+        .find(|action| action["title"] == "Suppress `unknown-field` on this line")
+        .unwrap_or_else(|| panic!("a suppress action among {actions:#?}"));
+    assert_eq!(suppress["kind"], "quickfix");
+    assert_eq!(suppress["isPreferred"], false);
+    let edits = suppress["edit"]["changes"][support::uri("app.yaml")]
+        .as_array()
+        .expect("edits")
+        .clone();
+    let suppressed = apply_edits(TEXT, &edits);
+    assert!(
+        suppressed.contains(
+            "      urll: https://example.invalid/apps  # sources: ignore[unknown-field]\n"
+        ),
+        "{suppressed}"
+    );
+    client.replace("app.yaml", 2, &suppressed).await;
+    let published = client.diagnostics("app.yaml").await;
+    assert!(
+        published.diagnostics.is_empty(),
+        "{:#?}",
+        published.diagnostics
+    );
+}
