@@ -13,7 +13,7 @@
 // workspace, the browser profile, code-server's log and `screenshot.png`.
 
 import { spawn, spawnSync } from "node:child_process";
-import { copyFileSync, mkdirSync, rmSync, writeFileSync, createWriteStream } from "node:fs";
+import { copyFileSync, createWriteStream, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
@@ -63,6 +63,7 @@ for (const dir of Object.values(dirs)) {
 const configFile = path.join(out, "code-server.yaml");
 writeFileSync(configFile, "bind-addr: 127.0.0.1:0\nauth: none\ncert: false\n");
 copyFileSync(path.join(here, "fixture", "sources.yaml"), path.join(dirs.workspace, "sources.yaml"));
+const fixture = readFileSync(path.join(dirs.workspace, "sources.yaml"), "utf8");
 mkdirSync(path.join(dirs.userData, "User"), { recursive: true });
 writeFileSync(
   path.join(dirs.userData, "User", "settings.json"),
@@ -203,14 +204,16 @@ async function runCommand(page, label) {
   await input.waitFor({ state: "hidden", timeout: CHECK_MS });
 }
 
-/** Puts the cursor at the first `needle` in the fixture, `shift` characters in (1-based line:column). */
+/** Puts the cursor at the first `needle` in the fixture, `shift` characters in. */
 async function goTo(page, needle, shift = 0) {
-  const lines = await editorLines(page);
+  // Positions come from the file as written (the editor may be scrolled); the quick fix, the only
+  // edit, comes last.
+  const lines = fixture.split("\n");
   const index = lines.findIndex((line) => line.includes(needle));
   if (index < 0) {
-    throw new Error(`\`${needle}\` is not on screen`);
+    throw new Error(`\`${needle}\` is not in the fixture`);
   }
-  // Columns count UTF-16 code units, as VS Code does.
+  // Columns count UTF-16 code units, as VS Code and JavaScript strings do.
   const column = lines[index].indexOf(needle) + shift + 1;
   await page.keyboard.press("F1");
   const input = page.locator(".quick-input-widget input");
@@ -218,6 +221,21 @@ async function goTo(page, needle, shift = 0) {
   await input.fill(`:${index + 1}:${column}`);
   await page.keyboard.press("Enter");
   await input.waitFor({ state: "hidden", timeout: CHECK_MS });
+}
+
+/** The text of "Developer: Inspect Editor Tokens and Scopes" at `needle` (plus `shift`). */
+async function inspectToken(page, needle, shift) {
+  await goTo(page, needle, shift);
+  await runCommand(page, "Developer: Inspect Editor Tokens and Scopes");
+  const widget = page.locator(".token-inspect-widget");
+  const text = await until(async () => {
+    const texts = await widget.allInnerTexts();
+    // The semantic part arrives after the TextMate part; wait for it up to the deadline.
+    return texts.find((t) => t.includes("semantic token type"));
+  }, CHECK_MS);
+  const seen = text ?? (await widget.allInnerTexts()).join("\n");
+  await page.keyboard.press("Escape");
+  return seen.replace(/\s+/g, " ");
 }
 
 /** The screen rectangle of the first `needle` in the editor's text. */
@@ -330,6 +348,31 @@ async function checks(page) {
       ok: Boolean(labels) && !labels.includes("healthy"),
       detail: `suggestions: ${JSON.stringify(seen)}`,
     };
+  });
+
+  await check("semantic highlighting: `apps` a variable, `==` inside the `where` string an operator", async () => {
+    const seen = [];
+    for (const [needle, shift, type] of [
+      ["from: apps", 7, "variable"],
+      ["health == ", 7, "operator"],
+    ]) {
+      const text = await inspectToken(page, needle, shift);
+      seen.push(text);
+      if (!new RegExp(`semantic token type\\s*${type}\\b`).test(text)) {
+        return { ok: false, detail: `no semantic token type \`${type}\` at \`${needle}\`: ${JSON.stringify(seen)}` };
+      }
+    }
+    return { ok: true };
+  });
+
+  await check("a \"▶ try\" code lens on every entry", async () => {
+    const lenses = page.locator(".editor-instance .monaco-editor .codelens-decoration a", { hasText: "▶ try" });
+    const count = await until(async () => {
+      const n = await lenses.count();
+      return n >= 4 ? n : 0;
+    }, CHECK_MS);
+    const titles = await page.locator(".editor-instance .monaco-editor .codelens-decoration").allInnerTexts();
+    return { ok: count === 4, detail: `lenses: ${JSON.stringify(titles)}` };
   });
 
   await page.screenshot({ path: path.join(out, "screenshot.png") });
