@@ -11,6 +11,7 @@ mod fix_all;
 mod fixes;
 mod growing;
 mod ineffective;
+mod inherited;
 mod input;
 mod merge;
 mod operators;
@@ -61,6 +62,9 @@ pub fn analyze(text: &str, syntax: Syntax) -> Analysis {
     };
     if config.has_sources() {
         check(&config, text, &mut diagnostics);
+    }
+    if let Some(root) = &parse.root {
+        inherited::attribute(root, &mut diagnostics);
     }
     drop_recovered(&parse.errors, &mut diagnostics);
     let parsed = parse.errors.is_empty();

@@ -135,3 +135,27 @@ fn damaged_valid_configs_never_panic() {
     }
     assert!(cases > 500);
 }
+
+#[test]
+fn merged_keys_are_checked_at_the_anchor_naming_the_entry_that_inherits_them() {
+    let text = "x: &d\n  type: http\n  timout: 1s\n  headers: {Accept: a}\ndata:\n  sources:\n    apps:\n      <<: *d\n      url: https://x/\n      headers: {Accept: b}\n    plain:\n      type: static\n      data: [1]\n";
+    let diagnostics = yaml(text);
+    assert_eq!(codes(&diagnostics), ["unknown-field"]);
+    let found = &diagnostics[0];
+    assert_eq!(&text[found.span.start..found.span.end], "timout");
+    assert_eq!(
+        found.message,
+        "unknown field `timout` in `http` source `apps` (in an anchor inherited by `apps`)"
+    );
+    let label = found.labels.last().expect("a label at the heir");
+    assert_eq!(&text[label.span.start..label.span.end], "apps");
+    assert_eq!(label.message, "`apps` inherits this from the anchor");
+    // A written key overrides the merged one and is the one checked.
+    let broken = text.replace("headers: {Accept: b}", "headers: 5");
+    let diagnostics = yaml(&broken);
+    let wrong = diagnostics
+        .iter()
+        .find(|d| d.rule.code() == "invalid-value")
+        .expect("the written headers are checked");
+    assert_eq!(&broken[wrong.span.start..wrong.span.end], "5");
+}

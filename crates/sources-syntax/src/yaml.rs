@@ -14,7 +14,9 @@
 //!   value itself;
 //! - a block scalar's span starts at its content: we move it to the `|` or `>` indicator;
 //! - a quoted scalar's span takes in the blanks after its closing quote: we trim them;
-//! - `<<` merge keys are not supported: a clear error, the entry dropped;
+//! - `<<` merge keys (`<<: *a`, `<<: [*a, *b]`) copy the merged mappings' entries into the map
+//!   unless written there (YAML merge semantics: written keys win, then earlier merged maps); the
+//!   copies keep their spans in the anchor's text, so a diagnostic on an inherited key points at it;
 //! - aliases are expanded (bounded in depth and total size), the copy spanning the alias;
 //! - duplicate keys are an error at the second key naming the line of the first;
 //! - only the first document is read; a second one is an error at its `---`.
@@ -117,6 +119,8 @@ enum Frame {
         start: usize,
         flow: bool,
         anchor: usize,
+        /// The values of `<<` keys, in order.
+        merges: Vec<Node>,
     },
 }
 
@@ -128,6 +132,8 @@ enum PendingKey {
     Key(Key),
     /// The next node belongs to a key that was rejected; drop it.
     Skip,
+    /// The next node is the value of a `<<` merge key written at this span.
+    Merge(Span),
 }
 
 /// An anchored node kept for its aliases.
@@ -247,6 +253,7 @@ impl<'t> Builder<'t> {
                 start,
                 flow,
                 anchor,
+                merges: Vec::new(),
             }
         } else {
             Frame::Seq {
@@ -290,6 +297,7 @@ impl<'t> Builder<'t> {
                 start,
                 flow,
                 anchor,
+                merges,
             } => {
                 let mut last = entries.last().map_or(start, |entry| entry.value.span.end);
                 if let PendingKey::Key(key) = key {
@@ -309,6 +317,7 @@ impl<'t> Builder<'t> {
                 }
                 let end = if flow { end.unwrap_or(last) } else { last };
                 self.check_duplicates(&mut entries);
+                merge_into(&mut entries, merges);
                 (
                     Node::new(
                         Value::Map(Map { entries }),
@@ -353,13 +362,31 @@ impl<'t> Builder<'t> {
                 }
             }
             Some(Frame::Seq { items, .. }) => items.push(node),
-            Some(Frame::Map { entries, key, .. }) => match std::mem::replace(key, PendingKey::None)
-            {
+            Some(Frame::Map {
+                entries,
+                key,
+                merges,
+                ..
+            }) => match std::mem::replace(key, PendingKey::None) {
                 PendingKey::Key(name) => entries.push(Entry {
                     key: name,
                     value: node,
                 }),
                 PendingKey::Skip => {}
+                PendingKey::Merge(at) => {
+                    if mergeable(&node) {
+                        merges.push(node);
+                    } else {
+                        self.error(
+                            at,
+                            format!(
+                                "`<<` merges a mapping into this one, found {}; write `<<: *name` \
+                                 or `<<: [*a, *b]` with anchors of mappings",
+                                node.value.type_name()
+                            ),
+                        );
+                    }
+                }
                 PendingKey::None => {
                     let next = self.key(node);
                     if let Some(Frame::Map { key, .. }) = self.stack.last_mut() {
@@ -390,13 +417,7 @@ impl<'t> Builder<'t> {
             }
         };
         if name == "<<" && self.text.as_bytes().get(node.span.start) == Some(&b'<') {
-            self.error(
-                node.span,
-                "merge keys (`<<`) are not supported; write the keys of the merged mapping out \
-                 in this one"
-                    .to_owned(),
-            );
-            return PendingKey::Skip;
+            return PendingKey::Merge(node.span);
         }
         PendingKey::Key(Key {
             name,
@@ -548,6 +569,46 @@ impl<'t> Builder<'t> {
             None => Value::Str(Str { text, style }),
         };
         Node::new(value, span)
+    }
+}
+
+/// Whether a `<<` value can be merged: a mapping, or a list of mappings (an unreadable value was
+/// reported already and is dropped quietly).
+fn mergeable(node: &Node) -> bool {
+    match &node.value {
+        Value::Map(_) | Value::Invalid => true,
+        Value::Seq(items) => items
+            .iter()
+            .all(|item| matches!(item.value, Value::Map(_) | Value::Invalid)),
+        _ => false,
+    }
+}
+
+/// Adds the entries of the merged mappings that `entries` does not write, as YAML's merge key does:
+/// keys written in the map win, then earlier merged mappings over later ones.
+fn merge_into(entries: &mut Vec<Entry>, merges: Vec<Node>) {
+    if merges.is_empty() {
+        return;
+    }
+    let maps = merges.into_iter().flat_map(|node| match node.value {
+        Value::Map(map) => vec![map],
+        Value::Seq(items) => items
+            .into_iter()
+            .filter_map(|item| match item.value {
+                Value::Map(map) => Some(map),
+                _ => None,
+            })
+            .collect(),
+        _ => Vec::new(),
+    });
+    let mut names: std::collections::HashSet<String> =
+        entries.iter().map(|entry| entry.key.name.clone()).collect();
+    for map in maps {
+        for entry in map.entries {
+            if names.insert(entry.key.name.clone()) {
+                entries.push(entry);
+            }
+        }
     }
 }
 

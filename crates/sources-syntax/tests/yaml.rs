@@ -137,23 +137,70 @@ fn too_large_integers_are_errors() {
 }
 
 #[test]
-fn merge_keys_are_reported_and_dropped() {
-    let text = "base: &base\n  a: 1\nthing:\n  <<: *base\n  b: 2\n";
+fn merge_keys_copy_entries_not_written_keeping_their_anchor_spans() {
+    let text = "base: &base\n  a: 1\n  b: 1\nthing:\n  <<: *base\n  b: 2\n";
+    let root = root(text);
+    let thing = at(&root, &["thing"]).as_map().expect("map");
+    let names: Vec<&str> = thing.entries.iter().map(|e| e.key.name.as_str()).collect();
+    assert_eq!(names, ["b", "a"], "written keys win and come first");
+    assert_eq!(at(&root, &["thing", "b"]).as_int(), Some(2));
+    assert_eq!(at(&root, &["thing", "a"]).as_int(), Some(1));
+    let inherited = thing.entries[1].key.span;
+    assert_eq!(
+        inherited.start,
+        text.find("a: 1").expect("a"),
+        "points into the anchor"
+    );
+}
+
+#[test]
+fn merge_lists_give_earlier_mappings_precedence() {
+    let text = "x: &x {a: 1, b: 1}\ny: &y {b: 2, c: 2}\nz:\n  <<: [*x, *y]\n  c: 3\n";
+    let root = root(text);
+    assert_eq!(at(&root, &["z", "a"]).as_int(), Some(1));
+    assert_eq!(at(&root, &["z", "b"]).as_int(), Some(1));
+    assert_eq!(at(&root, &["z", "c"]).as_int(), Some(3));
+    assert_eq!(at(&root, &["z"]).as_map().expect("map").len(), 3);
+}
+
+#[test]
+fn merging_something_other_than_a_mapping_is_an_error_at_the_merge_key() {
+    let text = "x: &x [1]\nz:\n  <<: *x\n  c: 3\n";
     let parse = yaml(text);
     assert_eq!(parse.errors.len(), 1, "{:?}", parse.errors);
-    let error = &parse.errors[0];
-    assert!(
-        error
-            .message
-            .contains("merge keys (`<<`) are not supported"),
-        "{}",
-        error.message
+    assert_eq!(
+        &text[parse.errors[0].span.start..parse.errors[0].span.end],
+        "<<"
     );
-    assert_eq!(&text[error.span.start..error.span.end], "<<");
+    assert!(
+        parse.errors[0]
+            .message
+            .starts_with("`<<` merges a mapping into this one, found a list"),
+        "{}",
+        parse.errors[0].message
+    );
     let root = parse.root.expect("root");
-    let thing = at(&root, &["thing"]).as_map().expect("map");
-    assert_eq!(thing.len(), 1);
-    assert!(thing.get("b").is_some());
+    assert_eq!(at(&root, &["z"]).as_map().expect("map").len(), 1);
+}
+
+#[test]
+fn merged_aliases_count_against_the_expansion_limit() {
+    let mut text = String::from("a0: &a0 {k: [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]}\n");
+    for level in 1..10 {
+        let previous = level - 1;
+        text.push_str(&format!(
+            "a{level}: &a{level}\n  <<: *a{previous}\n  l: [*a{previous}, *a{previous}, *a{previous}, *a{previous}, *a{previous}, *a{previous}, *a{previous}, *a{previous}, *a{previous}]\n"
+        ));
+    }
+    let parse = yaml(&text);
+    assert!(
+        parse
+            .errors
+            .iter()
+            .any(|error| error.message.starts_with("aliases expand to more than")),
+        "{:?}",
+        parse.errors
+    );
 }
 
 #[test]

@@ -1,0 +1,101 @@
+//! Diagnostics on keys an entry inherits from an anchor (through a YAML `<<` merge key or an
+//! alias): the diagnostic points at the key in the anchor's text, where `--fix` edits it, and says
+//! which entries inherit it, with a label at each one's name.
+
+use sources_diagnostics::{Diagnostic, Label, Rule};
+use sources_syntax::{Node, Span, Value};
+
+/// One entry of `data.sources` and the places it inherits from anchors.
+struct Inheritor<'t> {
+    name: &'t str,
+    name_span: Span,
+    regions: Vec<Span>,
+}
+
+/// Names the inheriting entries in every diagnostic that lies in inherited text.
+pub(crate) fn attribute(root: &Node, diagnostics: &mut [Diagnostic]) {
+    let Some(sources) = root
+        .as_map()
+        .and_then(|root| root.value("data"))
+        .and_then(Node::as_map)
+        .and_then(|data| data.value("sources"))
+        .and_then(Node::as_map)
+    else {
+        return;
+    };
+    let inheritors: Vec<Inheritor<'_>> = sources
+        .entries
+        .iter()
+        .map(|entry| {
+            let mut regions = Vec::new();
+            inherited_regions(&entry.value, &mut regions);
+            Inheritor {
+                name: &entry.key.name,
+                name_span: entry.key.span,
+                regions,
+            }
+        })
+        .filter(|inheritor| !inheritor.regions.is_empty())
+        .collect();
+    if inheritors.is_empty() {
+        return;
+    }
+    for diagnostic in diagnostics.iter_mut().filter(|d| d.rule != Rule::Syntax) {
+        let span = diagnostic.span;
+        let heirs: Vec<&Inheritor<'_>> = inheritors
+            .iter()
+            .filter(|heir| {
+                heir.regions
+                    .iter()
+                    .any(|region| region.start <= span.start && span.end <= region.end)
+            })
+            .collect();
+        if heirs.is_empty() {
+            continue;
+        }
+        // A message that names the entry it was found in (`http` source `pods`) is about that
+        // heir alone.
+        let named: Vec<&Inheritor<'_>> = heirs
+            .iter()
+            .copied()
+            .filter(|heir| diagnostic.message.contains(&format!("`{}`", heir.name)))
+            .collect();
+        let heirs = if named.is_empty() { heirs } else { named };
+        let names: Vec<String> = heirs
+            .iter()
+            .map(|heir| format!("`{}`", heir.name))
+            .collect();
+        diagnostic.message = format!(
+            "{} (in an anchor inherited by {})",
+            diagnostic.message,
+            names.join(", ")
+        );
+        for heir in heirs {
+            diagnostic.labels.push(Label {
+                span: heir.name_span,
+                message: format!("`{}` inherits this from the anchor", heir.name),
+            });
+        }
+    }
+}
+
+/// The spans of entries under `node` written elsewhere (copied from an anchor): an entry whose key
+/// lies outside the span of the mapping holding it.
+fn inherited_regions(node: &Node, regions: &mut Vec<Span>) {
+    let mut stack = vec![node];
+    while let Some(node) = stack.pop() {
+        match &node.value {
+            Value::Map(map) => {
+                for entry in &map.entries {
+                    if node.span.contains(entry.key.span.start) {
+                        stack.push(&entry.value);
+                    } else {
+                        regions.push(entry.key.span.cover(entry.value.span));
+                    }
+                }
+            }
+            Value::Seq(items) => stack.extend(items),
+            _ => {}
+        }
+    }
+}
