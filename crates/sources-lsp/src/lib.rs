@@ -24,6 +24,7 @@ mod inlay;
 mod lens;
 mod names;
 mod position;
+mod ranges;
 mod semantic_tokens;
 mod server;
 mod settings;
@@ -31,6 +32,7 @@ mod suppress;
 mod symbols;
 mod transport;
 mod try_command;
+mod workspace;
 
 pub use diagnostics::{RULES_DOCS_URL, rule_docs_url};
 pub use server::Server;

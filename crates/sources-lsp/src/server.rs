@@ -27,6 +27,16 @@ use tower_lsp_server::ls_types::{
     ExecuteCommandParams, InlayHint, InlayHintParams, InlayHintServerCapabilities, LSPAny,
     ShowDocumentParams,
 };
+use tower_lsp_server::ls_types::{
+    DiagnosticOptions, DiagnosticServerCapabilities, DocumentDiagnosticParams,
+    DocumentDiagnosticReport, DocumentDiagnosticReportResult, DocumentHighlight,
+    DocumentHighlightKind, DocumentHighlightParams, FoldingRange, FoldingRangeParams,
+    FoldingRangeProviderCapability, FullDocumentDiagnosticReport,
+    RelatedFullDocumentDiagnosticReport, SelectionRange, SelectionRangeParams,
+    SelectionRangeProviderCapability, WorkspaceDiagnosticParams, WorkspaceDiagnosticReport,
+    WorkspaceDiagnosticReportResult, WorkspaceDocumentDiagnosticReport,
+    WorkspaceFullDocumentDiagnosticReport, WorkspaceSymbolParams, WorkspaceSymbolResponse,
+};
 use tower_lsp_server::{Client, LanguageServer};
 
 use crate::document::{DocumentStore, Snapshot};
@@ -34,8 +44,8 @@ use crate::guard::{self, Panicked};
 use crate::names::{self, Occurrence, Symbol};
 use crate::position::{self, Positions};
 use crate::{
-    Options, code_actions, completion, diagnostics, hover, inlay, lens, semantic_tokens, settings,
-    symbols, try_command,
+    Options, code_actions, completion, diagnostics, hover, inlay, lens, ranges, semantic_tokens,
+    settings, symbols, try_command, workspace,
 };
 
 /// The language server: one per client connection.
@@ -230,6 +240,25 @@ impl Server {
         })))
     }
 
+    /// The diagnostics of an analysed document as the client sees them (severity overrides
+    /// applied, capped like the published ones), for pull requests.
+    fn lsp_diagnostics(
+        &self,
+        analyzed: &crate::document::Analyzed,
+        uri: &Uri,
+    ) -> Vec<tower_lsp_server::ls_types::Diagnostic> {
+        let analysis = &analyzed.analysis;
+        let positions = Positions::new(&analysis.line_index, self.encoding());
+        let values = self.settings.values();
+        diagnostics::published(
+            analysis,
+            uri,
+            positions,
+            self.options.max_published_diagnostics,
+            |diagnostic| values.apply(diagnostic),
+        )
+    }
+
     /// Analyses the latest version of `uri` now and publishes its diagnostics. One worker runs per
     /// document: a change during an analysis makes it analyse the newest version next, and a
     /// result that is no longer the latest is dropped instead of published.
@@ -325,6 +354,16 @@ fn capabilities(encoding: PositionEncoding) -> ServerCapabilities {
         inlay_hint_provider: Some(OneOf::Right(InlayHintServerCapabilities::Options(
             Default::default(),
         ))),
+        document_highlight_provider: Some(OneOf::Left(true)),
+        folding_range_provider: Some(FoldingRangeProviderCapability::Simple(true)),
+        selection_range_provider: Some(SelectionRangeProviderCapability::Simple(true)),
+        workspace_symbol_provider: Some(OneOf::Left(true)),
+        diagnostic_provider: Some(DiagnosticServerCapabilities::Options(DiagnosticOptions {
+            identifier: Some("sources".to_owned()),
+            inter_file_dependencies: false,
+            workspace_diagnostics: true,
+            ..DiagnosticOptions::default()
+        })),
         code_lens_provider: Some(CodeLensOptions {
             resolve_provider: Some(false),
         }),
@@ -342,6 +381,19 @@ impl LanguageServer for Server {
             .encoding
             .get_or_init(|| position::negotiate(&params.capabilities));
         self.settings.client(&params.capabilities);
+        #[allow(deprecated)]
+        let roots: Vec<Uri> = match (&params.workspace_folders, &params.root_uri) {
+            (Some(folders), _) => folders.iter().map(|folder| folder.uri.clone()).collect(),
+            (None, Some(root)) => vec![root.clone()],
+            (None, None) => Vec::new(),
+        };
+        self.settings.workspace(
+            roots
+                .iter()
+                .filter(|uri| uri.scheme().as_str() == "file")
+                .map(|uri| std::path::PathBuf::from(uri.path().as_str()))
+                .collect(),
+        );
         if let Some(options) = &params.initialization_options {
             self.settings.update(options);
         }
@@ -698,6 +750,177 @@ impl LanguageServer for Server {
             let within = positions.span(params.range);
             Ok(Some(inlay::hints(analyzed, positions, within)))
         })
+    }
+
+    async fn document_highlight(
+        &self,
+        params: DocumentHighlightParams,
+    ) -> Result<Option<Vec<DocumentHighlight>>> {
+        let at = params.text_document_position_params;
+        guard::request("textDocument/documentHighlight", || {
+            let Some((snapshot, symbol, _)) = self.symbol_at(&at)? else {
+                return Ok(None);
+            };
+            let analyzed = &snapshot.current;
+            let positions = Positions::new(&analyzed.analysis.line_index, self.encoding());
+            let occurrences = names::occurrences(
+                &analyzed.analysis.config,
+                analyzed.text(),
+                analyzed.syntax,
+                &symbol,
+            );
+            Ok(Some(
+                occurrences
+                    .iter()
+                    .map(|occurrence| DocumentHighlight {
+                        range: positions.range(occurrence.span),
+                        kind: Some(if occurrence.declaration {
+                            DocumentHighlightKind::WRITE
+                        } else {
+                            DocumentHighlightKind::READ
+                        }),
+                    })
+                    .collect(),
+            ))
+        })
+    }
+
+    async fn folding_range(&self, params: FoldingRangeParams) -> Result<Option<Vec<FoldingRange>>> {
+        let uri = params.text_document.uri;
+        guard::request("textDocument/foldingRange", || {
+            let Some(snapshot) = self.snapshot(&uri)? else {
+                return Ok(None);
+            };
+            let analyzed = snapshot.symbols();
+            let positions = Positions::new(&analyzed.analysis.line_index, self.encoding());
+            Ok(Some(ranges::folding(analyzed, positions)))
+        })
+    }
+
+    async fn selection_range(
+        &self,
+        params: SelectionRangeParams,
+    ) -> Result<Option<Vec<SelectionRange>>> {
+        let uri = params.text_document.uri;
+        guard::request("textDocument/selectionRange", || {
+            let Some(snapshot) = self.snapshot(&uri)? else {
+                return Ok(None);
+            };
+            let analyzed = &snapshot.current;
+            let positions = Positions::new(&analyzed.analysis.line_index, self.encoding());
+            Ok(Some(ranges::selection(
+                analyzed,
+                positions,
+                &params.positions,
+            )))
+        })
+    }
+
+    async fn diagnostic(
+        &self,
+        params: DocumentDiagnosticParams,
+    ) -> Result<DocumentDiagnosticReportResult> {
+        let uri = params.text_document.uri;
+        guard::request("textDocument/diagnostic", || {
+            let items = match self.snapshot(&uri)? {
+                Some(snapshot) => self.lsp_diagnostics(&snapshot.current, &uri),
+                None => Vec::new(),
+            };
+            Ok(DocumentDiagnosticReportResult::Report(
+                DocumentDiagnosticReport::Full(RelatedFullDocumentDiagnosticReport {
+                    related_documents: None,
+                    full_document_diagnostic_report: FullDocumentDiagnosticReport {
+                        result_id: None,
+                        items,
+                    },
+                }),
+            ))
+        })
+    }
+
+    async fn workspace_diagnostic(
+        &self,
+        _: WorkspaceDiagnosticParams,
+    ) -> Result<WorkspaceDiagnosticReportResult> {
+        guard::request("workspace/diagnostic", || {
+            let mut items = Vec::new();
+            for uri in self.documents.open_documents() {
+                let Some(snapshot) = self.snapshot(&uri)? else {
+                    continue;
+                };
+                let diagnostics = self.lsp_diagnostics(&snapshot.current, &uri);
+                let version = self
+                    .documents
+                    .latest(&uri)
+                    .map(|version| i64::from(version.number));
+                items.push(WorkspaceDocumentDiagnosticReport::Full(
+                    WorkspaceFullDocumentDiagnosticReport {
+                        uri,
+                        version,
+                        full_document_diagnostic_report: FullDocumentDiagnosticReport {
+                            result_id: None,
+                            items: diagnostics,
+                        },
+                    },
+                ));
+            }
+            items.sort_by(|a, b| match (a, b) {
+                (
+                    WorkspaceDocumentDiagnosticReport::Full(a),
+                    WorkspaceDocumentDiagnosticReport::Full(b),
+                ) => a.uri.as_str().cmp(b.uri.as_str()),
+                _ => std::cmp::Ordering::Equal,
+            });
+            Ok(WorkspaceDiagnosticReportResult::Report(
+                WorkspaceDiagnosticReport { items },
+            ))
+        })
+    }
+
+    async fn symbol(
+        &self,
+        params: WorkspaceSymbolParams,
+    ) -> Result<Option<WorkspaceSymbolResponse>> {
+        let query = params.query;
+        let open = self.documents.open_documents();
+        let mut found = Vec::new();
+        for uri in &open {
+            if let Some(snapshot) = self.snapshot(uri)? {
+                let analyzed = snapshot.symbols();
+                let positions = Positions::new(&analyzed.analysis.line_index, self.encoding());
+                found.extend(workspace::symbols(analyzed, uri, positions, &query));
+            }
+        }
+        let roots = self.settings.roots();
+        let encoding = self.encoding();
+        let open_uris = open;
+        let on_disk = tokio::task::spawn_blocking(move || {
+            let mut found = Vec::new();
+            for (path, syntax) in workspace::configuration_files(&roots) {
+                let Some(uri) = workspace::file_uri(&path) else {
+                    continue;
+                };
+                if open_uris.contains(&uri) {
+                    continue;
+                }
+                let Ok(text) = std::fs::read_to_string(&path) else {
+                    continue;
+                };
+                let Ok(analysis) =
+                    guard::catch("analysis", || sources_check::analyze(&text, syntax))
+                else {
+                    continue;
+                };
+                let analyzed = crate::document::Analyzed { syntax, analysis };
+                let positions = Positions::new(&analyzed.analysis.line_index, encoding);
+                found.extend(workspace::symbols(&analyzed, &uri, positions, &query));
+            }
+            found
+        })
+        .await
+        .unwrap_or_default();
+        found.extend(on_disk);
+        Ok(Some(WorkspaceSymbolResponse::Flat(found)))
     }
 }
 

@@ -37,6 +37,7 @@ pub(crate) struct Values {
 pub(crate) struct Settings {
     values: Mutex<Values>,
     show_document: Mutex<bool>,
+    roots: Mutex<Vec<std::path::PathBuf>>,
 }
 
 impl Settings {
@@ -51,6 +52,19 @@ impl Settings {
             .show_document
             .lock()
             .unwrap_or_else(PoisonError::into_inner) = supported;
+    }
+
+    /// Records the workspace folders (local ones only).
+    pub(crate) fn workspace(&self, roots: Vec<std::path::PathBuf>) {
+        *self.roots.lock().unwrap_or_else(PoisonError::into_inner) = roots;
+    }
+
+    /// The workspace folders.
+    pub(crate) fn roots(&self) -> Vec<std::path::PathBuf> {
+        self.roots
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
     }
 
     /// Whether the client can open a document the server names (`window/showDocument`).

@@ -60,6 +60,17 @@ pub fn uri(name: &str) -> String {
 impl TestClient {
     /// Starts a server, initialises it with these client capabilities and sends `initialized`.
     pub async fn start(options: Options, capabilities: Value) -> TestClient {
+        TestClient::start_with(options, capabilities, Value::Null).await
+    }
+
+    /// Starts a server whose workspace is the folder `root_uri`.
+    pub async fn start_in(root_uri: &str) -> TestClient {
+        TestClient::start_with(Options::default(), json!({}), json!(root_uri)).await
+    }
+
+    /// Starts a server, initialises it with these client capabilities and root URI and sends
+    /// `initialized`.
+    pub async fn start_with(options: Options, capabilities: Value, root_uri: Value) -> TestClient {
         let (service, socket) = sources_lsp::service(options);
         let (sender, from_server) = mpsc::unbounded_channel();
         tokio::spawn(async move {
@@ -91,7 +102,7 @@ impl TestClient {
         client.initialized = client
             .request(
                 "initialize",
-                json!({ "processId": null, "rootUri": null, "capabilities": capabilities }),
+                json!({ "processId": null, "rootUri": root_uri, "capabilities": capabilities }),
             )
             .await
             .expect("initialize succeeds");
