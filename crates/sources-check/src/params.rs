@@ -6,7 +6,8 @@
 
 use sources_config::template::{Template, TokenKind};
 use sources_config::{
-    Body, Config, Named, NamedMap, ParamType, Parameter, Source, Spanned, parse_duration,
+    Body, Config, Named, NamedMap, ParamType, Parameter, ReferenceField, Source, Spanned,
+    parse_duration,
 };
 use sources_diagnostics::{Diagnostic, Rule, did_you_mean};
 
@@ -15,6 +16,7 @@ use crate::{fixes, templates};
 /// Every parameter rule, for every entry.
 pub(crate) fn check_params(config: &Config, file: &str, out: &mut Vec<Diagnostic>) {
     check_component_params(config, file, out);
+    check_unbound(config, out);
     for source in &config.entries {
         let declared = declared(source);
         if let Some(parameters) = declared {
@@ -57,6 +59,53 @@ fn check_component_params(config: &Config, file: &str, out: &mut Vec<Diagnostic>
         let declared = declared(target).unwrap_or(&empty);
         for supplied in &component.params {
             check_supplied(supplied, &bound.value, declared, file, out);
+        }
+    }
+}
+
+/// `unbound-param` where an operator (or `merge`) reads an entry with a required parameter that has
+/// no default and that the reader does not declare: the reader passes its inputs only the
+/// parameters it declares itself (by name), so nothing could ever bind it.
+fn check_unbound(config: &Config, out: &mut Vec<Diagnostic>) {
+    for source in &config.entries {
+        let own = declared(source);
+        for reference in source.references() {
+            if matches!(
+                reference.field,
+                ReferenceField::Lookup | ReferenceField::Growing
+            ) {
+                continue;
+            }
+            let Some(input) = config.get(&reference.name.value) else {
+                continue;
+            };
+            for parameter in declared(input).iter().flat_map(|params| params.iter()) {
+                let declaration = &parameter.value.value;
+                let required = declaration.required.as_ref().is_some_and(|r| r.value);
+                let name = &parameter.name.value;
+                if !required
+                    || declaration.default.is_some()
+                    || own.is_some_and(|own| own.get(name).is_some())
+                {
+                    continue;
+                }
+                out.push(
+                    Diagnostic::new(
+                        Rule::UnboundParam,
+                        reference.name.span,
+                        format!(
+                            "`{}` reads `{}`, whose required parameter `{name}` nothing binds",
+                            source.name.value, input.name.value
+                        ),
+                    )
+                    .with_label(format!("`{name}` is never passed to `{}`", input.name.value))
+                    .with_secondary(parameter.name.span, "required here")
+                    .with_help(format!(
+                        "declare `{name}` under `parameters` of `{}` (it is passed on by name, so `sources try {} --param {name}=…` works), or give `{name}` a `default` in `{}`",
+                        source.name.value, source.name.value, input.name.value
+                    )),
+                );
+            }
         }
     }
 }
@@ -212,14 +261,26 @@ fn check_references(
                 continue;
             }
             let span = site.span_of(file, token.range.clone());
-            let mut diagnostic = Diagnostic::new(
-                Rule::UndeclaredParamReference,
-                span,
-                format!(
-                    "`${{params.{name}}}` names no parameter of `{}`: it stays literal",
-                    source.name.value
-                ),
-            )
+            let mut diagnostic = if site.kind == templates::SiteKind::Method {
+                // Left literal, the token can never be an HTTP method: `try` could not send it.
+                Diagnostic::new(
+                    Rule::InvalidValue,
+                    span,
+                    format!(
+                        "`${{params.{name}}}` names no parameter of `{}`: the `method` would stay `${{params.{name}}}`, which is not an HTTP method",
+                        source.name.value
+                    ),
+                )
+            } else {
+                Diagnostic::new(
+                    Rule::UndeclaredParamReference,
+                    span,
+                    format!(
+                        "`${{params.{name}}}` names no parameter of `{}`: it stays literal",
+                        source.name.value
+                    ),
+                )
+            }
             .with_label("undeclared");
             let suggestions = did_you_mean(name, names.iter().copied());
             match suggestions.as_slice() {

@@ -30,7 +30,20 @@ pub(crate) fn check_runnable(config: &Config, file: &str, out: &mut Vec<Diagnost
                 check_header_names(http.headers.as_ref(), out);
                 check_window(http.window.as_ref(), out);
             }
-            Body::Websocket(socket) => check_header_names(socket.headers.as_ref(), out),
+            Body::Websocket(socket) => {
+                if let Some(url) = socket
+                    .url
+                    .as_ref()
+                    .filter(|url| url.value.text.trim().is_empty())
+                {
+                    out.push(
+                        Diagnostic::new(Rule::InvalidValue, url.value_span, "`url` is empty")
+                            .with_label("empty")
+                            .with_help("write the endpoint: `url: wss://stream.example.com/ticks`"),
+                    );
+                }
+                check_header_names(socket.headers.as_ref(), out);
+            }
             _ => {}
         }
     }

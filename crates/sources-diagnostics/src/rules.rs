@@ -338,6 +338,33 @@ declare_rules! {
     ///
     /// **Fix:** remove the parameter from `on`, or declare it on the source.
     UndeclaredParam => "undeclared-param", Error, "A supplied parameter the source does not declare.";
+    /// Finds an operator (or `merge`) that reads an entry whose parameter is `required` with no
+    /// `default`, when the reader does not declare that parameter itself.
+    ///
+    /// **Why:** "A source that declares a required parameter with no default needs parameters: it
+    /// runs only when a caller binds them". A reader passes its inputs the parameters it declares
+    /// (by name), so an undeclared one is never passed: the reader can never run, and `sources try`
+    /// would ask for a `--param` it then refuses.
+    ///
+    /// **Example** (fails: `open` reads `app`, which needs `id`):
+    ///
+    /// ```yaml
+    /// data:
+    ///   sources:
+    ///     app:
+    ///       type: http
+    ///       url: https://api.example.com/apps/${params.id}/jobs
+    ///       parameters:
+    ///         id: {required: true}
+    ///     open:
+    ///       type: filter
+    ///       from: app
+    ///       where: row.state == "open"
+    /// ```
+    ///
+    /// **Fix:** declare the parameter on the reader too (`parameters: {id: {required: true}}`), so
+    /// it is passed on, or give it a `default` on the entry that needs it.
+    UnboundParam => "unbound-param", Error, "An operator reads an entry whose required parameter it does not pass on.";
     /// Finds a `${params.X}` template whose `X` the source does not declare under `parameters`.
     ///
     /// **Why:** the spec says "A `${params.X}` with no declared parameter stays literal": the request goes

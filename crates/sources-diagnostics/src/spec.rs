@@ -29,6 +29,9 @@ impl Rule {
             Rule::UndeclaredParam => {
                 "Errors 3; Parameters (a supplied name the source does not declare)"
             }
+            Rule::UnboundParam => {
+                "What the service does 3 (a required parameter runs only when a caller binds it)"
+            }
             Rule::UndeclaredParamReference => {
                 "Parameters: a `${params.X}` with no declared parameter stays literal"
             }

@@ -783,10 +783,10 @@ impl<'c> Engine<'c> {
         let leaf = &http.leaf;
         let scope = Scope::new(params, self.io.as_ref());
         let url = scope.render(text(http.url.as_ref()).ok_or_else(|| fail(missing("url")))?);
-        let method = text(http.method.as_ref()).map_or_else(
-            || "GET".to_owned(),
-            |method| scope.render(method).to_ascii_uppercase(),
-        );
+        let method = text(http.method.as_ref())
+            .map(|method| scope.render(method).trim().to_ascii_uppercase())
+            .filter(|method| !method.is_empty())
+            .unwrap_or_else(|| "GET".to_owned());
         let mut request = HttpRequest {
             method,
             url,

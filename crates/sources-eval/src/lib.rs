@@ -4,6 +4,8 @@
 //! Every file, process, network and clock access goes through the [`io::Io`] seam; the linter and
 //! the language server never hold one.
 
+#[cfg(test)]
+mod agreement_tests;
 pub mod cache;
 pub mod catalog;
 pub mod decode;
