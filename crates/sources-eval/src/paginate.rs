@@ -318,4 +318,41 @@ mod tests {
             .expect_err("page timeout");
         assert_eq!(error.to_string(), "timed out after 10s");
     }
+
+    /// Records the progress reports of a walk.
+    #[derive(Default)]
+    struct Reports(std::sync::Mutex<Vec<Progress>>);
+
+    impl Trace for Reports {
+        fn note(&self, _line: &str) {}
+
+        fn progress(&self, progress: Progress) {
+            self.0
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .push(progress);
+        }
+    }
+
+    #[tokio::test]
+    async fn each_page_reports_the_pages_walked_and_the_items_read() {
+        let io = events_server();
+        let reports = Reports::default();
+        walk(&io, &reports, first(), &spec(0), DEFAULT_TIMEOUT)
+            .await
+            .expect("walks");
+        let reports = reports
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone();
+        assert_eq!(
+            reports,
+            [
+                Progress::Pages { pages: 1, items: 2 },
+                Progress::Pages { pages: 2, items: 4 },
+                Progress::Pages { pages: 3, items: 6 },
+            ]
+        );
+    }
 }
