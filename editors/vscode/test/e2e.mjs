@@ -25,7 +25,7 @@ const codeServerEntry = path.join(here, "node_modules", "code-server", "out", "n
 /** How long VS Code and the server get to show the first diagnostics (server start included). */
 const FIRST_RESULT_MS = 30_000;
 /** How long any later check waits for its answer. */
-const CHECK_MS = 8_000;
+const CHECK_MS = 5_000;
 
 class HarnessError extends Error {}
 
@@ -410,6 +410,13 @@ async function checks(page) {
 let codeServer;
 let browser;
 let status = 2;
+// Stopped from outside (`timeout`, Ctrl-C): code-server goes too.
+for (const signal of ["SIGTERM", "SIGINT"]) {
+  process.on(signal, () => {
+    codeServer?.kill();
+    process.exit(2);
+  });
+}
 try {
   installExtension();
   const started = startCodeServer();
