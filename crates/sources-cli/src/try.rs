@@ -24,8 +24,8 @@ use sources_syntax::Syntax;
 
 use crate::Outcome;
 use crate::config_file;
-use crate::lint::{Linted, lint_bytes};
 use crate::render::{self, Format, RenderOptions};
+use crate::report::FileReport;
 use crate::try_output::{self, OutputFormat, Printing};
 
 /// Arguments of `sources try`.
@@ -193,15 +193,9 @@ pub fn load(explicit: Option<&Path>) -> Result<Loaded, Error> {
 /// Runs `sources try`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
     let loaded = load(args.config.as_deref())?;
-    let Linted::Report(report) =
-        lint_bytes(&loaded.path, loaded.text.as_bytes(), loaded.syntax, true)
-    else {
-        return Err(Error::Usage(format!(
-            "`{}` cannot be read as a configuration file",
-            loaded.path
-        )));
-    };
-    if report
+    // One analysis serves both the refusal below and the run.
+    let analysis = sources_check::analyze(&loaded.text, loaded.syntax);
+    if analysis
         .diagnostics
         .iter()
         .any(|diagnostic| diagnostic.severity == Severity::Error)
@@ -210,6 +204,12 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
             "sources: `{}` has errors; fix them before `try` (`sources lint {}`):",
             loaded.path, loaded.path
         );
+        let report = FileReport {
+            path: loaded.path.clone(),
+            line_index: analysis.line_index,
+            diagnostics: analysis.diagnostics,
+            has_sources: analysis.has_sources,
+        };
         let mut stderr = io::stderr().lock();
         let format = if io::IsTerminal::is_terminal(&io::stderr()) {
             Format::Human
@@ -225,7 +225,6 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
         .map_err(Error::Write)?;
         return Ok(Outcome::Failure);
     }
-    let analysis = sources_check::analyze(&loaded.text, loaded.syntax);
     let config = analysis.config;
     let Some(source) = config.get(&args.name) else {
         let names: Vec<&str> = config.names().collect();
