@@ -4,7 +4,7 @@
 
 use clap::{Parser, Subcommand};
 
-use crate::{demo, explain, lint, list, lsp, rules, schema, r#try};
+use crate::{demo, explain, graph, lint, list, lsp, rules, schema, r#try};
 
 /// Tools for the `data.sources` block of a terminal-UI configuration file (YAML or TOML).
 #[derive(Debug, Parser)]
@@ -30,6 +30,9 @@ pub enum Command {
     Try(r#try::Args),
     /// List the entries of `data.sources`: kind, cadence, inputs and whether they need parameters.
     List(list::Args),
+    /// Draw the lineage of the entries: what reads what, which components show which entries,
+    /// which cursors feed which parameters (DOT, Mermaid or JSON).
+    Graph(graph::Args),
     /// Run the language server (for editors) over standard input and output.
     Lsp(lsp::Args),
     /// Serve the demo backend (a test fixture with no authentication: never deploy it) on a

@@ -14,6 +14,7 @@ pub mod config_file;
 pub mod demo;
 pub mod explain;
 pub mod fix;
+pub mod graph;
 pub mod inputs;
 pub mod lint;
 pub mod list;

@@ -28,6 +28,7 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Command::Schema(args) => report(|out| Ok(schema::run(&args, out)?)),
         Command::Try(args) => report(|out| Ok(sources_cli::r#try::run(&args, out)?)),
         Command::List(args) => report(|out| Ok(list::run(&args, out)?)),
+        Command::Graph(args) => report(|out| Ok(sources_cli::graph::run(&args, out)?)),
         // The language server writes the protocol to standard output itself, so no lock is held.
         Command::Lsp(args) => Ok(lsp::run(&args)?),
         Command::Demo(args) => Ok(demo::run(&args)?),

@@ -1034,8 +1034,14 @@ impl Decoder {
             }),
             _ => None,
         };
-        let params = get(map, "on_cursor")
-            .and_then(|entry| as_map(&entry.value))
+        let on_cursor = get(map, "on_cursor").and_then(|entry| as_map(&entry.value));
+        let cursor_of = on_cursor
+            .and_then(|on_cursor| get(on_cursor, "component"))
+            .and_then(|entry| {
+                let name = entry.value.as_str()?;
+                Some(Spanned::new(name.to_owned(), entry.value.span))
+            });
+        let params = on_cursor
             .and_then(|on_cursor| get(on_cursor, "params"))
             .and_then(|entry| as_map(&entry.value))
             .map(|params| {
@@ -1053,6 +1059,7 @@ impl Decoder {
             source,
             columns,
             params,
+            cursor_of,
             start,
         })
     }

@@ -27,7 +27,7 @@ mod tests;
 
 pub use config::{Config, ReferenceField, SourceRef};
 pub use decode::{decode, name_span};
-pub use duration::{DurationError, GoDuration, parse_duration};
+pub use duration::{DurationError, GoDuration, format_duration, parse_duration};
 pub use enums::{
     Anchor, Emit, Enumeration, EventlogStart, Format, Kind, Method, OnError, Order, ParamType,
     Strategy,

@@ -639,6 +639,8 @@ pub struct Component {
     pub start: Option<Spanned<EventlogStart>>,
     /// The parameters the component supplies to its source: the keys of `on_cursor.params`.
     pub params: Vec<Spanned<String>>,
+    /// The component whose cursor supplies them: `on_cursor.component`.
+    pub cursor_of: Option<Spanned<String>>,
 }
 
 /// The kind of a component, as far as the bindings need it.

@@ -1,0 +1,99 @@
+//! `sources graph`: the three formats, `NAME`, cycles and an unknown name, through the binary.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+const CONFIG: &str = "\
+tui:
+  components:
+    list: {kind: table, source: apps}
+    detail: {kind: tree, source: app, on_cursor: {component: list, params: {id: id}}}
+data:
+  sources:
+    raw: {type: http, url: 'http://x.invalid/apps', cache: {ttl: 30s}}
+    apps: {type: filter, from: raw, where: 'row.name != \"a|b\"'}
+    app: {type: http, url: 'http://x.invalid/apps/${params.id}', parameters: {id: {required: true}}}
+    other: {type: static, data: []}
+";
+
+fn graph(dir: &Path, config: &str, args: &[&str]) -> Output {
+    std::fs::write(dir.join("sources.yaml"), config).expect("write config");
+    Command::new(env!("CARGO_BIN_EXE_sources"))
+        .current_dir(dir)
+        .arg("graph")
+        .args(args)
+        .output()
+        .expect("run sources")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).expect("utf-8")
+}
+
+#[test]
+fn json_lists_nodes_and_edges_and_name_keeps_what_is_connected() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let output = graph(dir.path(), CONFIG, &["--format", "json"]);
+    assert_eq!(output.status.code(), Some(0));
+    let document: Value = serde_json::from_str(&stdout(&output)).expect("json");
+    let edges = document["edges"].as_array().expect("edges");
+    assert!(edges.iter().any(|edge| edge["from"] == "component:list"
+        && edge["to"] == "parameter:app.id"
+        && edge["kind"] == "cursor"));
+    assert_eq!(document["nodes"][0]["details"][1], "cache 30s");
+
+    let around = graph(dir.path(), CONFIG, &["raw", "--format", "json"]);
+    let document: Value = serde_json::from_str(&stdout(&around)).expect("json");
+    let names: Vec<&str> = document["nodes"]
+        .as_array()
+        .expect("nodes")
+        .iter()
+        .map(|node| node["name"].as_str().expect("name"))
+        .collect();
+    assert!(
+        names.contains(&"app") && !names.contains(&"other"),
+        "{names:?}"
+    );
+}
+
+#[test]
+fn mermaid_is_a_left_to_right_flowchart_with_escaped_labels() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let output = graph(dir.path(), CONFIG, &["--format", "mermaid"]);
+    let text = stdout(&output);
+    assert!(text.starts_with("flowchart LR\n"), "{text}");
+    assert!(text.contains("n0(\"raw<br/>http · cache 30s\")"), "{text}");
+    assert!(text.contains("n0 -->|\"from\"| n1"), "{text}");
+}
+
+#[test]
+fn a_cycle_is_drawn_red_and_reported() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let cyclic = "data:\n  sources:\n    a: {type: passthrough, from: b}\n    b: {type: passthrough, from: a}\n";
+    let output = graph(dir.path(), cyclic, &[]);
+    assert_eq!(output.status.code(), Some(1));
+    let text = stdout(&output);
+    assert!(
+        text.contains("\"entry:b\" -> \"entry:a\" [label=\"from\", color=red, fontcolor=red];"),
+        "{text}"
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("sources: reference cycle: a → b → a"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn an_unknown_name_is_a_usage_error_with_a_suggestion() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let output = graph(dir.path(), CONFIG, &["rae"]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("has no entry or component named `rae`: did you mean `raw`?"),
+        "{stderr}"
+    );
+}
