@@ -1,7 +1,7 @@
 -- End-to-end test with a real client: Neovim's built-in LSP client, configured by
 -- editors/neovim/lua/sources, drives the built `sources lsp` (path in $SOURCES_BIN) over a config
--- with mistakes: diagnostics at the right positions (after non-ASCII text), hover, definition, and
--- a quick fix applied to the buffer.
+-- with mistakes: diagnostics at the right positions (after non-ASCII text), hover, definition,
+-- semantic tokens over a CEL expression, inlay hints, and a quick fix applied to the buffer.
 --
 --   SOURCES_BIN=target/debug/sources nvim --headless --clean -u NONE -c "luafile editors/neovim/test/e2e.lua"
 
@@ -21,7 +21,7 @@ local function finish()
     end
     vim.cmd("cquit 1")
   else
-    io.stdout:write("ok: neovim end-to-end (diagnostics, hover, definition, completion, quick fix)\n")
+    io.stdout:write("ok: neovim end-to-end (diagnostics, hover, definition, completion, semantic tokens, inlay hints, quick fix)\n")
     vim.cmd("qall!")
   end
 end
@@ -123,6 +123,58 @@ local function main()
   end
   check(labels["apps"] and labels["☕café😀"] and not labels["healthy"],
     "completion offers the other entries: " .. vim.inspect(vim.tbl_keys(labels)))
+
+  -- Semantic tokens: decoded with the legend the server announced, the CEL expression in `where`
+  -- and the reference in `from` are marked.
+  local legend = client.server_capabilities.semanticTokensProvider
+    and client.server_capabilities.semanticTokensProvider.legend
+  if check(legend ~= nil, "the server announces semantic tokens") then
+    local responses = vim.lsp.buf_request_sync(bufnr, "textDocument/semanticTokens/full",
+      { textDocument = { uri = vim.uri_from_bufnr(bufnr) } }, 10000) or {}
+    local tokens = {}
+    for _, response in pairs(responses) do
+      local data = response.result and response.result.data or {}
+      local token_line, token_start = 0, 0
+      for index = 1, #data, 5 do
+        if data[index] > 0 then
+          token_start = 0
+        end
+        token_line = token_line + data[index]
+        token_start = token_start + data[index + 1]
+        local text = vim.api.nvim_buf_get_lines(bufnr, token_line, token_line + 1, false)[1] or ""
+        -- Columns are UTF-16 units; the lines checked here are ASCII.
+        local word = text:sub(token_start + 1, token_start + data[index + 2])
+        tokens[#tokens + 1] = ("%d:%s:%s"):format(token_line, word, legend.tokenTypes[data[index + 3] + 1])
+      end
+    end
+    local where_line = find(bufnr, "where: health")
+    local from_line = find(bufnr, "from: apps")
+    for _, wanted in ipairs({
+      where_line .. ":health:variable",
+      where_line .. ":==:operator",
+      where_line .. ':"Healthy":string',
+      from_line .. ":apps:variable",
+    }) do
+      check(vim.tbl_contains(tokens, wanted), "semantic token " .. wanted .. " in " .. vim.inspect(tokens))
+    end
+  end
+
+  -- Inlay hints: the cadence after the entry's name.
+  local hint_responses = vim.lsp.buf_request_sync(bufnr, "textDocument/inlayHint", {
+    textDocument = { uri = vim.uri_from_bufnr(bufnr) },
+    range = { start = { line = 0, character = 0 }, ["end"] = { line = vim.api.nvim_buf_line_count(bufnr), character = 0 } },
+  }, 10000) or {}
+  local apps_line = find(bufnr, "    apps:")
+  local cadence
+  for _, response in pairs(hint_responses) do
+    for _, hint in ipairs(response.result or {}) do
+      if hint.position.line == apps_line then
+        cadence = hint.label
+      end
+    end
+  end
+  check(type(cadence) == "string" and cadence:find("polled every 30s", 1, true) ~= nil,
+    "an inlay hint says `apps` is polled every 30s: " .. vim.inspect(hint_responses))
 
   -- Quick fix: rename `urll` to `url`, applied through the client, then the diagnostic goes away.
   line, column = find(bufnr, "urll")
