@@ -172,7 +172,7 @@ enum Step {
 }
 
 impl Step {
-    fn apply(&self, value: Value, params: &BTreeMap<String, String>) -> Result<Value, Cause> {
+    fn apply(&self, value: Value, params: &operators::Params) -> Result<Value, Cause> {
         match self {
             Step::Filter(condition) => operators::filter(value, condition, params),
             Step::Project(keep) => operators::project(value, keep, params),
@@ -186,7 +186,7 @@ impl Step {
     fn apply_event(
         &self,
         event: Value,
-        params: &BTreeMap<String, String>,
+        params: &operators::Params,
     ) -> Option<Result<Value, Cause>> {
         match self {
             Step::Filter(condition) => match condition.eval_bool(&event, params) {
@@ -395,6 +395,12 @@ impl<'c> Engine<'c> {
         if pipe.is_empty() {
             return Ok(output);
         }
+        let declared = self
+            .config
+            .get(name)
+            .map(declared_params)
+            .unwrap_or_default();
+        let params = crate::params::typed(&declared, &params);
         let entry = name.to_owned();
         match output {
             Output::Value(mut value) => {
@@ -1149,12 +1155,18 @@ impl<'c> Engine<'c> {
             .await
             .map_err(|error| fail(Cause::from(error)))?,
         );
+        let declared = self
+            .config
+            .get(name)
+            .map(declared_params)
+            .unwrap_or_default();
+        let typed = crate::params::typed(&declared, params);
         let mut out = Vec::with_capacity(rows.len());
         for (index, mut row) in rows.into_iter().enumerate() {
             for lookup in &lookups {
                 let mut bound = BTreeMap::new();
                 for (param, expr) in &lookup.on {
-                    let value = expr.eval(&row, params).map_err(|cause| {
+                    let value = expr.eval(&row, &typed).map_err(|cause| {
                         fail(match cause {
                             Cause::Expression {
                                 field,
@@ -1231,7 +1243,7 @@ fn pipe_event(
     entry: &str,
     pipe: &[(Option<usize>, Step)],
     mut value: Value,
-    params: &BTreeMap<String, String>,
+    params: &operators::Params,
 ) -> Option<Result<Value, EvalError>> {
     for (index, step) in pipe {
         match step.apply_event(value, params)? {

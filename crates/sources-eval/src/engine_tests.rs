@@ -848,3 +848,22 @@ data:
     let nope = run.value("zzz", &[]).await.expect_err("unknown");
     assert_eq!(nope.to_string(), "source `zzz`: unknown source `zzz`");
 }
+
+#[tokio::test]
+async fn an_int_parameter_reaches_cel_as_a_number() {
+    let run = Run::new(
+        "data:\n  sources:\n    sizes:\n      type: static\n      data: [{size: 1}, {size: 5}, {size: 9}]\n    big:\n      type: filter\n      from: sizes\n      where: size > params.min\n      parameters:\n        min: {type: int, default: \"2\"}\n",
+        FakeIo::new(),
+    );
+    let engine = run.engine();
+    assert_eq!(
+        value_of(&engine, "big", &[]).await.expect("runs"),
+        json!([{"size": 5}, {"size": 9}])
+    );
+    assert_eq!(
+        value_of(&engine, "big", &[("min", "6")])
+            .await
+            .expect("runs"),
+        json!([{"size": 9}])
+    );
+}

@@ -55,7 +55,7 @@ impl Expr {
     }
 
     /// Evaluates over `item` (its fields become top-level names) with `params`.
-    pub fn eval(&self, item: &Value, params: &BTreeMap<String, String>) -> Result<Value, Cause> {
+    pub fn eval(&self, item: &Value, params: &BTreeMap<String, Value>) -> Result<Value, Cause> {
         let mut context = Context::default();
         if let Value::Object(fields) = item {
             for (name, value) in fields {
@@ -64,12 +64,7 @@ impl Expr {
         }
         let params: HashMap<Key, cel::Value> = params
             .iter()
-            .map(|(name, value)| {
-                (
-                    Key::String(Arc::new(name.clone())),
-                    cel::Value::String(Arc::new(value.clone())),
-                )
-            })
+            .map(|(name, value)| (Key::String(Arc::new(name.clone())), to_cel(value)))
             .collect();
         context.add_variable_from_value(
             "params",
@@ -87,11 +82,7 @@ impl Expr {
     }
 
     /// Evaluates a condition: the result must be a boolean.
-    pub fn eval_bool(
-        &self,
-        item: &Value,
-        params: &BTreeMap<String, String>,
-    ) -> Result<bool, Cause> {
+    pub fn eval_bool(&self, item: &Value, params: &BTreeMap<String, Value>) -> Result<bool, Cause> {
         match self.eval(item, params)? {
             Value::Bool(flag) => Ok(flag),
             other => Err(self.error(format!(
@@ -147,7 +138,7 @@ mod tests {
     fn fields_are_top_level_and_params_are_strings() {
         let expr = Expr::compile("where", "health == 'Degraded' && region == params.region")
             .expect("compiles");
-        let params = BTreeMap::from([("region".to_owned(), "eu-west".to_owned())]);
+        let params = BTreeMap::from([("region".to_owned(), json!("eu-west"))]);
         let row = json!({"health": "Degraded", "region": "eu-west"});
         assert!(expr.eval_bool(&row, &params).expect("evaluates"));
         let row = json!({"health": "Healthy", "region": "eu-west"});

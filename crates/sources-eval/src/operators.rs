@@ -12,7 +12,7 @@ use crate::error::Cause;
 use crate::expr::Expr;
 
 /// Parameters as operators' expressions see them.
-pub type Params = BTreeMap<String, String>;
+pub type Params = BTreeMap<String, Value>;
 
 fn with_row(index: Option<usize>, cause: Cause) -> Cause {
     match (index, cause) {
@@ -183,7 +183,7 @@ mod tests {
 
     #[test]
     fn filter_keeps_matching_rows_and_uses_params() {
-        let params = Params::from([("health".to_owned(), "Degraded".to_owned())]);
+        let params = Params::from([("health".to_owned(), json!("Degraded"))]);
         let out = filter(apps(), &expr("where", "health == params.health"), &params).expect("ok");
         assert_eq!(
             out,

@@ -24,6 +24,33 @@ pub fn check(kind: ParamType, value: &str) -> Result<(), String> {
     }
 }
 
+/// The bound values as CEL sees them under `params`: an `int` is a number, a `bool` a boolean, a
+/// `string` or `duration` the text; an optional parameter nobody supplied (empty) is `null` unless
+/// it is a `string`. Values were checked against their types when bound.
+pub fn typed(
+    declared: &[ParamDecl],
+    bound: &BTreeMap<String, String>,
+) -> BTreeMap<String, serde_json::Value> {
+    use serde_json::Value;
+    bound
+        .iter()
+        .map(|(name, text)| {
+            let kind = declared
+                .iter()
+                .find(|decl| &decl.name == name)
+                .map_or(ParamType::String, |decl| decl.kind);
+            let value = match kind {
+                ParamType::String => Value::String(text.clone()),
+                _ if text.is_empty() => Value::Null,
+                ParamType::Duration => Value::String(text.clone()),
+                ParamType::Int => text.trim().parse::<i64>().map_or(Value::Null, Value::from),
+                ParamType::Bool => Value::Bool(text == "true"),
+            };
+            (name.clone(), value)
+        })
+        .collect()
+}
+
 /// One declared parameter, as the engine needs it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParamDecl {
@@ -93,7 +120,7 @@ fn list(names: &[&str]) -> String {
         .join(", ")
 }
 
-/// Parses `k=v` command-line parameters; the last of a repeated name wins.
+/// Parses `k=v` command-line parameters; a name given twice is an error (which value was meant?).
 pub fn parse_assignments(pairs: &[String]) -> Result<BTreeMap<String, String>, String> {
     let mut out = BTreeMap::new();
     for pair in pairs {
@@ -103,7 +130,11 @@ pub fn parse_assignments(pairs: &[String]) -> Result<BTreeMap<String, String>, S
         if name.is_empty() {
             return Err(format!("`--param {pair}` has an empty name"));
         }
-        out.insert(name.to_owned(), value.to_owned());
+        if let Some(first) = out.insert(name.to_owned(), value.to_owned()) {
+            return Err(format!(
+                "`--param {name}` is given twice (`{name}={first}` and `{pair}`): pass each parameter once"
+            ));
+        }
     }
     Ok(out)
 }
@@ -187,11 +218,33 @@ mod tests {
     }
 
     #[test]
+    fn typed_values_reach_cel_with_their_declared_type() {
+        let declared = [
+            decl("min", ParamType::Int, false, None),
+            decl("on", ParamType::Bool, false, None),
+            decl("q", ParamType::String, false, None),
+            decl("every", ParamType::Duration, false, None),
+        ];
+        let typed = typed(
+            &declared,
+            &supplied(&[("min", " 5"), ("on", "true"), ("q", ""), ("every", "")]),
+        );
+        assert_eq!(typed["min"], serde_json::json!(5));
+        assert_eq!(typed["on"], serde_json::json!(true));
+        assert_eq!(typed["q"], serde_json::json!(""));
+        assert_eq!(typed["every"], serde_json::Value::Null);
+    }
+
+    #[test]
     fn assignments_split_on_the_first_equals_sign() {
-        let pairs = vec!["q=a=b".to_owned(), "id=1".to_owned(), "id=2".to_owned()];
+        let pairs = vec!["q=a=b".to_owned(), "id=1".to_owned()];
         let parsed = parse_assignments(&pairs).expect("parsed");
         assert_eq!(parsed["q"], "a=b");
-        assert_eq!(parsed["id"], "2");
+        assert_eq!(parsed["id"], "1");
+        assert_eq!(
+            parse_assignments(&["id=1".to_owned(), "id=2".to_owned()]).expect_err("twice"),
+            "`--param id` is given twice (`id=1` and `id=2`): pass each parameter once"
+        );
         assert!(parse_assignments(&["novalue".to_owned()]).is_err());
         assert!(parse_assignments(&["=x".to_owned()]).is_err());
     }
