@@ -577,4 +577,62 @@ mod tests {
         assert_eq!(&text[span.start..span.end], "${window.offset}");
         assert!(template_around(text, text.find("next").expect("next")).is_none());
     }
+
+    /// The layout reader and the parser agree on well-formed documents: at every key the model
+    /// records for an entry, the reader finds the same entry and the same key.
+    #[test]
+    fn the_layout_reader_agrees_with_the_parser_on_valid_configurations() {
+        let cases = [
+            (
+                include_str!("../../../testdata/valid/argo-dashboard.yaml"),
+                Syntax::Yaml,
+            ),
+            (
+                include_str!("../../../testdata/valid/search-logs.yaml"),
+                Syntax::Yaml,
+            ),
+            (
+                include_str!("../../../testdata/valid/automation.toml"),
+                Syntax::Toml,
+            ),
+            (
+                include_str!("../../../testdata/valid/windows-anchored-growing.toml"),
+                Syntax::Toml,
+            ),
+        ];
+        let mut checked = 0;
+        for (text, syntax) in cases {
+            let analysis = sources_check::analyze(text, syntax);
+            let index = LineIndex::new(text);
+            for entry in &analysis.config.entries {
+                for key in &entry.keys {
+                    // A TOML table header (`[data.sources.x.paginate]`) names a key too; the
+                    // reader treats a header as a header, not a key to complete.
+                    let line_start = text[..key.span.start].rfind('\n').map_or(0, |n| n + 1);
+                    if text[line_start..].starts_with('[') {
+                        continue;
+                    }
+                    let found = at(&index, syntax, key.span.start + 1);
+                    assert_eq!(
+                        found.scope(),
+                        Scope::Entry(entry.name.value.clone()),
+                        "{syntax:?} `{}` at `{}`",
+                        entry.name.value,
+                        key.name
+                    );
+                    match found.slot {
+                        Slot::Key { word, .. } => assert!(
+                            key.name.starts_with(&word) && !word.is_empty(),
+                            "{syntax:?} `{}`: the reader reads `{word}` at `{}`",
+                            entry.name.value,
+                            key.name
+                        ),
+                        other => panic!("{syntax:?} at `{}`: {other:?}", key.name),
+                    }
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 50, "only {checked} keys compared");
+    }
 }
