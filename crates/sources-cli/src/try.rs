@@ -297,19 +297,22 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
         },
     );
     let columns = try_output::bound_columns(&config, &args.name);
-    let format = args
-        .output
-        .unwrap_or(if io::IsTerminal::is_terminal(&io::stdout()) {
-            OutputFormat::Table
-        } else {
-            OutputFormat::Json
-        });
+    let terminal = io::IsTerminal::is_terminal(&io::stdout());
+    let format = args.output.unwrap_or(if terminal {
+        OutputFormat::Table
+    } else {
+        OutputFormat::Json
+    });
     let printing = Printing {
         format,
         pretty: args.pretty,
         raw: args.raw,
         limit: args.limit,
         columns: &columns,
+        width: terminal
+            .then(|| console::Term::stdout().size_checked())
+            .flatten()
+            .map(|(_, width)| width),
     };
     let outcome = runtime.block_on(evaluate(
         &engine,

@@ -39,6 +39,8 @@ pub struct Printing<'a> {
     pub limit: Option<usize>,
     /// The titles of the bound table component's columns, when the configuration has one.
     pub columns: &'a [String],
+    /// The terminal's width, when printing to one: columns that do not fit are left out and named.
+    pub width: Option<u16>,
 }
 
 /// The column titles of the table component bound to `entry`, if any.
@@ -245,14 +247,43 @@ fn table(rows: &[Value], printing: &Printing<'_>) -> String {
     }
     let shown = printing.limit.unwrap_or(TABLE_ROWS).min(rows.len());
     let layout = layout(rows, printing.columns);
+    let cells: Vec<Vec<String>> = rows[..shown]
+        .iter()
+        .map(|row| {
+            layout
+                .iter()
+                .map(|(_, key)| match (key, row) {
+                    (Some(key), Value::Object(fields)) => cell(fields.get(key)),
+                    (None, Value::Object(_)) | (Some(_), _) => String::new(),
+                    (None, other) => cell(Some(other)),
+                })
+                .collect()
+        })
+        .collect();
+    // On a terminal, the columns that fit from the left (at least one); the rest are counted.
+    let mut fitting = layout.len();
+    if let Some(width) = printing.width {
+        let mut used = 1;
+        fitting = 0;
+        for (index, (title, _)) in layout.iter().enumerate() {
+            let column = cells
+                .iter()
+                .map(|row| row[index].chars().count())
+                .chain([title.chars().count()])
+                .max()
+                .unwrap_or(0)
+                + 3;
+            if fitting > 0 && used + column > usize::from(width) {
+                break;
+            }
+            used += column;
+            fitting += 1;
+        }
+    }
     let mut table = new_table();
-    table.set_header(layout.iter().map(|(title, _)| title.as_str()));
-    for row in &rows[..shown] {
-        table.add_row(layout.iter().map(|(_, key)| match (key, row) {
-            (Some(key), Value::Object(fields)) => cell(fields.get(key)),
-            (None, Value::Object(_)) | (Some(_), _) => String::new(),
-            (None, other) => cell(Some(other)),
-        }));
+    table.set_header(layout[..fitting].iter().map(|(title, _)| title.as_str()));
+    for row in &cells {
+        table.add_row(&row[..fitting]);
     }
     let mut text = format!("{table}\n");
     let hidden = rows.len() - shown;
@@ -260,6 +291,17 @@ fn table(rows: &[Value], printing: &Printing<'_>) -> String {
         text.push_str(&format!(
             "{shown} of {} rows shown; {hidden} more not shown (`--limit N` shows more, `--output json` prints all)\n",
             rows.len()
+        ));
+    }
+    let narrow = layout.len() - fitting;
+    if narrow > 0 {
+        let names: Vec<&str> = layout[fitting..]
+            .iter()
+            .map(|(title, _)| title.as_str())
+            .collect();
+        text.push_str(&format!(
+            "{narrow} more column(s) do not fit the terminal: {} (`--output json` prints them)\n",
+            names.join(", ")
         ));
     }
     text
@@ -287,6 +329,7 @@ mod tests {
             raw: false,
             limit: None,
             columns,
+            width: None,
         }
     }
 
@@ -377,5 +420,33 @@ mod tests {
         );
         let fields = print(&json!({"id": 3}), &printing(OutputFormat::Table, &[]));
         assert!(fields.contains("│ id    ┆ 3     │"), "{fields}");
+    }
+
+    #[test]
+    fn on_a_narrow_terminal_the_columns_that_do_not_fit_are_named() {
+        let rows = json!([{"a": "x".repeat(30), "b": "y".repeat(30), "c": "z".repeat(30)}]);
+        let narrow = Printing {
+            width: Some(70),
+            ..printing(OutputFormat::Table, &[])
+        };
+        let text = print(&rows, &narrow);
+        let table_lines: Vec<&str> = text
+            .lines()
+            .filter(|line| !line.is_char_boundary(1))
+            .collect();
+        assert_eq!(table_lines.len(), 5, "{text}");
+        assert!(
+            table_lines.iter().all(|line| line.chars().count() <= 70),
+            "{text}"
+        );
+        assert!(text.contains(&"y".repeat(30)), "{text}");
+        assert!(
+            text.ends_with(
+                "1 more column(s) do not fit the terminal: c (`--output json` prints them)\n"
+            ),
+            "{text}"
+        );
+        let wide = print(&rows, &printing(OutputFormat::Table, &[]));
+        assert!(wide.contains(&"z".repeat(30)), "{wide}");
     }
 }
