@@ -1,8 +1,59 @@
-//! Which documents are configuration files of this format at all.
+//! What every front end checks before analysis (size, NUL bytes, UTF-8), and which documents are
+//! configuration files of this format at all. The CLI and the language server both use these, so
+//! a file the editor shows is refused for the same reason, in the same words, as by `lint`.
 
-use sources_diagnostics::Rule;
+use sources_diagnostics::{Diagnostic, Rule, Span};
 
 use crate::Analysis;
+
+/// The largest document analysed (16 MiB); a larger one gets a diagnostic, not an attempt.
+pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
+
+/// The diagnostic for a document over [`MAX_FILE_BYTES`]; `size` when it is known.
+pub fn too_large(size: Option<u64>) -> Diagnostic {
+    let limit = human_size(MAX_FILE_BYTES);
+    let message = match size {
+        Some(size) => format!(
+            "the file is {}, over the {limit} limit for configuration files",
+            human_size(size)
+        ),
+        None => format!("the input is over the {limit} limit for configuration files"),
+    };
+    Diagnostic::new(Rule::Syntax, Span::empty(0), message)
+        .with_help("a configuration file this large is almost certainly not one: check the path")
+}
+
+/// The diagnostic for binary content: a NUL byte at offset `nul`. It sits at the start, since
+/// binary bytes make no readable lines.
+pub fn binary(nul: usize) -> Diagnostic {
+    Diagnostic::new(
+        Rule::Syntax,
+        Span::empty(0),
+        format!("this is a binary file (a NUL byte at offset {nul}), not YAML or TOML text"),
+    )
+    .with_help("name a YAML or TOML configuration file")
+}
+
+/// The checks that apply to text already decoded (what an editor sends): the size limit and NUL
+/// bytes. `None` when the text may be analysed.
+pub fn refuse_text(text: &str) -> Option<Diagnostic> {
+    if text.len() as u64 > MAX_FILE_BYTES {
+        return Some(too_large(Some(text.len() as u64)));
+    }
+    text.bytes().position(|byte| byte == 0).map(binary)
+}
+
+/// `512 bytes`, `16 MiB`, `50.0 MiB`.
+pub fn human_size(bytes: u64) -> String {
+    const MIB: u64 = 1024 * 1024;
+    if bytes < MIB {
+        format!("{bytes} bytes")
+    } else if bytes.is_multiple_of(MIB) {
+        format!("{} MiB", bytes / MIB)
+    } else {
+        format!("{:.1} MiB", bytes as f64 / MIB as f64)
+    }
+}
 
 impl Analysis {
     /// Whether the analysed document is a configuration of this format: it has a `data.sources`
@@ -37,6 +88,28 @@ fn mentions_sources(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn text_over_the_limit_or_with_a_nul_is_refused_with_the_reason() {
+        assert_eq!(refuse_text("data:\n  sources: {}\n"), None);
+        let nul = refuse_text("data:\0").expect("refused");
+        assert_eq!(
+            nul.message,
+            "this is a binary file (a NUL byte at offset 5), not YAML or TOML text"
+        );
+        let large = "#".repeat(MAX_FILE_BYTES as usize + 1);
+        assert_eq!(
+            refuse_text(&large).expect("refused").message,
+            "the file is 16.0 MiB, over the 16 MiB limit for configuration files"
+        );
+    }
+
+    #[test]
+    fn sizes_read_naturally() {
+        assert_eq!(human_size(512), "512 bytes");
+        assert_eq!(human_size(16 * 1024 * 1024), "16 MiB");
+        assert_eq!(human_size(50 * 1024 * 1024 + 512 * 1024), "50.5 MiB");
+    }
 
     #[test]
     fn text_that_mentions_a_sources_block_is_recognised() {

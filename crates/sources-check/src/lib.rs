@@ -13,7 +13,7 @@ mod graph;
 mod growing;
 mod ineffective;
 mod inherited;
-mod input;
+pub mod input;
 mod merge;
 mod operators;
 mod params;

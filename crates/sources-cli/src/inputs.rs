@@ -7,8 +7,7 @@ use std::path::{Path, PathBuf};
 
 use sources_syntax::Syntax;
 
-/// The largest file `sources` reads (16 MiB); a larger one gets a diagnostic, not an attempt.
-pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
+pub use sources_check::input::MAX_FILE_BYTES;
 
 /// Directory names a walk never enters (besides hidden ones).
 const SKIPPED_DIRECTORIES: &[&str] = &["target", "node_modules"];

@@ -8,6 +8,7 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 
 use sources_check::Fixed;
+use sources_check::input::human_size;
 use sources_diagnostics::{Diagnostic, Rule, Span, unified_diff};
 use sources_syntax::{LineIndex, Syntax};
 
@@ -248,25 +249,12 @@ pub fn lint_content(input: &Input, content: Content) -> Linted {
     match content {
         Content::Bytes(bytes) => lint_bytes(&input.path, &bytes, input.syntax, input.named),
         Content::TooLarge(Some(size)) if !input.named => Linted::SkippedTooLarge(size),
-        Content::TooLarge(size) => {
-            let limit = human_size(MAX_FILE_BYTES);
-            let message = match size {
-                Some(size) => format!(
-                    "the file is {}, over the {limit} limit for configuration files",
-                    human_size(size)
-                ),
-                None => format!("the input is over the {limit} limit for configuration files"),
-            };
-            let diagnostic = Diagnostic::new(Rule::Syntax, Span::empty(0), message).with_help(
-                "a configuration file this large is almost certainly not one: check the path",
-            );
-            Linted::Report(FileReport {
-                path: input.path.clone(),
-                line_index: LineIndex::new(""),
-                diagnostics: vec![diagnostic],
-                has_sources: false,
-            })
-        }
+        Content::TooLarge(size) => Linted::Report(FileReport {
+            path: input.path.clone(),
+            line_index: LineIndex::new(""),
+            diagnostics: vec![sources_check::input::too_large(size)],
+            has_sources: false,
+        }),
     }
 }
 
@@ -286,13 +274,7 @@ pub fn lint_bytes(path: &str, bytes: &[u8], syntax: Syntax, named: bool) -> Lint
             return Linted::NotOurs;
         }
         // No snippet: binary bytes make no readable lines, so the diagnostic sits on an empty text.
-        let diagnostic = Diagnostic::new(
-            Rule::Syntax,
-            Span::empty(0),
-            format!("this is a binary file (a NUL byte at offset {nul}), not YAML or TOML text"),
-        )
-        .with_help("name a YAML or TOML configuration file");
-        return report("", vec![diagnostic]);
+        return report("", vec![sources_check::input::binary(nul)]);
     }
     match std::str::from_utf8(bytes) {
         Ok(text) => {
@@ -332,18 +314,6 @@ pub fn lint_bytes(path: &str, bytes: &[u8], syntax: Syntax, named: bool) -> Lint
             .with_help("YAML and TOML files are UTF-8: save the file with UTF-8 encoding");
             report(&text, vec![diagnostic])
         }
-    }
-}
-
-/// `512 bytes`, `16 MiB`, `50.0 MiB`.
-fn human_size(bytes: u64) -> String {
-    const MIB: u64 = 1024 * 1024;
-    if bytes < MIB {
-        format!("{bytes} bytes")
-    } else if bytes.is_multiple_of(MIB) {
-        format!("{} MiB", bytes / MIB)
-    } else {
-        format!("{:.1} MiB", bytes as f64 / MIB as f64)
     }
 }
 
@@ -444,12 +414,5 @@ mod tests {
             lint_bytes("other.yaml", unrelated.as_bytes(), Syntax::Yaml, false),
             Linted::NotOurs
         ));
-    }
-
-    #[test]
-    fn sizes_read_naturally() {
-        assert_eq!(human_size(512), "512 bytes");
-        assert_eq!(human_size(16 * 1024 * 1024), "16 MiB");
-        assert_eq!(human_size(52_500_000), "50.1 MiB");
     }
 }

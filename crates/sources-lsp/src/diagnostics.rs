@@ -1,13 +1,13 @@
 //! `sources_diagnostics::Diagnostic` to LSP diagnostics: code, severity, code description and
 //! related information for secondary labels.
 
-use sources_check::Analysis;
 use sources_diagnostics::{Diagnostic, Rule, Severity};
 use tower_lsp_server::ls_types::{
     self as lsp, CodeDescription, DiagnosticRelatedInformation, DiagnosticSeverity, Location,
     NumberOrString, Uri,
 };
 
+use crate::document::Analyzed;
 use crate::position::Positions;
 
 /// Where the rules page lives; a rule's explanation is at this address followed by its code
@@ -23,17 +23,19 @@ pub fn rule_docs_url(rule: Rule) -> String {
 pub(crate) const SOURCE: &str = "sources";
 
 /// What the server publishes for an analysed document: exactly what `sources lint` reports for
-/// it, or nothing for a document that is not a configuration of this format. `adjust` applies
+/// it (the reason when its text was refused before analysis), or nothing for a document that is
+/// not a configuration of this format. `adjust` applies
 /// the user's severity overrides (`None` drops a diagnostic). Past `limit` diagnostics, one
 /// summary diagnostic at the first one left out says how many were.
 pub(crate) fn published(
-    analysis: &Analysis,
+    analyzed: &Analyzed,
     uri: &Uri,
     positions: Positions<'_>,
     limit: usize,
     adjust: impl Fn(lsp::Diagnostic) -> Option<lsp::Diagnostic>,
 ) -> Vec<lsp::Diagnostic> {
-    if !analysis.is_configuration() {
+    let analysis = &analyzed.analysis;
+    if !analyzed.refused && !analysis.is_configuration() {
         return Vec::new();
     }
     let mut kept = analysis

@@ -9,6 +9,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 
 use sources_check::{Analysis, analyze};
+use sources_config::Config;
 use sources_diagnostics::Rule;
 use sources_syntax::{LineIndex, PositionEncoding, Syntax};
 use tower_lsp_server::ls_types::{TextDocumentContentChangeEvent, Uri};
@@ -23,6 +24,9 @@ pub(crate) struct Analyzed {
     pub(crate) syntax: Syntax,
     /// What `sources_check::analyze` found; its line index holds the analysed text.
     pub(crate) analysis: Analysis,
+    /// Whether the text was refused before analysis (over the size limit, or binary): then the
+    /// analysis holds only the diagnostic saying why, over an empty text.
+    pub(crate) refused: bool,
 }
 
 impl Analyzed {
@@ -77,10 +81,25 @@ impl Version {
     pub(crate) fn analysis(&self) -> Result<Arc<Analyzed>, Panicked> {
         self.analysis
             .get_or_init(|| {
-                guard::catch("analysis", || analyze(&self.text, self.syntax)).map(|analysis| {
+                guard::catch("analysis", || {
+                    match sources_check::input::refuse_text(&self.text) {
+                        Some(refusal) => (
+                            Analysis {
+                                diagnostics: vec![refusal],
+                                config: Config::default(),
+                                line_index: LineIndex::new(""),
+                                has_sources: false,
+                            },
+                            true,
+                        ),
+                        None => (analyze(&self.text, self.syntax), false),
+                    }
+                })
+                .map(|(analysis, refused)| {
                     Arc::new(Analyzed {
                         syntax: self.syntax,
                         analysis,
+                        refused,
                     })
                 })
             })

@@ -287,7 +287,7 @@ impl Server {
                             let positions = Positions::new(&analysis.line_index, encoding);
                             let values = settings.values();
                             let published = diagnostics::published(
-                                analysis,
+                                &snapshot.current,
                                 &uri,
                                 positions,
                                 limit,

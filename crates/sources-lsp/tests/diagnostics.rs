@@ -462,3 +462,36 @@ async fn past_the_limit_one_summary_says_how_many_were_left_out() {
     assert_eq!(summary.range.start.line, 17, "at the first one left out");
     assert_eq!(summary.severity, Some(DiagnosticSeverity::INFORMATION));
 }
+
+#[tokio::test]
+async fn the_cli_checks_before_analysis_apply_in_the_editor() {
+    let mut client = TestClient::utf16().await;
+    client
+        .open("binary.yaml", "yaml", "data:\n  sources:\0\n")
+        .await;
+    let published = client.diagnostics("binary.yaml").await;
+    let shown: Vec<&str> = published
+        .diagnostics
+        .iter()
+        .map(|diagnostic| diagnostic.message.as_str())
+        .collect();
+    assert_eq!(
+        shown,
+        vec![
+            "this is a binary file (a NUL byte at offset 16), not YAML or TOML text\nhelp: name a \
+             YAML or TOML configuration file"
+        ]
+    );
+    let huge = format!("data:\n  sources:\n{}", "#".repeat(17 * 1024 * 1024));
+    client.replace("binary.yaml", 2, &huge).await;
+    let published = client.diagnostics("binary.yaml").await;
+    assert_eq!(published.version, Some(2));
+    assert_eq!(published.diagnostics.len(), 1);
+    assert!(
+        published.diagnostics[0]
+            .message
+            .starts_with("the file is 17.0 MiB, over the 16 MiB limit for configuration files"),
+        "{}",
+        published.diagnostics[0].message
+    );
+}
