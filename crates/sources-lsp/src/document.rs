@@ -30,6 +30,28 @@ pub(crate) struct Analyzed {
 }
 
 impl Analyzed {
+    /// Analyses `text`, after the checks every front end makes first (size limit, NUL bytes):
+    /// text they refuse is not analysed, and the analysis holds only the reason.
+    pub(crate) fn of(text: &str, syntax: Syntax) -> Analyzed {
+        match sources_check::input::refuse_text(text) {
+            Some(refusal) => Analyzed {
+                syntax,
+                analysis: Analysis {
+                    diagnostics: vec![refusal],
+                    config: Config::default(),
+                    line_index: LineIndex::new(""),
+                    has_sources: false,
+                },
+                refused: true,
+            },
+            None => Analyzed {
+                syntax,
+                analysis: analyze(text, syntax),
+                refused: false,
+            },
+        }
+    }
+
     /// The analysed text.
     pub(crate) fn text(&self) -> &str {
         self.analysis.line_index.text()
@@ -81,27 +103,7 @@ impl Version {
     pub(crate) fn analysis(&self) -> Result<Arc<Analyzed>, Panicked> {
         self.analysis
             .get_or_init(|| {
-                guard::catch("analysis", || {
-                    match sources_check::input::refuse_text(&self.text) {
-                        Some(refusal) => (
-                            Analysis {
-                                diagnostics: vec![refusal],
-                                config: Config::default(),
-                                line_index: LineIndex::new(""),
-                                has_sources: false,
-                            },
-                            true,
-                        ),
-                        None => (analyze(&self.text, self.syntax), false),
-                    }
-                })
-                .map(|(analysis, refused)| {
-                    Arc::new(Analyzed {
-                        syntax: self.syntax,
-                        analysis,
-                        refused,
-                    })
-                })
+                guard::catch("analysis", || Analyzed::of(&self.text, self.syntax)).map(Arc::new)
             })
             .clone()
     }

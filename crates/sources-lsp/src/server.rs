@@ -247,11 +247,10 @@ impl Server {
         analyzed: &crate::document::Analyzed,
         uri: &Uri,
     ) -> Vec<tower_lsp_server::ls_types::Diagnostic> {
-        let analysis = &analyzed.analysis;
-        let positions = Positions::new(&analysis.line_index, self.encoding());
+        let positions = Positions::new(&analyzed.analysis.line_index, self.encoding());
         let values = self.settings.values();
         diagnostics::published(
-            analysis,
+            analyzed,
             uri,
             positions,
             self.options.max_published_diagnostics,
@@ -906,12 +905,11 @@ impl LanguageServer for Server {
                 let Ok(text) = std::fs::read_to_string(&path) else {
                     continue;
                 };
-                let Ok(analysis) =
-                    guard::catch("analysis", || sources_check::analyze(&text, syntax))
+                let Ok(analyzed) =
+                    guard::catch("analysis", || crate::document::Analyzed::of(&text, syntax))
                 else {
                     continue;
                 };
-                let analyzed = crate::document::Analyzed { syntax, analysis };
                 let positions = Positions::new(&analyzed.analysis.line_index, encoding);
                 found.extend(workspace::symbols(&analyzed, &uri, positions, &query));
             }
