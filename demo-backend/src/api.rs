@@ -27,6 +27,34 @@ pub const DEFAULT_TAKES: Duration = Duration::from_secs(2);
 pub struct SharedWorld {
     ctx: CornerContext,
     world: Arc<Mutex<World>>,
+    pages: Arc<Mutex<PageCache>>,
+}
+
+/// Answers of `GET /apps` by request target, each kept while the world has not changed since it
+/// was computed: a dashboard polling the same query gets the bytes again instead of a scan and a
+/// sort of every application.
+#[derive(Debug, Default)]
+struct PageCache {
+    entries: std::collections::HashMap<String, (u64, bytes::Bytes)>,
+}
+
+/// At most this many answers are kept; a full cache is emptied.
+const PAGE_CACHE_ENTRIES: usize = 256;
+
+impl PageCache {
+    fn get(&self, target: &str, changes: u64) -> Option<bytes::Bytes> {
+        match self.entries.get(target) {
+            Some((at, bytes)) if *at == changes => Some(bytes.clone()),
+            _ => None,
+        }
+    }
+
+    fn put(&mut self, target: String, changes: u64, bytes: bytes::Bytes) {
+        if self.entries.len() >= PAGE_CACHE_ENTRIES {
+            self.entries.clear();
+        }
+        self.entries.insert(target, (changes, bytes));
+    }
 }
 
 impl SharedWorld {
@@ -35,6 +63,7 @@ impl SharedWorld {
         SharedWorld {
             ctx,
             world: Arc::new(Mutex::new(world)),
+            pages: Arc::default(),
         }
     }
 
@@ -97,9 +126,36 @@ fn json_response(status: StatusCode, value: &impl serde::Serialize) -> Response 
     }
 }
 
-async fn list_apps(State(world): State<SharedWorld>, params: Params) -> Result<Response, ApiError> {
+async fn list_apps(
+    State(shared): State<SharedWorld>,
+    uri: axum::http::Uri,
+    params: Params,
+) -> Result<Response, ApiError> {
     let query = ListQuery::parse(&params)?;
-    let mut response = world.with(|world| json_response(StatusCode::OK, &query.run(world.apps())));
+    let target = uri.path_and_query().map_or("", |target| target.as_str());
+    let body = shared.with(|world| {
+        let changes = world.changes();
+        let mut pages = shared.pages.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(bytes) = pages.get(target, changes) {
+            return Ok(bytes);
+        }
+        let bytes = bytes::Bytes::from(serde_json::to_vec(&query.run(world.apps()))?);
+        pages.put(target.to_owned(), changes, bytes.clone());
+        Ok::<_, serde_json::Error>(bytes)
+    });
+    let mut response = match body {
+        Ok(bytes) => {
+            let mut response = (StatusCode::OK, bytes).into_response();
+            response.headers_mut().insert(
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("application/json"),
+            );
+            response
+        }
+        Err(error) => {
+            ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, error.to_string()).into_response()
+        }
+    };
     if let Some(warning) = query.clamp_warning()
         && let Ok(value) = HeaderValue::from_str(&warning)
     {

@@ -458,3 +458,32 @@ async fn held_refresh_errors_answer_at_once() {
         "{takes}"
     );
 }
+
+#[tokio::test]
+async fn a_repeated_query_follows_every_change_of_the_world() {
+    let demo = Demo::quiet();
+    let path = "/apps?sort=-rev&limit=3&q=app-000";
+    let first = demo.get(path, 200).await;
+    assert_eq!(
+        demo.get(path, 200).await,
+        first,
+        "nothing changed, the same answer"
+    );
+    let top = first["rows"][0]["id"].as_str().unwrap().to_owned();
+    let rev = first["rows"][0]["rev"].as_u64().unwrap();
+    demo.post(&format!("/apps/{top}/sync"), 202).await;
+    let running = demo.get(path, 200).await;
+    assert_eq!(
+        running["rows"][0]["phase"], "Running",
+        "a command shows at once"
+    );
+    demo.advance(4_000);
+    let done = demo.get(path, 200).await;
+    assert_eq!(done["rows"][0]["id"], top);
+    assert_eq!(
+        done["rows"][0]["rev"].as_u64(),
+        Some(rev + 1),
+        "a finished job shows"
+    );
+    assert_eq!(done["rows"][0]["phase"], "Succeeded");
+}

@@ -344,6 +344,7 @@ pub struct World {
     next_job: u64,
     events: BinaryHeap<Reverse<(Millis, u64, Event)>>,
     next_event_seq: u64,
+    changes: u64,
 }
 
 impl PartialEq for World {
@@ -376,6 +377,7 @@ impl World {
             next_job: 1,
             events: BinaryHeap::new(),
             next_event_seq: 0,
+            changes: 0,
         };
         world.schedule_event(1);
         world
@@ -384,6 +386,12 @@ impl World {
     /// The configuration it was built from.
     pub fn config(&self) -> &WorldConfig {
         &self.config
+    }
+
+    /// A counter that moves whenever anything in the world may have changed (an event applied, a
+    /// command, a reconcile): an answer computed at one value stays right while it stands still.
+    pub fn changes(&self) -> u64 {
+        self.changes
     }
 
     /// The time the world has been advanced to.
@@ -427,6 +435,7 @@ impl World {
                 break;
             }
             self.events.pop();
+            self.changes += 1;
             self.now = self.now.max(at);
             match event {
                 Event::Finish(job) => self.finish(job),
@@ -439,6 +448,7 @@ impl World {
     /// Starts a command on the application at `index` at the current time. A refresh is finished
     /// (and the application's rev changed) before this returns.
     pub fn command(&mut self, index: usize, command: Command) -> Result<u64, CommandError> {
+        self.changes += 1;
         let app = self.apps.get(index).ok_or(CommandError::NoSuchApp(index))?;
         if let Some(running) = app.busy {
             return Err(self.busy_error(index, running).into());
@@ -452,6 +462,7 @@ impl World {
 
     /// Marks the application at `index` reconciled now (what a held refresh does when it replies).
     pub fn reconcile(&mut self, index: usize) {
+        self.changes += 1;
         let now = self.now;
         if let Some(app) = self.apps.get_mut(index) {
             app.reconciled_at = now;
