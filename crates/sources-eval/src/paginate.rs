@@ -26,7 +26,8 @@ pub struct LinkWalk {
     pub next_path: String,
     /// The most pages fetched (0 or less means [`DEFAULT_MAX_PAGES`]).
     pub max_pages: i64,
-    /// Whether a failing page after the first ends the walk with what was fetched (`skip`)
+    /// Whether a failing page ends the walk with what was fetched (`skip`; nothing when the first
+    /// page fails)
     /// instead of failing it.
     pub skip_page_errors: bool,
     /// The entry's `root`.
@@ -122,7 +123,7 @@ pub async fn walk(
                     items: items.len(),
                 });
             }
-            Err(cause) if walk.skip_page_errors && page > 1 => {
+            Err(cause) if walk.skip_page_errors => {
                 trace.note(&format!(
                     "  page {page} failed ({cause}); on_page_error: skip keeps the {} items fetched",
                     items.len()
@@ -272,6 +273,28 @@ mod tests {
             .await
             .expect("skips");
         assert_eq!(value, json!([1]));
+    }
+
+    #[tokio::test]
+    async fn a_failing_first_page_skipped_is_an_empty_list() {
+        let io = FakeIo::new().with_http(|_| Reply::Body(503, vec!["unavailable".into()]));
+        let skipping = LinkWalk {
+            skip_page_errors: true,
+            ..spec(0)
+        };
+        let trace = crate::trace::Collect::default();
+        let value = walk(&io, &trace, first(), &skipping, DEFAULT_TIMEOUT)
+            .await
+            .expect("skips");
+        assert_eq!(value, json!([]));
+        assert!(
+            trace
+                .lines()
+                .iter()
+                .any(|line| line.contains("page 1 failed (HTTP 503")),
+            "{:?}",
+            trace.lines()
+        );
     }
 
     #[tokio::test]

@@ -127,7 +127,8 @@ pub fn url(text: &str) -> String {
         }
     }
     if changed {
-        url.to_string()
+        // The query serializer percent-encodes the brackets; show the marker as written.
+        url.to_string().replace("%5Bredacted%5D", REDACTED)
     } else {
         text.to_owned()
     }
@@ -160,7 +161,7 @@ mod tests {
     fn url_passwords_and_token_parameters_are_redacted() {
         assert_eq!(
             url("https://user:pw@example.test/x?access_token=abc&q=1"),
-            "https://user:%5Bredacted%5D@example.test/x?access_token=%5Bredacted%5D&q=1"
+            "https://user:[redacted]@example.test/x?access_token=[redacted]&q=1"
         );
         assert_eq!(
             url("http://127.0.0.1:8099/apps?q=a b"),
