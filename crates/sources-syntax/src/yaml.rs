@@ -332,7 +332,15 @@ impl<'t> Builder<'t> {
     /// Closes every collection still open (after an error or a stop) so the tree keeps what was read.
     fn unwind(&mut self) {
         while let Some(frame) = self.stack.pop() {
-            let (node, _) = self.finish(frame, None);
+            let flow = matches!(
+                frame,
+                Frame::Seq { flow: true, .. } | Frame::Map { flow: true, .. }
+            );
+            let (mut node, _) = self.finish(frame, None);
+            if flow {
+                // An unclosed `[` or `{`: the syntax error is the one diagnostic about it.
+                node.value = Value::Invalid;
+            }
             self.place(node);
         }
     }

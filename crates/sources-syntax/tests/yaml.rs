@@ -341,6 +341,8 @@ fn a_value_cut_off_by_a_syntax_error_is_unreadable_not_empty() {
     for text in [
         "data:\n  sources:\n    a:\n\ttype: static\n",
         "data:\n  sources:\n    a: *nothing\n",
+        "data:\n  sources:\n    a: [\n",
+        "data:\n  sources:\n    a: {type: http, url: x\n    b: 1\n",
     ] {
         let parse = yaml(text);
         assert_eq!(parse.errors.len(), 1, "{text:?}: {:?}", parse.errors);
