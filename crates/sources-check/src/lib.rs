@@ -31,7 +31,7 @@ use sources_config::Config;
 use sources_diagnostics::{Diagnostic, Rule};
 use sources_syntax::{LineIndex, Syntax};
 pub use suppress::{Baseline, add_suppressions, suppression_edit};
-pub use templates::{SiteKind, TemplateSite, sites as template_sites};
+pub use templates::{SiteKind, TemplateSite, sites as template_sites, window_token_misplaced};
 
 /// Everything one document's analysis produced.
 #[derive(Debug)]

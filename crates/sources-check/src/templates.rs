@@ -241,6 +241,22 @@ pub(crate) fn window_token_text(token: &WindowToken<'_>) -> String {
     format!("${{window.{name}}}")
 }
 
+/// Why the window token `token` cannot be resolved in a template of `source`'s field `kind`, or
+/// `None` when it can (the `window-token-misplaced` rule, for completion to offer only tokens
+/// that resolve).
+pub fn window_token_misplaced(
+    source: &Source,
+    kind: SiteKind,
+    token: &WindowToken<'_>,
+) -> Option<String> {
+    misplaced(
+        source,
+        source.body.window().map(|window| &window.value),
+        kind,
+        token,
+    )
+}
+
 /// Why a window token cannot be resolved at a site, or `None` when it can.
 fn misplaced(
     source: &Source,

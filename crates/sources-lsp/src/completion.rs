@@ -144,7 +144,31 @@ fn template(
                     );
                 }
             } else {
-                for name in WindowToken::NAMES {
+                // Only the tokens that resolve in this field of this entry's window, when the
+                // field is known (the checker's `window-token-misplaced` rule decides).
+                let site = entry.and_then(|entry| {
+                    sources_check::template_sites(entry)
+                        .into_iter()
+                        .find(|site| site.span.start <= offset && offset <= site.span.end)
+                        .map(|site| (entry, site.kind))
+                });
+                let resolves = |name: &str| {
+                    let Some((entry, kind)) = site else {
+                        return true;
+                    };
+                    let token = match name {
+                        "offset" => WindowToken::Offset,
+                        "limit" => WindowToken::Limit,
+                        "search" => WindowToken::Search,
+                        "sort" => WindowToken::Sort,
+                        "sort_dir" => WindowToken::SortDir,
+                        "cursor" => WindowToken::Cursor,
+                        "dir" => WindowToken::Dir,
+                        _ => WindowToken::Filter(""),
+                    };
+                    sources_check::window_token_misplaced(entry, kind, &token).is_none()
+                };
+                for name in WindowToken::NAMES.iter().filter(|name| resolves(name)) {
                     let insert = if *name == "filters" {
                         "filters.".to_owned()
                     } else {
@@ -160,6 +184,8 @@ fn template(
                 }
             }
         }
+        // Environment variables are the user's machine's business: nothing to offer.
+        "env" => {}
         _ => {
             items.span = Span::new(start + 2, offset);
             for namespace in ["params", "env", "window"] {

@@ -250,16 +250,49 @@ async fn completion_offers_parameters_and_window_tokens_inside_templates() {
     let (labels, items) = complete_at(&fixture, "f.yaml", "yaml").await;
     assert_eq!(labels, ["region"]);
     assert_eq!(items[0]["textEdit"]["newText"], "region}");
+    // A non-anchored http window sets query parameters: no window token resolves in its `url`.
     let fixture = CONFIG.replace("apps/${params.region}", "apps/${window.$0}");
-    let (labels, items) = complete_at(&fixture, "f.yaml", "yaml").await;
-    assert!(
-        labels.contains(&"offset".to_owned()) && labels.contains(&"sort_dir".to_owned()),
-        "{labels:?}"
+    let (labels, _) = complete_at(&fixture, "f.yaml", "yaml").await;
+    assert!(labels.is_empty(), "{labels:?}");
+    // In an exec window's `command`, the offset window's tokens.
+    let exec = "\
+data:
+  sources:
+    rows:
+      type: exec
+      command: [list, \"${window.$0}\"]
+      window:
+        page_size: 10
+";
+    let (labels, items) = complete_at(exec, "f.yaml", "yaml").await;
+    assert_eq!(
+        labels,
+        ["offset", "limit", "search", "sort", "sort_dir", "filters"]
     );
     assert_eq!(
         items[0]["textEdit"]["newText"], "offset",
         "the token is already closed"
     );
+    // On an anchored window's `body`: the cursor and direction, no offsets or sorts.
+    let anchored = "\
+data:
+  sources:
+    logs:
+      type: http
+      url: http://x.invalid/logs
+      method: POST
+      body: '{\"after\": \"${window.$0}\"}'
+      window:
+        cursor: id
+        older: {before: \"${window.cursor}\"}
+        newer: {after: \"${window.cursor}\"}
+";
+    let (labels, _) = complete_at(anchored, "f.yaml", "yaml").await;
+    assert_eq!(labels, ["limit", "search", "cursor", "dir", "filters"]);
+    // `${env.` offers nothing: the environment is not the configuration's.
+    let fixture = CONFIG.replace("apps/${params.region}", "apps/${env.$0");
+    let (labels, _) = complete_at(&fixture, "f.yaml", "yaml").await;
+    assert!(labels.is_empty(), "{labels:?}");
     let fixture = CONFIG.replace("apps/${params.region}", "apps/${$0");
     let (labels, _) = complete_at(&fixture, "f.yaml", "yaml").await;
     assert_eq!(labels, ["params", "env", "window"]);
