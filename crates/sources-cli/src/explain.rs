@@ -9,7 +9,8 @@ use crate::Outcome;
 /// Arguments of `sources explain`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The rule code, as printed in brackets by `sources lint` (`unknown-field`).
+    /// The rule code, as printed in brackets by `sources lint` (`unknown-field`), an entry kind
+    /// (`http`), or a field path (`http.paginate.next_path`).
     pub code: String,
 }
 
@@ -24,6 +25,9 @@ pub enum Error {
         /// Close codes, best first (the message names the best).
         suggestions: Vec<&'static str>,
     },
+    /// A field path (`http.paginate.next_path`) that names no field.
+    #[error("{0}")]
+    UnknownField(String),
     /// The explanation could not be written.
     #[error("cannot write the explanation")]
     Write(#[from] io::Error),
@@ -51,9 +55,23 @@ pub fn explanation(rule: Rule) -> String {
     rule.explanation_markdown()
 }
 
-/// Runs `sources explain`.
+/// Runs `sources explain`: a rule by code, else an entry kind or field path (`http.paginate`).
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
-    let rule = find_rule(&args.code)?;
+    let rule = match find_rule(&args.code) {
+        Ok(rule) => rule,
+        Err(error) => match crate::explain_field::explain(&args.code) {
+            Some(text) => {
+                write!(out, "{text}")?;
+                return Ok(Outcome::Success);
+            }
+            None if args.code.contains('.') => {
+                return Err(Error::UnknownField(crate::explain_field::unknown_message(
+                    &args.code,
+                )));
+            }
+            None => return Err(error),
+        },
+    };
     writeln!(
         out,
         "{} ({})\n",

@@ -13,6 +13,7 @@ pub mod cli;
 pub mod config_file;
 pub mod demo;
 pub mod explain;
+pub mod explain_field;
 pub mod fix;
 pub mod graph;
 pub mod inputs;

@@ -1,0 +1,138 @@
+//! `sources explain KIND` and `sources explain KIND.FIELD.PATH`: the documentation of an entry kind
+//! (with its field table) or of one field (`http.paginate.next_path`), from the field catalog of
+//! `sources-config` — the same doc comments that make the JSON Schema and the editor's hovers.
+
+use std::fmt::Write as _;
+
+use sources_config::fields::{self, FieldInfo, Section};
+use sources_config::{Enumeration, Kind};
+use sources_diagnostics::did_you_mean;
+
+/// The text `sources explain` prints for `path` (a kind, or a kind and a dotted field path), or
+/// `None` when `path` names no kind or field.
+pub fn explain(path: &str) -> Option<String> {
+    let mut parts = path.trim().split('.');
+    let kind = Kind::from_name(parts.next()?)?;
+    let rest: Vec<&str> = parts.collect();
+    if rest.is_empty() {
+        let mut text = format!(
+            "{} (entry kind)\n\n{}\n\n",
+            kind.as_str(),
+            fields::kind_summary(kind)
+        );
+        text.push_str(&table(fields::for_kind(kind)));
+        return Some(text);
+    }
+    let info = fields::lookup(kind, &rest).or_else(|| {
+        // `http.parameters.default`: a parameter's (or lookup's, child's) name left out.
+        let (first, deeper) = rest.split_first()?;
+        let mut named = vec![*first, "_"];
+        named.extend_from_slice(deeper);
+        fields::lookup(kind, &named)
+    })?;
+    let mut text = format!("{}.{} (field)\n\n", kind.as_str(), rest.join("."));
+    let _ = writeln!(
+        text,
+        "required: {}\ndefault: {}\n",
+        if info.required { "yes" } else { "no" },
+        info.default.as_deref().unwrap_or("none")
+    );
+    let _ = writeln!(text, "{}", info.doc);
+    let last = rest.last().copied().unwrap_or_default();
+    let section = Section::ALL
+        .iter()
+        .find(|section| section.key() == last && !(*section == &Section::Cache && !kind.is_leaf()));
+    if let Some(section) = section {
+        text.push('\n');
+        text.push_str(&table(fields::for_section(*section)));
+    }
+    Some(text)
+}
+
+/// Why `path` (which contains a `.`) names no field, with a did-you-mean for its first unknown
+/// part.
+pub fn unknown_message(path: &str) -> String {
+    let mut parts = path.trim().split('.');
+    let first = parts.next().unwrap_or_default();
+    let Some(kind) = Kind::from_name(first) else {
+        let hint = match did_you_mean(first, Kind::names()).first() {
+            Some(best) => format!("; did you mean `{best}`?"),
+            None => format!(" (kinds: {})", Kind::names().join(", ")),
+        };
+        return format!("`{first}` is not an entry kind{hint}");
+    };
+    let rest: Vec<&str> = parts.collect();
+    let name = rest.first().copied().unwrap_or_default();
+    let candidates = fields::for_kind(kind).iter().map(|info| info.name.as_str());
+    let hint = match did_you_mean(name, candidates).first() {
+        Some(best) => format!("; did you mean `{}.{best}`?", kind.as_str()),
+        None => format!("; `sources explain {}` lists its fields", kind.as_str()),
+    };
+    format!(
+        "no field `{}` in a `{}` entry{hint}",
+        rest.join("."),
+        kind.as_str()
+    )
+}
+
+/// A Markdown table of fields: name, required, default and the first sentence of the doc.
+fn table(infos: &[FieldInfo]) -> String {
+    let mut text = String::from("| field | required | default | meaning |\n|---|---|---|---|\n");
+    for info in infos {
+        let _ = writeln!(
+            text,
+            "| `{}` | {} | {} | {} |",
+            info.name,
+            if info.required { "yes" } else { "no" },
+            info.default
+                .as_deref()
+                .map_or_else(String::new, |default| format!("`{default}`")),
+            info.summary().replace('|', "\\|")
+        );
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_kind_prints_its_summary_and_field_table() {
+        let text = explain("http").expect("http");
+        assert!(text.starts_with("http (entry kind)\n\n"), "{text}");
+        assert!(text.contains("| `url` | yes |"), "{text}");
+        assert!(text.contains("| `paginate` |"), "{text}");
+    }
+
+    #[test]
+    fn a_field_path_prints_that_field_and_a_section_its_fields() {
+        let text = explain("http.paginate.next_path").expect("next_path");
+        assert!(
+            text.starts_with("http.paginate.next_path (field)\n\nrequired: "),
+            "{text}"
+        );
+        let section = explain("http.window").expect("window");
+        assert!(section.contains("| `page_size` |"), "{section}");
+        let parameter = explain("exec.parameters.default").expect("a parameter's default");
+        assert!(
+            parameter.starts_with("exec.parameters.default (field)"),
+            "{parameter}"
+        );
+    }
+
+    #[test]
+    fn unknown_kinds_and_fields_are_none() {
+        assert_eq!(explain("htp"), None);
+        assert_eq!(explain("http.nope"), None);
+        assert_eq!(explain("static.paginate"), None);
+        assert_eq!(
+            unknown_message("http.pagnate"),
+            "no field `pagnate` in a `http` entry; did you mean `http.paginate`?"
+        );
+        assert_eq!(
+            unknown_message("htp.url"),
+            "`htp` is not an entry kind; did you mean `http`?"
+        );
+    }
+}
