@@ -41,7 +41,7 @@ pub fn explain(path: &str) -> Option<String> {
     let last = rest.last().copied().unwrap_or_default();
     let section = Section::ALL
         .iter()
-        .find(|section| section.key() == last && !(*section == &Section::Cache && !kind.is_leaf()));
+        .find(|section| section.key() == last && (kind.is_leaf() || **section != Section::Cache));
     if let Some(section) = section {
         text.push('\n');
         text.push_str(&table(fields::for_section(*section)));
