@@ -13,6 +13,9 @@ fn example(extension: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../../testdata/examples/demo.{extension}"))
 }
 
+/// Runs the binary with the in-process world's clock standing still at its opening instant
+/// (`SOURCES_DEMO_FROZEN`): the running automation job and the log index move every second, so
+/// only a still clock prints the same twice.
 fn sources(args: &[&str]) -> (i32, String, String) {
     let Output {
         status,
@@ -20,6 +23,7 @@ fn sources(args: &[&str]) -> (i32, String, String) {
         stderr,
     } = Command::new(env!("CARGO_BIN_EXE_sources"))
         .args(args)
+        .env("SOURCES_DEMO_FROZEN", "1")
         .env_remove("SOURCES_DEMO_API")
         .env_remove("SOURCES_CONFIG")
         .output()

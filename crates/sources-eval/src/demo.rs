@@ -10,7 +10,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::Bytes;
-use demo_backend::options::{DEFAULT_SEED, SEED_ENV, parse_seed};
+use demo_backend::clock::ManualClock;
+use demo_backend::options::{DEFAULT_SEED, PLAYGROUND_START, SEED_ENV, parse_seed};
 use demo_backend::world::history::Examples;
 use demo_backend::{Client, ClientError, DEMO_API_ENV, Options};
 use futures::StreamExt;
@@ -22,6 +23,10 @@ use crate::io::{
 
 /// The demo backend's default port.
 pub const DEMO_PORT: u16 = 8099;
+
+/// Set (to anything but `0`), the in-process world's clock stands still at its opening instant,
+/// so even entries whose data moves every second print the same on every run.
+pub const FROZEN_ENV: &str = "SOURCES_DEMO_FROZEN";
 
 /// A seam that serves the demo address from the demo backend.
 pub struct DemoIo {
@@ -39,7 +44,14 @@ impl DemoIo {
                 .map_err(|error| IoError::Transport(format!("{SEED_ENV}: {error}")))?,
             _ => DEFAULT_SEED,
         };
-        let client = Client::from_setting(setting.as_deref(), Options::playground(seed))
+        let mut options = Options::playground(seed);
+        if inner
+            .env_var(FROZEN_ENV)
+            .is_some_and(|value| !value.trim().is_empty() && value.trim() != "0")
+        {
+            options.now = Some(Arc::new(ManualClock::new(PLAYGROUND_START)));
+        }
+        let client = Client::from_setting(setting.as_deref(), options)
             .map_err(|error| IoError::Transport(error.to_string()))?;
         Ok(DemoIo { inner, client })
     }
