@@ -67,3 +67,27 @@ fn sources_demo_serves_the_playground_and_stops_on_sigterm() {
     }
     assert!(!pidfile.exists());
 }
+
+#[test]
+fn try_demo_prints_the_same_rows_every_time() {
+    let config = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../testdata/examples/demo.yaml"
+    );
+    let run = || {
+        let output = Command::new(env!("CARGO_BIN_EXE_sources"))
+            .args(["try", "apps", "-c", config, "--demo"])
+            .env_remove("SOURCES_DEMO_SEED")
+            .env_remove("SOURCES_DEMO_API")
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{output:?}");
+        String::from_utf8(output.stdout).unwrap()
+    };
+    let first = run();
+    assert!(
+        first.contains(r#""id":"app-0001","name":"checkout-scheduler-staging""#),
+        "the default seed's first app: {first}"
+    );
+    assert_eq!(run(), first, "byte-identical across runs");
+}
