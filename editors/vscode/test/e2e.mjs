@@ -1,7 +1,8 @@
 // End-to-end test of the VS Code extension in real VS Code: installs the packaged extension into
 // code-server, opens a workspace holding a configuration with mistakes in headless Chromium and
-// checks what a user sees: the squiggle, the Problems entry, hover text, the completion list, a
-// quick fix that edits the text, semantic highlighting and the "▶ try" code lens.
+// checks what a user sees: the squiggle, the Problems entry, hover text, the completion list,
+// semantic highlighting, the "▶ try" code lens, a quick fix that edits the text and, once the file
+// is corrected, "▶ try" opening an entry's data.
 //
 //   node editors/vscode/test/e2e.mjs --server target/debug/sources --vsix editors/vscode/sources-lsp.vsix \
 //     --out target/vscode-e2e/positive
@@ -56,6 +57,7 @@ const dirs = {
   workspace: path.join(out, "workspace"),
   browser: path.join(out, "browser-profile"),
   xdg: path.join(out, "xdg"),
+  tmp: path.join(out, "tmp"),
 };
 for (const dir of Object.values(dirs)) {
   mkdirSync(dir, { recursive: true });
@@ -107,6 +109,8 @@ const codeServerEnv = {
   XDG_CONFIG_HOME: path.join(dirs.xdg, "config"),
   XDG_DATA_HOME: path.join(dirs.xdg, "data"),
   XDG_CACHE_HOME: path.join(dirs.xdg, "cache"),
+  // The server writes "▶ try" results to a temporary file: keep them in the run's directory.
+  TMPDIR: dirs.tmp,
 };
 
 function installExtension() {
@@ -236,6 +240,34 @@ async function inspectToken(page, needle, shift) {
   const seen = text ?? (await widget.allInnerTexts()).join("\n");
   await page.keyboard.press("Escape");
   return seen.replace(/\s+/g, " ");
+}
+
+/**
+ * Applies the quick fix whose title contains `title` at `needle` from the light-bulb menu; passes
+ * when the editor then shows the line `after` and no longer `before`.
+ */
+async function quickFix(page, needle, title, after, before) {
+  await goTo(page, needle, 1);
+  await page.keyboard.press("Control+.");
+  // The code action menu: move the keyboard focus to the fix and apply it with Enter.
+  const actions = page.locator(".action-widget .monaco-list-row.action");
+  const wanted = (label) => label !== null && label.includes(title);
+  const offered = await until(async () => (await actions.count()) > 0, CHECK_MS);
+  const menu = await actions.evaluateAll((rows) => rows.map((row) => row.getAttribute("aria-label")));
+  if (!offered || !menu.some(wanted)) {
+    await page.keyboard.press("Escape");
+    return { ok: false, detail: `no quick fix to ${title} offered: ${JSON.stringify(menu)}` };
+  }
+  const focused = page.locator(".action-widget .monaco-list-row.action.focused");
+  for (let step = 0; step < menu.length && !wanted(await focused.getAttribute("aria-label")); step++) {
+    await page.keyboard.press("ArrowDown");
+  }
+  await page.keyboard.press("Enter");
+  const fixed = await until(async () => {
+    const lines = await editorLines(page);
+    return lines.includes(after) && !lines.some((line) => line.includes(before));
+  }, CHECK_MS);
+  return { ok: fixed, detail: `text: ${JSON.stringify(await editorLines(page))}` };
 }
 
 /** The screen rectangle of the first `needle` in the editor's text. */
@@ -377,31 +409,40 @@ async function checks(page) {
 
   await page.screenshot({ path: path.join(out, "screenshot.png") });
 
-  await check("the quick fix renames `urll` to `url`", async () => {
-    await goTo(page, "urll", 1);
-    await page.keyboard.press("Control+.");
-    // The code action menu: move the keyboard focus to the rename and apply it with Enter.
-    const actions = page.locator(".action-widget .monaco-list-row.action");
-    const wanted = (label) => label !== null && label.includes("`url`");
-    const offered = await until(async () => (await actions.count()) > 0, CHECK_MS);
-    const menu = await actions.evaluateAll((rows) => rows.map((row) => row.getAttribute("aria-label")));
-    if (!offered || !menu.some(wanted)) {
-      await page.keyboard.press("Escape");
-      return { ok: false, detail: `no quick fix to \`url\` offered: ${JSON.stringify(menu)}` };
+  await check("the quick fix renames `urll` to `url`", async () =>
+    quickFix(page, "urll", "`url`", "      url: https://example.invalid/apps", "urll"),
+  );
+
+  await check("\"▶ try\" on the corrected file opens the static entry's data", async () => {
+    // The other mistake has no quick fix: type the correction.
+    await goTo(page, "appz", 4);
+    await page.keyboard.press("Backspace");
+    await page.keyboard.type("s");
+    const errors = page.locator(".editor-instance .monaco-editor .view-overlays [class*='squiggly-error']");
+    if (!(await until(async () => (await errors.count()) === 0, CHECK_MS))) {
+      return { ok: false, detail: `errors remain after both corrections: ${JSON.stringify(await editorLines(page))}` };
     }
-    const focused = page.locator(".action-widget .monaco-list-row.action.focused");
-    for (let step = 0; step < menu.length && !wanted(await focused.getAttribute("aria-label")); step++) {
-      await page.keyboard.press("ArrowDown");
+    // The first lens belongs to the first entry, `☕café😀` (static data [1, 2]).
+    await page.keyboard.press("Escape");
+    await goTo(page, "data:", 0);
+    const lens = page.locator(".editor-instance .monaco-editor .codelens-decoration a", { hasText: "▶ try" }).first();
+    const box = (await lens.count()) > 0 ? await lens.boundingBox() : null;
+    if (!box) {
+      return { ok: false, detail: "the first \"▶ try\" lens is not on screen" };
     }
-    await page.keyboard.press("Enter");
-    const fixed = await until(async () => {
-      const lines = await editorLines(page);
-      return lines.some((line) => line === "      url: https://example.invalid/apps") &&
-        !lines.some((line) => line.includes("urll"))
-        ? lines
-        : null;
+    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+    const tab = page.locator(".tabs-container .tab", { hasText: ".json" });
+    const opened = await until(async () => (await tab.count()) > 0, CHECK_MS);
+    const tabs = await page.locator(".tabs-container .tab").allInnerTexts();
+    if (!opened) {
+      return { ok: false, detail: `no result document opened; tabs: ${JSON.stringify(tabs)}` };
+    }
+    await tab.first().click();
+    const data = await until(async () => {
+      const text = (await editorLines(page)).join("\n").replace(/\s+/g, "");
+      return text.includes("[1,2]") ? text : null;
     }, CHECK_MS);
-    return { ok: Boolean(fixed), detail: `text: ${JSON.stringify(await editorLines(page))}` };
+    return { ok: Boolean(data), detail: `result: ${JSON.stringify(await editorLines(page))}` };
   });
 }
 
