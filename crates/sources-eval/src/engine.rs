@@ -846,9 +846,12 @@ impl<'c> Engine<'c> {
                 let values = anchored_first(page_size, anchor);
                 let scope = scope.with_window(&values);
                 let body = text(http.body.as_ref());
-                match window::anchored_http(body, &walk_map(window, anchor), &scope)
-                    .map_err(fail)?
-                {
+                let mut walk = walk_map(window, anchor);
+                if let Some(limit_param) = string(window.limit_param.as_ref()) {
+                    // Anchored windows 7: the limit is one more than `page_size`, on every request.
+                    walk.push((limit_param.to_owned(), Value::from(values.limit)));
+                }
+                match window::anchored_http(body, &walk, &scope).map_err(fail)? {
                     AnchoredRequest::Body(body) => request.body = Some(body),
                     AnchoredRequest::Query(query) => {
                         request.url = window::set_query(&request.url, &query)

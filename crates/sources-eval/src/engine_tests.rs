@@ -867,3 +867,15 @@ async fn an_int_parameter_reaches_cel_as_a_number() {
         json!([{"size": 9}])
     );
 }
+
+#[tokio::test]
+async fn an_anchored_window_sends_its_limit_as_limit_param() {
+    let run = Run::new(
+        "data:\n  sources:\n    log:\n      type: http\n      url: https://api.test/events\n      root: items\n      window:\n        page_size: 10\n        limit_param: size\n        cursor: id\n        older: {before: '${window.cursor}'}\n        newer: {after: '${window.cursor}'}\n",
+        FakeIo::new().with_http(|_| Reply::json(json!({"items": [{"id": 1}]}))),
+    );
+    let engine = run.engine();
+    value_of(&engine, "log", &[]).await.expect("runs");
+    let sent = &run.io.http_log()[0].url;
+    assert!(sent.contains("size=11"), "{sent}");
+}
