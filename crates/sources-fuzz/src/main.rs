@@ -10,6 +10,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use clap::Parser;
+use sources_cli::lint::{Linted, lint_bytes};
 use sources_fuzz::corpus::Corpus;
 use sources_fuzz::lsp::{self, LspProcess};
 use sources_fuzz::mutate::{Input, generate};
@@ -162,9 +163,9 @@ fn work(
         let input = generate(&run.corpus, args.seed, index);
         let outcome = panic::catch_unwind(AssertUnwindSafe(|| properties::check(&input)));
         let result = match outcome {
-            Ok(Ok(report)) if args.lsp_every > 0 && index.is_multiple_of(args.lsp_every) => {
+            Ok(Ok(_)) if args.lsp_every > 0 && index.is_multiple_of(args.lsp_every) => {
                 match std::str::from_utf8(&input.bytes) {
-                    Ok(text) => check_server(&mut server, sources_bin, text, input.syntax, &report)
+                    Ok(text) => check_server(&mut server, sources_bin, text, input.syntax)
                         .map(|()| run.lsp_checked.fetch_add(1, Ordering::Relaxed))
                         .map(drop),
                     Err(_) => Ok(()),
@@ -196,13 +197,15 @@ fn work(
     current[worker].0.store(u64::MAX, Ordering::SeqCst);
 }
 
-/// Checks one text against the language server, restarting it after a failure.
+/// Checks one text against the language server, restarting it after a failure. The editor shows
+/// what `lint` shows for the file found in a directory walk: nothing for a file that is not a
+/// configuration (a YAML file of another tool), everything for one that is; a document with a NUL
+/// byte, which a walk skips as binary, is refused in the editor as `lint` refuses a named file.
 fn check_server(
     server: &mut Option<LspProcess>,
     sources_bin: &Path,
     text: &str,
     syntax: Syntax,
-    report: &sources_cli::report::FileReport,
 ) -> Result<(), Failure> {
     let failure = |detail: String| Failure {
         property: "lsp",
@@ -217,8 +220,22 @@ fn check_server(
     let Some(process) = server.as_mut() else {
         return Ok(());
     };
+    let named = text.contains('\0');
+    let walked = lint_bytes(
+        properties::file_name(syntax),
+        text.as_bytes(),
+        syntax,
+        named,
+    );
     match process.diagnostics(text, syntax) {
-        Ok(published) => lsp::compare(report, &published),
+        Ok(published) => match walked {
+            Linted::Report(report) => lsp::compare(&report, &published),
+            _ if published.is_empty() => Ok(()),
+            _ => Err(failure(format!(
+                "the server published {} diagnostics for a text lint does not take as a configuration",
+                published.len()
+            ))),
+        },
         Err(error) => {
             *server = None;
             Err(failure(format!("no diagnostics from the server: {error}")))
