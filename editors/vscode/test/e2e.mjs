@@ -426,7 +426,8 @@ async function checks(page) {
     await page.keyboard.press("Escape");
     await goTo(page, "data:", 0);
     const lens = page.locator(".editor-instance .monaco-editor .codelens-decoration a", { hasText: "▶ try" }).first();
-    const box = (await lens.count()) > 0 ? await lens.boundingBox() : null;
+    // The lenses are drawn again after the edit: wait for the new one.
+    const box = await until(async () => ((await lens.count()) > 0 ? lens.boundingBox({ timeout: 1000 }).catch(() => null) : null), CHECK_MS);
     if (!box) {
       return { ok: false, detail: "the first \"▶ try\" lens is not on screen" };
     }
