@@ -23,6 +23,8 @@ pub struct FieldInfo {
     pub doc: String,
     /// Whether the schema marks it required.
     pub required: bool,
+    /// The value's type as users would describe it (`string`, `list of string`, `duration`).
+    pub ty: String,
     /// The value that applies when the field is not written, as users would write it (the
     /// schema's `default`), when there is one.
     pub default: Option<String>,
@@ -220,6 +222,7 @@ static KNOWLEDGE: LazyLock<Knowledge> = LazyLock::new(|| {
     for variant in &variants {
         let mut object = ObjectInfo::default();
         object.collect(variant, &defs);
+        object.defs = defs.clone();
         let kind_name = object
             .properties
             .get("type")
@@ -259,6 +262,7 @@ static KNOWLEDGE: LazyLock<Knowledge> = LazyLock::new(|| {
             .unwrap_or_default();
         let mut object = ObjectInfo::default();
         object.collect(&schema, &defs);
+        object.defs = defs;
         sections.insert(*section, object.into_fields());
     }
     Knowledge {
@@ -274,6 +278,7 @@ struct ObjectInfo {
     order: Vec<String>,
     properties: HashMap<String, Value>,
     required: Vec<String>,
+    defs: Map<String, Value>,
 }
 
 impl ObjectInfo {
@@ -326,6 +331,10 @@ impl ObjectInfo {
                         .unwrap_or_default(),
                 ),
                 required: self.required.contains(name),
+                ty: self
+                    .properties
+                    .get(name)
+                    .map_or_else(|| "any".to_owned(), |schema| type_label(schema, &self.defs)),
                 default: self
                     .properties
                     .get(name)
@@ -336,6 +345,77 @@ impl ObjectInfo {
                     }),
             })
             .collect()
+    }
+}
+
+/// A short description of the values `schema` accepts: `string`, `integer`, `list of string`,
+/// `map of string to string`, `duration`, `` `fail` or `skip` ``, `paginate map`.
+fn type_label(schema: &Value, defs: &Map<String, Value>) -> String {
+    if let Some(constant) = schema.get("const") {
+        return match constant {
+            Value::String(text) => format!("`{text}`"),
+            other => format!("`{other}`"),
+        };
+    }
+    if let Some(values) = schema.get("enum").and_then(Value::as_array) {
+        let names: Vec<String> = values
+            .iter()
+            .map(|value| format!("`{}`", value.as_str().unwrap_or_default()))
+            .collect();
+        return names.join(" or ");
+    }
+    if let Some(reference) = schema.get("$ref").and_then(Value::as_str) {
+        let name = reference.strip_prefix("#/$defs/").unwrap_or(reference);
+        return match name {
+            "CacheSpec" => "cache map".to_owned(),
+            "Paginate" => "paginate map".to_owned(),
+            "HttpWindow" | "ExecWindow" | "Window" => "window map".to_owned(),
+            "GrowingWhile" => "growing map".to_owned(),
+            "Parameter" => "parameter map".to_owned(),
+            "MergeChild" => "child map".to_owned(),
+            "JoinLookup" => "lookup map".to_owned(),
+            "Stage" => "stage map".to_owned(),
+            other => defs
+                .get(other)
+                .map_or_else(|| "map".to_owned(), |target| type_label(target, defs)),
+        };
+    }
+    if let Some(options) = schema
+        .get("anyOf")
+        .or_else(|| schema.get("oneOf"))
+        .and_then(Value::as_array)
+    {
+        let labels: Vec<String> = options
+            .iter()
+            .map(|option| type_label(option, defs))
+            .collect();
+        return labels.join(" or ");
+    }
+    if schema
+        .get("pattern")
+        .and_then(Value::as_str)
+        .is_some_and(|pattern| pattern.contains("ms|s|m|h"))
+    {
+        return "duration".to_owned();
+    }
+    match schema.get("type") {
+        Some(Value::Array(_)) => "string".to_owned(),
+        Some(Value::String(name)) => match name.as_str() {
+            "array" => match schema.get("items") {
+                Some(items) => format!("list of {}", type_label(items, defs)),
+                None => "list".to_owned(),
+            },
+            "object" => match schema.get("additionalProperties") {
+                Some(Value::Object(_)) => format!(
+                    "map of string to {}",
+                    type_label(&schema["additionalProperties"], defs)
+                ),
+                Some(Value::Bool(false)) if schema.get("properties").is_some() => "map".to_owned(),
+                _ => "map".to_owned(),
+            },
+            other => other.to_owned(),
+        },
+        _ => "any".to_owned(),
     }
 }
 

@@ -19,6 +19,7 @@ pub mod fields;
 pub mod json_path;
 pub mod model;
 mod path;
+pub mod reference;
 pub mod schema;
 mod spanned;
 pub mod template;

@@ -1,0 +1,214 @@
+//! `docs/reference.md`, the format reference: its field tables are generated from the field
+//! catalog of `sources-config` (`UPDATE_EXPECT=1 cargo test -p sources-cli --test reference`
+//! rewrites them), it lists every field the JSON Schema has, and every example in it lints without
+//! errors.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+use sources_diagnostics::Severity;
+use sources_syntax::Syntax;
+
+fn reference_path() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/reference.md")
+}
+
+fn reference() -> String {
+    fs::read_to_string(reference_path()).expect("docs/reference.md at the repository root")
+}
+
+#[test]
+fn the_field_tables_are_generated_from_the_field_catalog() {
+    let text = reference();
+    let regenerated = sources_config::reference::regenerate(&text)
+        .unwrap_or_else(|error| panic!("docs/reference.md: {error}"));
+    sources_testkit::assert_file(
+        &reference_path(),
+        &regenerated,
+        "UPDATE_EXPECT=1 cargo test -p sources-cli --test reference",
+    );
+}
+
+/// The generated table between `<!-- fields:NAME:start -->` and its end marker.
+fn block<'a>(text: &'a str, name: &str) -> &'a str {
+    let start_marker = format!("<!-- fields:{name}:start -->");
+    let end_marker = format!("<!-- fields:{name}:end -->");
+    let start = text
+        .find(&start_marker)
+        .unwrap_or_else(|| panic!("docs/reference.md has no `{start_marker}`"));
+    let end = text[start..]
+        .find(&end_marker)
+        .unwrap_or_else(|| panic!("docs/reference.md has no `{end_marker}`"))
+        + start;
+    &text[start..end]
+}
+
+/// The property names of an object schema, following `$ref` and `allOf`.
+fn properties(schema: &Value, defs: &serde_json::Map<String, Value>, names: &mut Vec<String>) {
+    if let Some(target) = schema
+        .get("$ref")
+        .and_then(Value::as_str)
+        .and_then(|reference| reference.strip_prefix("#/$defs/"))
+        .and_then(|name| defs.get(name))
+    {
+        properties(target, defs, names);
+    }
+    for part in schema
+        .get("allOf")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        properties(part, defs, names);
+    }
+    if let Some(object) = schema.get("properties").and_then(Value::as_object) {
+        names.extend(object.keys().cloned());
+    }
+}
+
+/// The reference table each object of the schema's `$defs` is listed in, or `None` for the
+/// definitions that are not part of the format's entries.
+fn table_of(def: &str) -> Option<&'static str> {
+    Some(match def {
+        "Http" => "http",
+        "Exec" => "exec",
+        "File" => "file",
+        "Websocket" => "websocket",
+        "Static" => "static",
+        "Merge" => "merge",
+        "Passthrough" => "passthrough",
+        "Filter" => "filter",
+        "Project" => "project",
+        "Derive" => "derive",
+        "Sort" => "sort",
+        "Union" => "union",
+        "Compose" => "compose",
+        "Join" => "join",
+        "CacheOperator" => "cache",
+        "Parameter" => "section-parameters",
+        "Paginate" => "section-paginate",
+        "HttpWindow" | "ExecWindow" => "section-window",
+        "GrowingWhile" => "section-growing",
+        "CacheSpec" => "section-cache",
+        "MergeChild" => "section-children",
+        "JoinLookup" => "section-lookups",
+        // A dashboard component, the entry's `type` switch and a `pipe` stage (an operator without
+        // `from`, listed under its operator): not tables of their own.
+        "Component" | "Entry" | "Stage" => return None,
+        other => panic!(
+            "the JSON Schema has a definition `{other}` that docs/reference.md does not place: \
+             add its table to the reference and to this mapping"
+        ),
+    })
+}
+
+#[test]
+fn the_reference_lists_every_field_of_the_json_schema() {
+    let text = reference();
+    let schema = sources_config::schema::document_schema();
+    let defs = schema
+        .get("$defs")
+        .and_then(Value::as_object)
+        .expect("the schema has $defs");
+    let mut missing = Vec::new();
+    let mut checked = 0;
+    for (name, def) in defs {
+        let Some(table) = table_of(name) else {
+            continue;
+        };
+        let mut names = Vec::new();
+        properties(def, defs, &mut names);
+        assert!(
+            !names.is_empty(),
+            "`{name}` has no properties in the schema"
+        );
+        let listed = block(&text, table);
+        for field in names {
+            checked += 1;
+            if !listed.contains(&format!("| `{field}` |")) {
+                missing.push(format!("{field} ({name}, table `{table}`)"));
+            }
+        }
+        if name == "Join" {
+            let driver = def
+                .pointer("/properties/driver")
+                .expect("a join has a driver");
+            let mut names = Vec::new();
+            properties(driver, defs, &mut names);
+            let listed = block(&text, "section-driver");
+            for field in names {
+                checked += 1;
+                if !listed.contains(&format!("| `{field}` |")) {
+                    missing.push(format!("{field} (join driver, table `section-driver`)"));
+                }
+            }
+        }
+    }
+    assert!(checked > 100, "only {checked} fields found in the schema");
+    assert!(
+        missing.is_empty(),
+        "docs/reference.md does not list these schema fields: {missing:?}"
+    );
+}
+
+/// The fenced ```yaml blocks of `text`, with the line each starts on.
+fn yaml_examples(text: &str) -> Vec<(usize, String)> {
+    let mut examples = Vec::new();
+    let mut current: Option<(usize, String)> = None;
+    for (index, line) in text.lines().enumerate() {
+        match (&mut current, line.trim_end()) {
+            (None, "```yaml") => current = Some((index + 2, String::new())),
+            (Some(_), "```") => examples.extend(current.take()),
+            (Some((_, body)), line) => {
+                body.push_str(line);
+                body.push('\n');
+            }
+            (None, _) => {}
+        }
+    }
+    assert!(
+        current.is_none(),
+        "docs/reference.md has an unclosed ```yaml block"
+    );
+    examples
+}
+
+#[test]
+fn every_example_in_the_reference_lints_without_errors() {
+    let text = reference();
+    let examples = yaml_examples(&text);
+    assert!(examples.len() >= 15, "only {} examples", examples.len());
+    let mut failures = Vec::new();
+    for (line, example) in &examples {
+        let analysis = sources_check::analyze(example, Syntax::Yaml);
+        for diagnostic in &analysis.diagnostics {
+            if diagnostic.severity == Severity::Error {
+                failures.push(format!(
+                    "docs/reference.md:{line}: [{}] {}",
+                    diagnostic.rule.code(),
+                    diagnostic.message
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn an_error_in_an_example_is_found() {
+    let examples = yaml_examples("text\n```yaml\ndata:\n  sources:\n    x: {type: http}\n```\n");
+    assert_eq!(
+        examples,
+        vec![(3, "data:\n  sources:\n    x: {type: http}\n".to_owned())]
+    );
+    let analysis = sources_check::analyze(&examples[0].1, Syntax::Yaml);
+    assert!(
+        analysis
+            .diagnostics
+            .iter()
+            .any(|diagnostic| diagnostic.severity == Severity::Error),
+        "{:?}",
+        analysis.diagnostics
+    );
+}
