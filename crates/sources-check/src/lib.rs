@@ -99,6 +99,7 @@ fn drop_recovered(errors: &[sources_syntax::SyntaxError], diagnostics: &mut Vec<
 /// Every check over the decoded model.
 fn check(config: &Config, text: &str, out: &mut Vec<Diagnostic>) {
     references::check_unknown_sources(config, out);
+    references::check_unknown_components(config, out);
     references::check_cycles(config, out);
     merge::check_merge(config, out);
     window::check_window(config, text, out);

@@ -46,7 +46,8 @@ pub(crate) fn check_params(config: &Config, file: &str, out: &mut Vec<Diagnostic
 }
 
 /// `undeclared-param` for the parameters a component's binding supplies (`on_cursor.params`) that
-/// its source does not declare.
+/// its source does not declare; otherwise `unbound-param` for a required parameter (no `default`)
+/// of its source that the binding does not supply.
 fn check_component_params(config: &Config, file: &str, out: &mut Vec<Diagnostic>) {
     for component in &config.components {
         let Some(bound) = component.source.as_ref() else {
@@ -59,6 +60,49 @@ fn check_component_params(config: &Config, file: &str, out: &mut Vec<Diagnostic>
         let declared = declared(target).unwrap_or(&empty);
         for supplied in &component.params {
             check_supplied(supplied, &bound.value, declared, file, out);
+        }
+        // A supplied name the source does not declare is most likely the misspelt required one:
+        // that one mistake is reported once, as `undeclared-param`.
+        if component
+            .params
+            .iter()
+            .any(|supplied| declared.get(&supplied.value).is_none())
+        {
+            continue;
+        }
+        for parameter in declared.iter() {
+            let declaration = &parameter.value.value;
+            let required = declaration.required.as_ref().is_some_and(|r| r.value);
+            let name = &parameter.name.value;
+            if !required
+                || declaration.default.is_some()
+                || component
+                    .params
+                    .iter()
+                    .any(|supplied| &supplied.value == name)
+            {
+                continue;
+            }
+            let who = match &component.name {
+                Some(own) => format!("component `{}`", own.value),
+                None => "a component".to_string(),
+            };
+            out.push(
+                Diagnostic::new(
+                    Rule::UnboundParam,
+                    bound.span,
+                    format!(
+                        "{who} binds `{}`, whose required parameter `{name}` no binding supplies",
+                        bound.value
+                    ),
+                )
+                .with_label(format!("`{name}` is never supplied to `{}`", bound.value))
+                .with_secondary(parameter.name.span, "required here")
+                .with_help(format!(
+                    "supply it from a cursor (`on_cursor: {{component: …, params: {{{name}: …}}}}`), or give `{name}` a `default` in `{}`",
+                    bound.value
+                )),
+            );
         }
     }
 }

@@ -1,5 +1,6 @@
 //! References between entries: `unknown-source` for every reference field and component `source`,
-//! and `reference-cycle` for entries that depend on themselves.
+//! `unknown-component` for an `on_cursor.component` that names no component, and
+//! `reference-cycle` for entries that depend on themselves.
 
 use sources_config::cadence::MAX_CHAIN_DEPTH;
 use sources_config::{Config, ReferenceField, SourceRef, name_span};
@@ -37,6 +38,55 @@ pub(crate) fn check_unknown_sources(config: &Config, out: &mut Vec<Diagnostic>) 
                 format!("{who} binds unknown source `{}`", bound.value),
             ));
         }
+    }
+}
+
+/// Reports an `on_cursor.component` that names no component of `tui.components`, with a
+/// did-you-mean and a rename fix.
+pub(crate) fn check_unknown_components(config: &Config, out: &mut Vec<Diagnostic>) {
+    let names: Vec<&str> = config
+        .components
+        .iter()
+        .filter_map(|component| component.name.as_ref().map(|name| name.value.as_str()))
+        .collect();
+    for component in &config.components {
+        let Some(cursor) = &component.cursor_of else {
+            continue;
+        };
+        let name = cursor.value.as_str();
+        if names.contains(&name) {
+            continue;
+        }
+        let who = match &component.name {
+            Some(own) => format!("component `{}`", own.value),
+            None => "a component".to_string(),
+        };
+        let mut diagnostic = Diagnostic::new(
+            Rule::UnknownComponent,
+            cursor.span,
+            format!("{who} takes its parameters from the cursor of unknown component `{name}`"),
+        )
+        .with_label("no component of `tui.components` has this name");
+        let suggestions = did_you_mean(name, names.iter().copied());
+        match suggestions.first() {
+            Some(best) => {
+                let list: Vec<String> = suggestions.iter().map(|s| format!("`{s}`")).collect();
+                diagnostic = diagnostic.with_help(format!("did you mean {}?", list.join(" or ")));
+                if let Some(span) = name_span(cursor.span, name) {
+                    diagnostic = diagnostic.with_replacement(
+                        format!("Rename `{name}` to `{best}`"),
+                        span,
+                        *best,
+                    );
+                }
+            }
+            None => {
+                diagnostic = diagnostic.with_help(format!(
+                    "define a component named `{name}` under `tui.components`, or name an existing one"
+                ));
+            }
+        }
+        out.push(diagnostic);
     }
 }
 

@@ -159,3 +159,38 @@ fn merged_keys_are_checked_at_the_anchor_naming_the_entry_that_inherits_them() {
         .expect("the written headers are checked");
     assert_eq!(&broken[wrong.span.start..wrong.span.end], "5");
 }
+
+#[test]
+fn an_on_cursor_component_that_is_not_defined_gets_a_suggestion_and_a_fix() {
+    let text = "tui:\n  components:\n    apps: {type: table, source: apps}\n    jobs: {type: table, source: jobs, on_cursor: {component: app, params: {id: id}}}\ndata:\n  sources:\n    apps: {type: static, data: []}\n    jobs:\n      type: http\n      url: https://api.example.com/${params.id}\n      parameters: {id: {required: true}}\n";
+    let diagnostics = yaml(text);
+    assert_eq!(codes(&diagnostics), ["unknown-component"]);
+    assert_eq!(
+        diagnostics[0].message,
+        "component `jobs` takes its parameters from the cursor of unknown component `app`"
+    );
+    assert_eq!(diagnostics[0].help.as_deref(), Some("did you mean `apps`?"));
+    let edit = &diagnostics[0].fixes[0].edits[0];
+    assert_eq!(
+        (
+            &text[edit.span.start..edit.span.end],
+            edit.replacement.as_str()
+        ),
+        ("app", "apps")
+    );
+}
+
+#[test]
+fn a_component_that_leaves_a_required_parameter_unsupplied_is_reported() {
+    let text = "tui:\n  components:\n    jobs: {type: table, source: jobs}\ndata:\n  sources:\n    jobs:\n      type: http\n      url: https://api.example.com/${params.id}\n      parameters: {id: {required: true}, page: {default: \"1\"}}\n";
+    let diagnostics = yaml(text);
+    assert_eq!(codes(&diagnostics), ["unbound-param"]);
+    assert_eq!(
+        diagnostics[0].message,
+        "component `jobs` binds `jobs`, whose required parameter `id` no binding supplies"
+    );
+    assert_eq!(
+        &text[diagnostics[0].span.start..diagnostics[0].span.end],
+        "jobs"
+    );
+}

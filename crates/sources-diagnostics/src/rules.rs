@@ -249,6 +249,35 @@ declare_rules! {
     ///
     /// **Fix:** correct the name (the message suggests close ones: `apps`), or define the entry.
     UnknownSource => "unknown-source", Error, "A reference to an entry that does not exist.";
+    /// Finds an `on_cursor.component` of a `tui` component that names a component the file does not
+    /// define under `tui.components`.
+    ///
+    /// **Why:** the binding's parameters come from that component's cursor (the selected row); a
+    /// dangling name means nothing ever moves the cursor, so the bound entry never gets its
+    /// parameters and never runs.
+    ///
+    /// **Example** (fails: `app` is not a component; `apps` is):
+    ///
+    /// ```yaml
+    /// tui:
+    ///   components:
+    ///     apps: {type: table, source: apps}
+    ///     jobs:
+    ///       type: table
+    ///       source: jobs
+    ///       on_cursor: {component: app, params: {id: id}}
+    /// data:
+    ///   sources:
+    ///     apps: {type: http, url: https://api.example.com/apps}
+    ///     jobs:
+    ///       type: http
+    ///       url: https://api.example.com/apps/${params.id}/jobs
+    ///       parameters:
+    ///         id: {required: true}
+    /// ```
+    ///
+    /// **Fix:** correct the name (the message suggests close ones: `apps`), or define the component.
+    UnknownComponent => "unknown-component", Error, "An `on_cursor.component` that names no component of `tui.components`.";
     /// Finds entries that reference each other in a cycle, through any reference field (`from`,
     /// `sources`, `children`, `parts`, `driver`, `lookups`, `growing.source`). The diagnostic names the
     /// whole cycle, with a label on each edge.
@@ -339,7 +368,8 @@ declare_rules! {
     /// **Fix:** remove the parameter from `on`, or declare it on the source.
     UndeclaredParam => "undeclared-param", Error, "A supplied parameter the source does not declare.";
     /// Finds an operator (or `merge`) that reads an entry whose parameter is `required` with no
-    /// `default`, when the reader does not declare that parameter itself.
+    /// `default`, when the reader does not declare that parameter itself; and a `tui` component
+    /// bound to such an entry whose `on_cursor.params` does not supply it.
     ///
     /// **Why:** "A source that declares a required parameter with no default needs parameters: it
     /// runs only when a caller binds them". A reader passes its inputs the parameters it declares
@@ -363,8 +393,9 @@ declare_rules! {
     /// ```
     ///
     /// **Fix:** declare the parameter on the reader too (`parameters: {id: {required: true}}`), so
-    /// it is passed on, or give it a `default` on the entry that needs it.
-    UnboundParam => "unbound-param", Error, "An operator reads an entry whose required parameter it does not pass on.";
+    /// it is passed on, or give it a `default` on the entry that needs it. For a component, supply
+    /// it from a cursor: `on_cursor: {component: apps, params: {id: id}}`.
+    UnboundParam => "unbound-param", Error, "An operator or component reads an entry whose required parameter it does not bind.";
     /// Finds a `${params.X}` template whose `X` the source does not declare under `parameters`.
     ///
     /// **Why:** the spec says "A `${params.X}` with no declared parameter stays literal": the request goes

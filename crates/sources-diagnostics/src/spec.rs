@@ -22,6 +22,9 @@ impl Rule {
             Rule::UnknownSource => {
                 "merge `sources`/`children`; growing `source`; DESIGN.md operators and bindings"
             }
+            Rule::UnknownComponent => {
+                "DESIGN.md bindings: an `on_cursor` binding names a component the file defines"
+            }
             Rule::ReferenceCycle => "DESIGN.md operators (entries name their inputs)",
             Rule::ReferenceDepth => {
                 "DESIGN.md operators (entries name their inputs); ARCHITECTURE.md: one chain-depth limit"
