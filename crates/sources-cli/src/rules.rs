@@ -51,11 +51,10 @@ fn write_text(out: &mut dyn Write) -> io::Result<()> {
     Ok(())
 }
 
-/// The rules as a Markdown table: code, default severity, summary and the specification passage
-/// each one enforces (`spec/data-sources.md` unless it names `DESIGN.md`).
+/// The rules as a Markdown table: code, default severity, summary and the sections of
+/// `docs/reference.md` that state what each one enforces.
 pub fn markdown() -> String {
-    let mut table =
-        String::from("| code | severity | summary | specification |\n|---|---|---|---|\n");
+    let mut table = String::from("| code | severity | summary | reference |\n|---|---|---|---|\n");
     for rule in Rule::ALL {
         table.push_str(&format!(
             "| `{}` | {} | {} | {} |\n",

@@ -212,3 +212,54 @@ fn an_error_in_an_example_is_found() {
         analysis.diagnostics
     );
 }
+
+/// The anchor GitHub gives a heading: lower case, punctuation dropped, spaces as hyphens.
+fn anchor(heading: &str) -> String {
+    heading
+        .trim()
+        .to_lowercase()
+        .chars()
+        .filter(|c| c.is_alphanumeric() || *c == ' ' || *c == '-' || *c == '_')
+        .map(|c| if c == ' ' { '-' } else { c })
+        .collect()
+}
+
+#[test]
+fn every_rule_links_a_section_of_the_reference_that_exists() {
+    let text = reference();
+    let anchors: Vec<String> = text
+        .lines()
+        .filter_map(|line| {
+            line.trim_start_matches('#')
+                .strip_prefix(' ')
+                .filter(|_| line.starts_with('#'))
+        })
+        .map(anchor)
+        .collect();
+    assert!(
+        anchors.contains(&"the-datasources-format".to_owned()),
+        "{anchors:?}"
+    );
+    assert!(
+        anchors.contains(&"cache-operator".to_owned()),
+        "{anchors:?}"
+    );
+    let mut broken = Vec::new();
+    for rule in sources_diagnostics::Rule::ALL {
+        let links = rule.spec_reference();
+        let targets: Vec<&str> = links
+            .split("](docs/reference.md#")
+            .skip(1)
+            .filter_map(|rest| rest.split_once(')').map(|(target, _)| target))
+            .collect();
+        if targets.is_empty() && !links.contains("](#") {
+            broken.push(format!("{}: links no section: {links}", rule.code()));
+        }
+        for target in targets {
+            if !anchors.iter().any(|anchor| anchor == target) {
+                broken.push(format!("{}: no heading for #{target}", rule.code()));
+            }
+        }
+    }
+    assert!(broken.is_empty(), "{}", broken.join("\n"));
+}

@@ -1,86 +1,115 @@
-//! Where each rule comes from: the section of `spec/data-sources.md` (or `DESIGN.md`) that states
-//! the constraint a rule enforces, for the rules table and `sources explain`.
+//! Where each rule is explained for users: the section of `docs/reference.md` (as a Markdown link
+//! from the repository root) that states the constraint a rule enforces, for the README's rules
+//! table.
 
 use crate::Rule;
 
 impl Rule {
-    /// The specification passage the rule enforces ("Errors 7", "window table: `sorts`"), in
-    /// `spec/data-sources.md` unless it names `DESIGN.md`.
+    /// The reference sections the rule enforces, as Markdown links relative to the repository
+    /// root (`[window](docs/reference.md#window): ...`).
     pub const fn spec_reference(self) -> &'static str {
         match self {
-            Rule::Syntax => "DESIGN.md: the config file is YAML or TOML",
-            Rule::UnknownField => "Resources and their fields: the field tables of each kind",
-            Rule::MissingField => "field tables: `required` fields; DESIGN.md operator table",
-            Rule::InvalidValue => {
-                "Errors 1, 2; field tables (enumerations); http and websocket `url`, `headers`, `command`, `timeout`, `root`; Parameters `type`, `default`"
+            Rule::Syntax => {
+                "[the format](docs/reference.md#the-datasources-format): a YAML or TOML file"
             }
-            Rule::UnknownKind => "What the service does 1; DESIGN.md operator kinds",
-            Rule::InvalidDuration => "Errors 1; `refresh`, `timeout`, `cache.ttl`, `follow_every`",
+            Rule::UnknownField => {
+                "the field tables of each kind: [shared fields](docs/reference.md#shared-fields), [leaf kinds](docs/reference.md#leaf-kinds), [operators](docs/reference.md#operators)"
+            }
+            Rule::MissingField => {
+                "`required` in the field tables: [leaf kinds](docs/reference.md#leaf-kinds), [operators](docs/reference.md#operators)"
+            }
+            Rule::InvalidValue => {
+                "field types and enumerations in the field tables; [parameters](docs/reference.md#parameters) `type`, `default`"
+            }
+            Rule::UnknownKind => {
+                "[shared fields](docs/reference.md#shared-fields): leaf and operator kinds"
+            }
+            Rule::InvalidDuration => {
+                "[durations](docs/reference.md#durations): `refresh`, `timeout`, `ttl`, `follow_every`"
+            }
             Rule::ConflictingFields => {
-                "Errors 2, 3, 4, 6; `not with` in the field tables (follow, paginate, window, refresh, growing, required/default)"
+                "`not with` in the field tables: [http](docs/reference.md#http) `follow`/`paginate`/`window`, [merge](docs/reference.md#merge) `sources`/`children`, [parameters](docs/reference.md#parameters) `required`/`default`, [growing](docs/reference.md#growing) and `refresh`"
             }
             Rule::UnknownSource => {
-                "merge `sources`/`children`; growing `source`; DESIGN.md operators and bindings"
+                "[operators](docs/reference.md#operators) name their inputs; [merge](docs/reference.md#merge) `sources`/`children`; [growing](docs/reference.md#growing) `source`"
             }
             Rule::UnknownComponent => {
-                "DESIGN.md bindings: an `on_cursor` binding names a component the file defines"
+                "[bindings](docs/reference.md#components-and-bindings): an `on_cursor` binding names a component the file defines"
             }
-            Rule::ReferenceCycle => "DESIGN.md operators (entries name their inputs)",
+            Rule::ReferenceCycle => {
+                "[operators](docs/reference.md#operators): names may not form a cycle"
+            }
             Rule::ReferenceDepth => {
-                "DESIGN.md operators (entries name their inputs); ARCHITECTURE.md: one chain-depth limit"
+                "[operators](docs/reference.md#operators): a chain of reads is at most 64 entries deep"
             }
             Rule::UndeclaredParam => {
-                "Errors 3; Parameters (a supplied name the source does not declare)"
+                "[parameters](docs/reference.md#parameters): a supplied name the source does not declare"
             }
             Rule::UnboundParam => {
-                "What the service does 3 (a required parameter runs only when a caller binds it)"
+                "[parameters](docs/reference.md#parameters): a `required` parameter runs only when a caller binds it"
             }
             Rule::UndeclaredParamReference => {
-                "Parameters: a `${params.X}` with no declared parameter stays literal"
+                "[parameters](docs/reference.md#parameters): a `${params.X}` with no declaration stays literal"
             }
-            Rule::WindowKind => "Errors 4; window: supported on `http` and `exec`",
+            Rule::WindowKind => "[window](docs/reference.md#window): on `http` and `exec` only",
             Rule::WindowFormat => {
-                "Errors 4; http `paginate`/`window` and exec `window`: `json` only"
+                "[window](docs/reference.md#window), [paginate](docs/reference.md#paginate): `format: json` only"
             }
             Rule::WindowBinding => {
-                "Errors 5, 6; Anchored windows 10; growing (event-log sources only)"
+                "[window](docs/reference.md#window): shown by a table or an event log; [growing](docs/reference.md#growing): an event log only"
             }
-            Rule::WindowOperatorInput => "Errors 5 (an operator consuming a windowed source)",
+            Rule::WindowOperatorInput => {
+                "[window](docs/reference.md#window): no operator reads a windowed source"
+            }
             Rule::WindowMissingParam => {
-                "Errors 7; window `offset_param`, `limit_param` (required on `http`)"
+                "[window](docs/reference.md#window): `offset_param`, `limit_param` (required on `http`)"
             }
-            Rule::WindowNoFilterChannel => "Errors 7 (neither `search_param` nor `filters`)",
+            Rule::WindowNoFilterChannel => {
+                "[window](docs/reference.md#window): `search_param` or `filters`"
+            }
             Rule::WindowSortWithoutSortParam => {
-                "Errors 7; window `sorts`, `sort_desc_prefix` (needs `sort_param`)"
+                "[window](docs/reference.md#window): `sorts`, `sort_desc_prefix` need `sort_param`"
             }
-            Rule::WindowHttpOnlyField => "Errors 8; window table (`http` only fields)",
-            Rule::WindowMissingToken => "Errors 8, 10; Exec window tokens",
-            Rule::WindowUnreferencedFilter => "Errors 8 (a `filters` entry that is not referenced)",
-            Rule::WindowTokenInProgram => "Errors 8 (a window token in `command[0]`)",
-            Rule::WindowNegative => "Errors 9; paginate `max_pages` (no unlimited value)",
-            Rule::AnchoredNeedsOlderNewer => "Errors 10; window `older`, `newer`",
+            Rule::WindowHttpOnlyField => {
+                "[window](docs/reference.md#window): the `http` only fields"
+            }
+            Rule::WindowMissingToken => {
+                "[window](docs/reference.md#window) tokens of an `exec` command; [anchored windows](docs/reference.md#anchored-windows)"
+            }
+            Rule::WindowUnreferencedFilter => {
+                "[window](docs/reference.md#window): every `filters` entry used by an `exec` command"
+            }
+            Rule::WindowTokenInProgram => {
+                "[window](docs/reference.md#window): no window token in `command[0]`"
+            }
+            Rule::WindowNegative => {
+                "[window](docs/reference.md#window) `page_size`, `prefetch`; [paginate](docs/reference.md#paginate) `max_pages`"
+            }
+            Rule::AnchoredNeedsOlderNewer => {
+                "[anchored windows](docs/reference.md#anchored-windows): `http` needs `older` and `newer`"
+            }
             Rule::AnchoredField => {
-                "Errors 10; Anchored windows 9; window `anchor`, `older`, `newer` (with `cursor`)"
+                "[anchored windows](docs/reference.md#anchored-windows): no offset, total or sort fields; `anchor`, `older`, `newer` need `cursor`"
             }
-            Rule::GrowingBinding => "Errors 6 (`growing` on anything but an event log)",
+            Rule::GrowingBinding => "[growing](docs/reference.md#growing): an event log only",
             Rule::GrowingInvalid => {
-                "Errors 6; growing table; window `follow_every` (needs `growing`)"
+                "[growing](docs/reference.md#growing): `source`, `while`, not with `refresh`; `follow_every` needs `growing`"
             }
-            Rule::Expression => "growing `while`; DESIGN.md operators (CEL expressions)",
-            Rule::WindowTokenMisplaced => "Exec window tokens; Anchored windows 2–5",
-            Rule::InvalidTemplate => {
-                "Parameters (`${params.NAME}`); Exec window tokens; DESIGN.md templates"
+            Rule::Expression => "[CEL expressions](docs/reference.md#cel-expressions)",
+            Rule::WindowTokenMisplaced => {
+                "[templates](docs/reference.md#templates): where the `window` namespace applies; [anchored windows](docs/reference.md#anchored-windows)"
             }
+            Rule::InvalidTemplate => "[templates](docs/reference.md#templates)",
             Rule::UnknownNamespace => {
-                "Parameters (an undeclared token stays literal); DESIGN.md templates"
+                "[templates](docs/reference.md#templates): the `params`, `env`, `window` and `selection` namespaces"
             }
             Rule::IneffectiveField => {
-                "leaf `timeout` (ignored with `follow: true`); cache (streamed events pass through)"
+                "[shared fields](docs/reference.md#shared-fields) `timeout` (ignored with `follow: true`); [cache](docs/reference.md#cache) (streamed events pass through)"
             }
-            Rule::UnusedSuppression => {
-                "sources lint: suppression comments (not in the specification)"
+            Rule::UnusedSuppression => "[suppression comments](#suppressing-a-finding) (README)",
+            Rule::JoinLookup => {
+                "[join](docs/reference.md#join): a lookup is a leaf with parameters"
             }
-            Rule::JoinLookup => "DESIGN.md operators: join (a lookup is a leaf with parameters)",
         }
     }
 }
