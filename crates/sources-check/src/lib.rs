@@ -19,6 +19,7 @@ mod operators;
 mod params;
 mod references;
 mod runnable;
+pub mod settings;
 mod suppress;
 mod templates;
 mod window;

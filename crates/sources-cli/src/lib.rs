@@ -24,6 +24,7 @@ pub mod render;
 pub mod report;
 pub mod rules;
 pub mod schema;
+pub mod settings_file;
 pub mod r#try;
 pub mod try_output;
 

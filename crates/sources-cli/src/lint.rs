@@ -17,6 +17,7 @@ use crate::fix::{self, FixMode};
 use crate::inputs::{self, Content, Input, MAX_FILE_BYTES, Origin, ReadError};
 use crate::render::{self, Format, RenderOptions};
 use crate::report::{FileReport, Summary};
+use crate::settings_file::{self, Finder};
 
 /// Arguments of `sources lint`.
 #[derive(Debug, clap::Args)]
@@ -47,6 +48,10 @@ pub struct Args {
     /// the line it starts on (files are written in place), then report what remains.
     #[arg(long, conflicts_with_all = ["fix", "diff"])]
     pub add_suppressions: bool,
+    /// The settings file to use for every file, instead of the `sources-lint.toml` (or
+    /// `.sources-lint.toml`) found by walking up from each file's directory.
+    #[arg(long, value_name = "PATH")]
+    pub settings: Option<PathBuf>,
 }
 
 impl Args {
@@ -86,6 +91,9 @@ pub enum Error {
         "`--fix` and `--add-suppressions` write files in place and cannot change standard input: use `--diff` to see fixes"
     )]
     FixStdin,
+    /// A settings file could not be read or is invalid.
+    #[error(transparent)]
+    Settings(#[from] settings_file::Error),
 }
 
 /// Runs `sources lint`: reads and analyses every input (an unreadable one stops the run before
@@ -100,12 +108,23 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
     if writes && inputs.iter().any(|input| input.origin == Origin::Stdin) {
         return Err(Error::FixStdin);
     }
+    let mut finder = Finder::new(args.settings.as_deref())?;
     let mut reports = Vec::new();
     let mut diffs = Vec::new();
     for input in &inputs {
+        let file = match &input.origin {
+            Origin::File(path) => Some(path.as_path()),
+            Origin::Stdin => None,
+        };
+        let found = finder.for_file(file)?;
         let content = inputs::read(input)?;
         let report = match lint_content(input, content) {
-            Linted::Report(report) => report,
+            Linted::Report(mut report) => {
+                if let Some(found) = found {
+                    found.settings.apply(&mut report.diagnostics);
+                }
+                report
+            }
             Linted::NotOurs => continue,
             Linted::SkippedTooLarge(size) => {
                 eprintln!(
@@ -137,6 +156,11 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
             }
             Some((FixMode::Write, fixed)) => write_fixed(input, report, &fixed)?,
         };
+        // Again: `--fix` and `--add-suppressions` lint the text they wrote.
+        let mut report = report;
+        if let Some(found) = found {
+            found.settings.apply(&mut report.diagnostics);
+        }
         reports.push(report);
     }
     if fix_mode == Some(FixMode::Diff) {

@@ -1,0 +1,112 @@
+//! Finding and reading `sources-lint.toml`: walking up from a linted file's directory, or the file
+//! named with `--settings`. Parsing, validation and applying the levels live in
+//! `sources_check::settings`.
+
+use std::collections::HashMap;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use sources_check::settings::{FILE_NAME, HIDDEN_FILE_NAME, Settings, SettingsError};
+
+/// A settings file that could not be used (exit code 2).
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// It could not be read.
+    #[error("cannot read the settings file `{path}`")]
+    Read {
+        /// The file.
+        path: String,
+        /// Why.
+        #[source]
+        source: io::Error,
+    },
+    /// It is not valid.
+    #[error("invalid settings file `{path}:{}:{}`: {}", .error.line, .error.column, .error.message)]
+    Invalid {
+        /// The file.
+        path: String,
+        /// What is wrong, and where in it.
+        error: SettingsError,
+    },
+}
+
+/// A settings file read from disk.
+#[derive(Clone, Debug)]
+pub struct Found {
+    /// Where it is.
+    pub path: PathBuf,
+    /// What it says.
+    pub settings: Settings,
+}
+
+/// Finds the settings in force for files, caching what each directory resolves to.
+#[derive(Debug, Default)]
+pub struct Finder {
+    /// The file named with `--settings`, which applies to every file.
+    named: Option<Found>,
+    /// What each directory resolves to.
+    cache: HashMap<PathBuf, Option<Found>>,
+}
+
+impl Finder {
+    /// A finder that uses `named` (from `--settings`) for every file, or walks up when `None`.
+    pub fn new(named: Option<&Path>) -> Result<Finder, Error> {
+        let named = named.map(read).transpose()?;
+        Ok(Finder {
+            named,
+            cache: HashMap::new(),
+        })
+    }
+
+    /// The settings in force for a file at `path` (standard input: the current directory's).
+    pub fn for_file(&mut self, path: Option<&Path>) -> Result<Option<&Found>, Error> {
+        if self.named.is_some() {
+            return Ok(self.named.as_ref());
+        }
+        let start = match path {
+            Some(path) => absolute(path).parent().map(Path::to_path_buf),
+            None => std::env::current_dir().ok(),
+        };
+        let Some(start) = start else {
+            return Ok(None);
+        };
+        if !self.cache.contains_key(&start) {
+            let found = find(&start)?;
+            self.cache.insert(start.clone(), found);
+        }
+        Ok(self.cache.get(&start).and_then(Option::as_ref))
+    }
+}
+
+/// The settings file nearest to `dir`, walking up: `sources-lint.toml` first, then
+/// `.sources-lint.toml`, in each directory.
+pub fn find(dir: &Path) -> Result<Option<Found>, Error> {
+    for dir in dir.ancestors() {
+        for name in [FILE_NAME, HIDDEN_FILE_NAME] {
+            let candidate = dir.join(name);
+            if candidate.is_file() {
+                return read(&candidate).map(Some);
+            }
+        }
+    }
+    Ok(None)
+}
+
+/// Reads and validates one settings file.
+pub fn read(path: &Path) -> Result<Found, Error> {
+    let shown = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|source| Error::Read {
+        path: shown.clone(),
+        source,
+    })?;
+    let settings = Settings::parse(&text).map_err(|error| Error::Invalid { path: shown, error })?;
+    Ok(Found {
+        path: path.to_path_buf(),
+        settings,
+    })
+}
+
+/// `path` made absolute against the current directory (unchanged when that is unknown).
+fn absolute(path: &Path) -> PathBuf {
+    std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
+}

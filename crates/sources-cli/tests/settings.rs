@@ -1,0 +1,135 @@
+//! `sources-lint.toml`: discovery, `--settings`, level overrides, `off`, and a bad settings file,
+//! through the binary.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+const CONFIG: &str = "data:\n  sources:\n    a: {type: static, data: [], bogus: 1}\n";
+
+fn lint(dir: &Path, args: &[&str]) -> Output {
+    let format: &[&str] = if args.contains(&"--format") {
+        &[]
+    } else {
+        &["--format", "short"]
+    };
+    Command::new(env!("CARGO_BIN_EXE_sources"))
+        .current_dir(dir)
+        .arg("lint")
+        .args(format)
+        .args(args)
+        .output()
+        .expect("run sources")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8(bytes.to_vec()).expect("utf-8")
+}
+
+fn project() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::create_dir(dir.path().join("sub")).expect("mkdir");
+    std::fs::write(dir.path().join("sub/s.yaml"), CONFIG).expect("write config");
+    dir
+}
+
+#[test]
+fn a_settings_file_above_the_linted_file_changes_the_level() {
+    let dir = project();
+    let output = lint(dir.path(), &["sub/s.yaml"]);
+    assert_eq!(output.status.code(), Some(1));
+    std::fs::write(
+        dir.path().join("sources-lint.toml"),
+        "[rules]\nunknown-field = \"warning\"\n",
+    )
+    .expect("write settings");
+    let output = lint(dir.path(), &["sub/s.yaml"]);
+    assert_eq!(
+        text(&output.stdout),
+        "sub/s.yaml:3:33: warning[unknown-field]: unknown field `bogus` in `static` source `a`\n"
+    );
+    assert_eq!(output.status.code(), Some(0));
+    let output = lint(dir.path(), &["--deny-warnings", "sub/s.yaml"]);
+    assert_eq!(output.status.code(), Some(1));
+}
+
+#[test]
+fn the_nearest_file_wins_and_off_drops_the_diagnostic_in_every_format() {
+    let dir = project();
+    std::fs::write(
+        dir.path().join("sources-lint.toml"),
+        "[rules]\nunknown-field = \"warning\"\n",
+    )
+    .expect("write settings");
+    std::fs::write(
+        dir.path().join("sub/.sources-lint.toml"),
+        "[rules]\nunknown-field = \"off\"\n",
+    )
+    .expect("write settings");
+    for format in ["short", "json", "sarif", "github"] {
+        let output = lint(dir.path(), &["--format", format, "sub/s.yaml"]);
+        assert_eq!(output.status.code(), Some(0), "{format}");
+        assert!(
+            !text(&output.stdout).contains("bogus"),
+            "{format}: {}",
+            text(&output.stdout)
+        );
+    }
+    // In one directory, `sources-lint.toml` wins over `.sources-lint.toml`.
+    std::fs::write(
+        dir.path().join("sub/sources-lint.toml"),
+        "[rules]\nunknown-field = \"error\"\n",
+    )
+    .expect("write settings");
+    assert_eq!(lint(dir.path(), &["sub/s.yaml"]).status.code(), Some(1));
+}
+
+#[test]
+fn settings_named_on_the_command_line_replace_the_discovered_ones() {
+    let dir = project();
+    std::fs::write(
+        dir.path().join("sources-lint.toml"),
+        "[rules]\nunknown-field = \"warning\"\n",
+    )
+    .expect("write settings");
+    std::fs::write(
+        dir.path().join("strict.toml"),
+        "[rules]\nunknown-field = \"error\"\n",
+    )
+    .expect("write settings");
+    let output = lint(dir.path(), &["--settings", "strict.toml", "sub/s.yaml"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(text(&output.stdout).contains("error[unknown-field]"));
+}
+
+#[test]
+fn a_bad_settings_file_is_an_error_at_its_line_and_column() {
+    let dir = project();
+    std::fs::write(
+        dir.path().join("sources-lint.toml"),
+        "[rules]\nunknown-fild = \"off\"\n",
+    )
+    .expect("write settings");
+    let output = lint(dir.path(), &["sub/s.yaml"]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = text(&output.stderr);
+    assert!(
+        stderr.contains(
+            "sources-lint.toml:2:1`: unknown rule `unknown-fild`: did you mean `unknown-field`?"
+        ),
+        "{stderr}"
+    );
+    std::fs::write(
+        dir.path().join("sources-lint.toml"),
+        "[rules]\nunknown-field = 3\n",
+    )
+    .expect("write settings");
+    let stderr = text(&lint(dir.path(), &["sub/s.yaml"]).stderr);
+    assert!(
+        stderr
+            .contains("2:17`: `unknown-field` must be one of `error`, `warning` or `off`, not `3`"),
+        "{stderr}"
+    );
+    let output = lint(dir.path(), &["--settings", "missing.toml", "sub/s.yaml"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(text(&output.stderr).contains("cannot read the settings file `missing.toml`"));
+}
