@@ -2,8 +2,6 @@
 //! its rule levels to diagnostics. Finding the file on disk is the front ends' job; nothing here
 //! does I/O.
 
-use std::borrow::Cow;
-
 use sources_diagnostics::{Diagnostic, Rule, Severity, did_you_mean};
 use sources_syntax::LineIndex;
 use toml::Spanned;
@@ -166,7 +164,7 @@ impl Settings {
                             return Err(error(key.span().start, message));
                         }
                     };
-                    *globs = string_array(&index, key.get_ref(), value)
+                    *globs = string_array(&index, key.get_ref().as_ref(), value)
                         .map_err(|(offset, message)| error(offset, message))?;
                 }
             }
@@ -208,7 +206,7 @@ impl Settings {
 /// The globs of `include` or `exclude`: an array of strings.
 fn string_array(
     index: &LineIndex,
-    key: &Cow<'_, str>,
+    key: &str,
     value: &Spanned<DeValue<'_>>,
 ) -> Result<Vec<Glob>, (usize, String)> {
     let not_strings = |offset| {
@@ -263,7 +261,7 @@ mod tests {
     use super::*;
 
     fn error(text: &str) -> String {
-        Settings::parse(text).unwrap_err().to_string()
+        Settings::parse(text).expect_err("rejected").to_string()
     }
 
     #[test]
@@ -271,9 +269,9 @@ mod tests {
         let settings = Settings::parse(
             "[rules]\nunknown-field = \"off\"\n\n[files]\ninclude = [\"dash/**\"]\nexclude = [\"old/*\"]\n",
         )
-        .unwrap();
+        .expect("valid settings");
         assert_eq!(
-            settings.level(Rule::from_code("unknown-field").unwrap()),
+            settings.level(Rule::UnknownField),
             (Level::Off, Some(2))
         );
         assert_eq!(settings.include[0].pattern, "dash/**");
