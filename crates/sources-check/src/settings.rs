@@ -270,10 +270,7 @@ mod tests {
             "[rules]\nunknown-field = \"off\"\n\n[files]\ninclude = [\"dash/**\"]\nexclude = [\"old/*\"]\n",
         )
         .expect("valid settings");
-        assert_eq!(
-            settings.level(Rule::UnknownField),
-            (Level::Off, Some(2))
-        );
+        assert_eq!(settings.level(Rule::UnknownField), (Level::Off, Some(2)));
         assert_eq!(settings.include[0].pattern, "dash/**");
         assert_eq!(settings.exclude[0].line, 6);
     }
