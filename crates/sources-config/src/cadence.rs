@@ -1,4 +1,4 @@
-//! How an entry delivers over time (the spec's cadence), the entries it reads, and the one limit on
+//! How an entry delivers over time (its cadence), the entries it reads, and the one limit on
 //! how deep a chain of entries may go. The checker, `try` and `sources list` all use these, so
 //! "does this entry stream" has one answer.
 

@@ -120,7 +120,7 @@ declare_rules! {
     /// `exec`, `path` on `file`, `data` on `static`, `from` on most operators, `strategy` and `next_path`
     /// on a `link` paginate, `ttl` on `cache`, and so on.
     ///
-    /// **Why:** the spec marks these fields "required"; without them the source cannot fetch anything.
+    /// **Why:** these fields are required (see the field tables of docs/reference.md); without them the source cannot fetch anything.
     ///
     /// **Example** (fails: an `exec` source without `command`):
     ///
@@ -140,8 +140,8 @@ declare_rules! {
     /// (`separate`, `merged`), `anchor` and eventlog `start` (`newest`, `oldest`), an HTTP `method`, or a
     /// parameter `type` (`string`, `int`, `bool`, `duration`).
     ///
-    /// **Why:** the spec rejects "`format` other than `json` or `text`" and "`on_error` other than `fail`
-    /// or `skip`"; a value outside the enumeration has no defined behaviour.
+    /// **Why:** `format` is `json` or `text` and `on_error` is `fail` or `skip`, nothing else; a value
+    /// outside the enumeration has no defined behaviour.
     ///
     /// **Example** (fails: `yaml` is not a format):
     ///
@@ -186,7 +186,7 @@ declare_rules! {
     /// Finds a duration that does not parse: `refresh`, `timeout`, `cache.ttl`, the `cache` operator's
     /// `ttl`, `window.follow_every`, `sort_debounce`, or the `default` of a `duration` parameter.
     ///
-    /// **Why:** the spec rejects "`refresh`, `timeout` or `cache.ttl` that do not parse as durations".
+    /// **Why:** `refresh`, `timeout`, `ttl` and `follow_every` are read as durations, and the text must be one.
     /// Durations are Go-style: a sequence of numbers with units `ns`, `us`, `ms`, `s`, `m`, `h`
     /// (`250ms`, `1m30s`, `2h`), or `0`.
     ///
@@ -208,9 +208,8 @@ declare_rules! {
     /// `default`, `growing` with `refresh`, merge/union `sources` with `children`, `tag_field` without
     /// `sources`, `root` with `format: text` (a text value has no keys to slice).
     ///
-    /// **Why:** the spec says `refresh` is "not with `follow`", `window` is "not with `follow` or
-    /// `paginate`", `required` is "Not with `default`", and a merge needs "exactly one of `sources` and
-    /// `children`"; each pair describes two different behaviours and the source can have only one.
+    /// **Why:** `refresh` excludes `follow`, `window` excludes `follow` and `paginate`, `required`
+    /// excludes `default`, and a merge takes exactly one of `sources` and `children`; each pair describes two different behaviours and the source can have only one.
     ///
     /// **Example** (fails: a streamed source cannot also poll):
     ///
@@ -340,8 +339,8 @@ declare_rules! {
     /// Finds a parameter supplied to a source that does not declare it: in a component binding, a join
     /// lookup's `on` map, or `sources try --param`.
     ///
-    /// **Why:** the spec says "A supplied name the source does not declare is an error": the value would be
-    /// silently dropped.
+    /// **Why:** a value for a name the source does not declare would be silently dropped, so it is an
+    /// error.
     ///
     /// **Example** (fails: `app` declares `id`, the join also supplies `name`):
     ///
@@ -398,7 +397,7 @@ declare_rules! {
     UnboundParam => "unbound-param", Error, "An operator or component reads an entry whose required parameter it does not bind.";
     /// Finds a `${params.X}` template whose `X` the source does not declare under `parameters`.
     ///
-    /// **Why:** the spec says "A `${params.X}` with no declared parameter stays literal": the request goes
+    /// **Why:** a `${params.X}` with no declaration is not substituted: the request goes
     /// out with the text `${params.X}` in it, which is almost never meant. It is a warning because the
     /// configuration still runs.
     ///
@@ -416,7 +415,7 @@ declare_rules! {
     UndeclaredParamReference => "undeclared-param-reference", Warning, "`${params.X}` where `X` is not declared: it stays literal.";
     /// Finds `window` on a source that is not `http` or `exec`.
     ///
-    /// **Why:** the spec rejects "`window` on anything but `http` and `exec`": only those two kinds can
+    /// **Why:** windows exist only on `http` and `exec`: only those two kinds can
     /// send offset, limit, filter and sort to whatever produces the rows.
     ///
     /// **Example** (fails: a file cannot be windowed):
@@ -434,7 +433,7 @@ declare_rules! {
     WindowKind => "window-kind", Error, "`window` on anything but `http` and `exec`.";
     /// Finds `window` or `paginate` on a source whose `format` is not `json`.
     ///
-    /// **Why:** the spec says both are "`json` only": rows, totals, cursors and next-page URLs are read
+    /// **Why:** both work on `format: json` only: rows, totals, cursors and next-page URLs are read
     /// from the parsed JSON response by dot-paths.
     ///
     /// **Example** (fails):
@@ -456,8 +455,7 @@ declare_rules! {
     /// eventlog over a source that neither has a window nor streams. A growing source bound by
     /// anything but an eventlog is `growing-binding`.
     ///
-    /// **Why:** the spec rejects "A windowed source bound by anything other than a table or an event log":
-    /// only those components scroll, filter and sort through the server and ask for the rows on screen.
+    /// **Why:** only a table or an event log may show a windowed source: only those components scroll, filter and sort through the server and ask for the rows on screen.
     ///
     /// **Example** (fails: a text view cannot drive a window):
     ///
@@ -480,7 +478,7 @@ declare_rules! {
     WindowBinding => "window-binding", Error, "A windowed, anchored or growing source bound by a component that cannot drive it.";
     /// Finds an operator (or a `pipe` stage) that consumes a windowed source.
     ///
-    /// **Why:** the spec rejects "an operator consuming a windowed source": a window holds only the rows
+    /// **Why:** no operator may read a windowed source: a window holds only the rows
     /// on screen, so a filter, sort or join over it would see one page, not the set.
     ///
     /// **Example** (fails):
@@ -503,7 +501,7 @@ declare_rules! {
     WindowOperatorInput => "window-operator-input", Error, "An operator or pipe consuming a windowed source.";
     /// Finds an `http` window without `offset_param` or without `limit_param`.
     ///
-    /// **Why:** the spec marks both "required on `http`": without them the request cannot say which rows
+    /// **Why:** an `http` window needs both: without them the request cannot say which rows
     /// are wanted.
     ///
     /// **Example** (fails: no `limit_param`):
@@ -522,7 +520,7 @@ declare_rules! {
     /// Finds a window with no way to send filters to the server: neither `search_param` nor `filters` (an
     /// anchored `http` window also counts `${window.search}` in `body`, `older` or `newer`).
     ///
-    /// **Why:** the spec rejects a window with "neither `search_param` nor `filters`": a windowed table
+    /// **Why:** an `http` window needs `search_param` or `filters`: a windowed table
     /// filters on the server, so without a channel the user's filter would do nothing.
     ///
     /// **Example** (fails):
@@ -542,8 +540,8 @@ declare_rules! {
     /// Finds `sorts` or `sort_desc_prefix` on a window without `sort_param`, or a sortable column of a
     /// table bound to a window without `sort_param`.
     ///
-    /// **Why:** the spec says `sorts` and `sort_desc_prefix` need `sort_param`, and "A sortable column on
-    /// the bound table needs `sort_param`": a windowed table sorts on the server, and without the
+    /// **Why:** `sorts`, `sort_desc_prefix` and a sortable column of the bound table all need
+    /// `sort_param`: a windowed table sorts on the server, and without the
     /// parameter a sort request cannot be sent.
     ///
     /// **Example** (fails):
@@ -566,7 +564,7 @@ declare_rules! {
     /// Finds an `http`-only window field on an `exec` window: `offset_param`, `limit_param`,
     /// `search_param`, `sort_param`, `sorts`, `sort_desc_prefix`, `older`, `newer`.
     ///
-    /// **Why:** the spec rejects "`exec` window: any http-only field": an exec window passes the request
+    /// **Why:** an `exec` window takes none of the `http` only fields: an exec window passes the request
     /// through `${window.*}` tokens in `command`, not through query parameters, so these fields do nothing.
     ///
     /// **Example** (fails):
@@ -586,8 +584,8 @@ declare_rules! {
     /// at least one filter token (`${window.search}` or `${window.filters.NAME}`); for an anchored exec
     /// window, one that does not reference `${window.cursor}`, `${window.dir}` and `${window.limit}`.
     ///
-    /// **Why:** the spec requires "a `command` that ... reference[s] `${window.offset}`, `${window.limit}`
-    /// and at least one filter token": without them every request returns the same rows.
+    /// **Why:** a windowed `command` must use `${window.offset}`, `${window.limit}` and at least one
+    /// filter token: without them every request returns the same rows.
     ///
     /// **Example** (fails: no offset, no filter token):
     ///
@@ -606,7 +604,7 @@ declare_rules! {
     /// Finds an entry of an `exec` window's `filters` whose token `${window.filters.NAME}` the command
     /// never uses.
     ///
-    /// **Why:** the spec rejects "a `filters` entry that is not referenced": a scoped `title:value` term on
+    /// **Why:** every `filters` entry of an `exec` window must be used by `command`: a scoped `title:value` term on
     /// that column would be accepted and then silently dropped.
     ///
     /// **Example** (fails: `ns` is mapped but not used):
@@ -625,7 +623,7 @@ declare_rules! {
     WindowUnreferencedFilter => "window-unreferenced-filter", Error, "An `exec` window filter whose token the command never uses.";
     /// Finds a `${window.*}` token in `command[0]`, the program itself.
     ///
-    /// **Why:** the spec rejects "a window token in `command[0]`": the first element is the program
+    /// **Why:** `command[0]` may hold no window token: the first element is the program
     /// looked up in the path, and an element whose tokens resolve empty is dropped, which would shift the
     /// arguments into the program's place.
     ///
@@ -644,7 +642,7 @@ declare_rules! {
     WindowTokenInProgram => "window-token-in-program", Error, "A window token in `command[0]`, the program itself.";
     /// Finds a negative `window.page_size`, `window.prefetch` or `paginate.max_pages`.
     ///
-    /// **Why:** the spec rejects "Negative `page_size` or `prefetch`"; a negative count of rows or pages has
+    /// **Why:** `page_size` and `prefetch` cannot be negative; a negative count of rows or pages has
     /// no meaning (`max_pages` 0 means the default, 20).
     ///
     /// **Example** (fails):
@@ -662,7 +660,7 @@ declare_rules! {
     WindowNegative => "window-negative", Error, "A negative `page_size`, `prefetch` or `max_pages`.";
     /// Finds an anchored `http` window (one with `cursor`) without both `older` and `newer`.
     ///
-    /// **Why:** the spec says anchored "`http` needs both `older` and `newer`": they say how a request
+    /// **Why:** an anchored `http` window needs both `older` and `newer`: they say how a request
     /// changes to walk from the edge item towards older or newer items.
     ///
     /// **Example** (fails: no `newer`):
@@ -687,9 +685,8 @@ declare_rules! {
     /// `anchor`, `older` or `newer` without `cursor`, an eventlog's `start` on an anchored source,
     /// and a sortable column of a table over an anchored source.
     ///
-    /// **Why:** the spec says "An anchored window has no offsets, total or user sort" and "The start
-    /// position is `anchor`; the event-log `start` option is rejected"; "`anchor` without `cursor` is
-    /// rejected".
+    /// **Why:** an anchored window walks from an edge item, so offsets, a total and a user sort mean
+    /// nothing; where it opens is `anchor`, not the event log's `start`; and `anchor` needs `cursor`.
     ///
     /// **Example** (fails: an offset on an anchored window):
     ///
@@ -711,7 +708,7 @@ declare_rules! {
     AnchoredField => "anchored-field", Error, "A field that does not apply to an anchored window, or anchoring fields without `cursor`.";
     /// Finds a source with `window.growing` that is not bound by an eventlog.
     ///
-    /// **Why:** the spec says `growing` is for "Event-log sources only": only an eventlog follows the
+    /// **Why:** `growing` is for sources an event log shows: only an eventlog follows the
     /// newest item while the set still grows.
     ///
     /// **Example** (fails: bound by a table):
@@ -740,8 +737,8 @@ declare_rules! {
     /// Finds a `growing` that cannot work: a map without `source` or `while`, a `while` that does not
     /// compile, `growing: false`, or `follow_every` without `growing`.
     ///
-    /// **Why:** the spec rejects `growing` "with a missing `source`, or with a `while` that does not
-    /// compile; `follow_every` without `growing`". `growing` is either `true` or a map naming the source
+    /// **Why:** a `growing` map needs a `source` and a `while` that compiles, and `follow_every` means
+    /// nothing without `growing`. `growing` is either `true` or a map naming the source
     /// whose value decides.
     ///
     /// **Example** (fails: no `while`):
@@ -853,8 +850,8 @@ declare_rules! {
     /// Finds a field that has no effect where it stands: `timeout` on a following websocket, `cache` on a
     /// streamed source.
     ///
-    /// **Why:** the spec says a websocket `timeout` "is ignored with `follow: true`", and "Streamed events
-    /// pass through uncached". It is a warning because the configuration still runs.
+    /// **Why:** a websocket's `timeout` does nothing with `follow: true`, and a `cache` never holds
+    /// streamed events. It is a warning because the configuration still runs.
     ///
     /// **Example** (warns: a websocket always streams, so `cache` does nothing):
     ///

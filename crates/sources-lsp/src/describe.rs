@@ -2,7 +2,7 @@
 
 use sources_config::{Body, Config, Enumeration, Parameter, Source};
 
-/// How the entry delivers over time (the spec's cadence), or what an operator reads.
+/// How the entry delivers over time (its cadence), or what an operator reads.
 pub(crate) fn cadence(source: &Source, text: &str) -> String {
     let written =
         |span: sources_syntax::Span| text.get(span.start..span.end).unwrap_or("").to_owned();
