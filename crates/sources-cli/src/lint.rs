@@ -52,6 +52,10 @@ pub struct Args {
     /// `.sources-lint.toml`) found by walking up from each file's directory.
     #[arg(long, value_name = "PATH")]
     pub settings: Option<PathBuf>,
+    /// Print the settings in force for FILE (each rule's level and where it was set: `default`
+    /// or the settings file and line) instead of linting.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["fix", "diff", "add_suppressions"])]
+    pub show_settings: Option<PathBuf>,
 }
 
 impl Args {
@@ -100,6 +104,14 @@ pub enum Error {
 /// anything is printed; with `--fix`, files before it are already fixed), then renders the reports
 /// sorted by path.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
+    let mut finder = Finder::new(args.settings.as_deref())?;
+    if let Some(file) = &args.show_settings {
+        let found = finder.for_file(Some(file))?;
+        return match settings_file::show(found, out) {
+            Err(error) if error.kind() != io::ErrorKind::BrokenPipe => Err(Error::Write(error)),
+            _ => Ok(Outcome::Success),
+        };
+    }
     let mut inputs = inputs::discover(&args.paths, args.stdin_filename.as_deref())?;
     // In path order, so that what `--fix` says on standard error is in file and line order.
     inputs.sort_by(|a, b| a.path.cmp(&b.path));
@@ -108,7 +120,6 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
     if writes && inputs.iter().any(|input| input.origin == Origin::Stdin) {
         return Err(Error::FixStdin);
     }
-    let mut finder = Finder::new(args.settings.as_deref())?;
     let mut reports = Vec::new();
     let mut diffs = Vec::new();
     for input in &inputs {

@@ -110,3 +110,50 @@ pub fn read(path: &Path) -> Result<Found, Error> {
 fn absolute(path: &Path) -> PathBuf {
     std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
 }
+
+/// Writes the settings in force (`found`, or none) for a file: every rule's level and where it
+/// came from (`default`, or the settings file and line), then the `[files]` globs.
+pub fn show(found: Option<&Found>, out: &mut dyn io::Write) -> io::Result<()> {
+    match found {
+        Some(found) => writeln!(out, "settings file: {}", shown(&found.path))?,
+        None => writeln!(out, "settings file: none (every rule at its default level)")?,
+    }
+    let shown = found.map(|found| shown(&found.path));
+    let default = Settings::default();
+    let settings = found.map_or(&default, |found| &found.settings);
+    for rule in sources_diagnostics::Rule::ALL {
+        let (level, line) = settings.level(*rule);
+        let from = match (&shown, line) {
+            (Some(shown), Some(line)) => format!("{shown}:{line}"),
+            _ => "default".to_owned(),
+        };
+        writeln!(out, "{:<32} {:<8} {from}", rule.code(), level.as_str())?;
+    }
+    for (name, globs) in [
+        ("include", &settings.include),
+        ("exclude", &settings.exclude),
+    ] {
+        for glob in globs {
+            let from = shown.as_deref().unwrap_or_default();
+            writeln!(
+                out,
+                "files.{name:<26} {:<8} {from}:{}",
+                glob.pattern, glob.line
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// `path` relative to the current directory when it is under it, `/`-separated.
+fn shown(path: &Path) -> String {
+    let relative = std::env::current_dir()
+        .ok()
+        .and_then(|cwd| path.strip_prefix(cwd).ok().map(Path::to_path_buf));
+    relative
+        .as_deref()
+        .unwrap_or(path)
+        .display()
+        .to_string()
+        .replace('\\', "/")
+}

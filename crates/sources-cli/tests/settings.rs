@@ -133,3 +133,28 @@ fn a_bad_settings_file_is_an_error_at_its_line_and_column() {
     assert_eq!(output.status.code(), Some(2));
     assert!(text(&output.stderr).contains("cannot read the settings file `missing.toml`"));
 }
+
+#[test]
+fn show_settings_says_where_each_level_came_from() {
+    let dir = project();
+    std::fs::write(
+        dir.path().join("sources-lint.toml"),
+        "# team settings\n[rules]\nunknown-field = \"warning\"\n",
+    )
+    .expect("write settings");
+    let output = lint(dir.path(), &["--show-settings", "sub/s.yaml"]);
+    assert_eq!(output.status.code(), Some(0));
+    let stdout = text(&output.stdout);
+    assert!(
+        stdout.starts_with("settings file: sources-lint.toml\n"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("\nunknown-field                    warning  sources-lint.toml:3\n"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("\nmissing-field                    error    default\n"),
+        "{stdout}"
+    );
+}
