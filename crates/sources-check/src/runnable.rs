@@ -2,6 +2,7 @@
 //! before it sends a request or starts a process. An empty `command` or program, an `http` url that
 //! is empty, relative or not `http(s)://`, a header name HTTP does not allow, `timeout: 0s`, a
 //! `static` `root` that is not in its `data`, a window filter mapped to an empty name
+//! (`invalid-value`), the `body` of an anchored `http` window that is not a JSON object
 //! (`invalid-value`), `root` with `format: text` (`conflicting-fields`).
 //!
 //! A value that starts with a `${…}` token is judged only when it runs: its text is not known here.
@@ -29,6 +30,11 @@ pub(crate) fn check_runnable(config: &Config, file: &str, out: &mut Vec<Diagnost
                 }
                 check_header_names(http.headers.as_ref(), out);
                 check_window(http.window.as_ref(), out);
+                if let (Some(body), Some(window)) = (&http.body, &http.window)
+                    && window.value.cursor.is_some()
+                {
+                    check_anchored_body(body, out);
+                }
             }
             Body::Websocket(socket) => {
                 if let Some(url) = socket
@@ -221,6 +227,57 @@ fn check_header_names(headers: Option<&Field<NamedMap<Template>>>, out: &mut Vec
 }
 
 /// `invalid-value` at a window `filters` entry that maps a column to an empty name.
+/// An anchored window merges `older`/`newer` into `body`, so `body` must render to a JSON object:
+/// judged in full when it has no `${…}` token, else by its first character only (a token may stand
+/// for any JSON).
+fn check_anchored_body(body: &Field<Template>, out: &mut Vec<Diagnostic>) {
+    let template = Parsed::parse(body.value.as_str());
+    let mut literal = String::new();
+    let mut tokens = false;
+    for segment in &template.segments {
+        match segment {
+            Segment::Literal(text) if !tokens => literal.push_str(text),
+            _ => tokens = true,
+        }
+    }
+    let not_object = |what: &str| {
+        Diagnostic::new(
+            Rule::InvalidValue,
+            body.value_span,
+            format!(
+                "an anchored window merges `older`/`newer` into `body`, which must be a JSON object, not {what}"
+            ),
+        )
+        .with_label("not a JSON object")
+        .with_help("write `body` as a JSON object (`{\"query\": …}`), or remove it to send `older`/`newer` as query parameters")
+    };
+    if tokens {
+        if let Some(first) = literal.trim_start().chars().next().filter(|c| *c != '{') {
+            out.push(not_object(&format!("text that starts with `{first}`")));
+        }
+        return;
+    }
+    match serde_json::from_str::<serde_json::Value>(&literal) {
+        Ok(serde_json::Value::Object(_)) => {}
+        Ok(other) => out.push(not_object(match other {
+            serde_json::Value::Array(_) => "an array",
+            serde_json::Value::String(_) => "a string",
+            serde_json::Value::Number(_) => "a number",
+            serde_json::Value::Bool(_) => "a boolean",
+            _ => "null",
+        })),
+        Err(error) => out.push(
+            Diagnostic::new(
+                Rule::InvalidValue,
+                body.value_span,
+                format!("`body` of an anchored window is not JSON: {error}"),
+            )
+            .with_label("not JSON")
+            .with_help("write `body` as a JSON object (`{\"query\": …}`), or remove it to send `older`/`newer` as query parameters"),
+        ),
+    }
+}
+
 fn check_window(window: Option<&Field<Window>>, out: &mut Vec<Diagnostic>) {
     let Some(filters) = window.and_then(|window| window.value.filters.as_ref()) else {
         return;

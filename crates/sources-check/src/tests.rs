@@ -194,3 +194,23 @@ fn a_component_that_leaves_a_required_parameter_unsupplied_is_reported() {
         "jobs"
     );
 }
+
+#[test]
+fn an_anchored_body_that_is_not_a_json_object_is_reported() {
+    let text = "data:\n  sources:\n    hits:\n      type: http\n      url: http://127.0.0.1:8099/search\n      body: '[1]'\n      window:\n        cursor: sort\n        search_param: q\n        older: {a: \"${window.cursor}\"}\n        newer: {b: \"${window.cursor}\"}\n        limit_param: size\n";
+    let diagnostics = yaml(text);
+    assert_eq!(codes(&diagnostics), ["invalid-value"]);
+    assert_eq!(
+        diagnostics[0].message,
+        "an anchored window merges `older`/`newer` into `body`, which must be a JSON object, not an array"
+    );
+    let broken = yaml(&text.replace("'[1]'", "'{oops'"));
+    assert_eq!(codes(&broken), ["invalid-value"]);
+    assert!(
+        broken[0]
+            .message
+            .starts_with("`body` of an anchored window is not JSON: "),
+        "{}",
+        broken[0].message
+    );
+}
