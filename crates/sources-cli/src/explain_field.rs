@@ -1,10 +1,11 @@
 //! `sources explain KIND` and `sources explain KIND.FIELD.PATH`: the documentation of an entry kind
-//! (with its field table) or of one field (`http.paginate.next_path`), from the field catalog of
+//! (with its field table, as in `docs/reference.md`) or of one field (`http.paginate.next_path`), from the field catalog of
 //! `sources-config` — the same doc comments that make the JSON Schema and the editor's hovers.
 
 use std::fmt::Write as _;
 
-use sources_config::fields::{self, FieldInfo, Section};
+use sources_config::fields::{self, Section};
+use sources_config::reference;
 use sources_config::{Enumeration, Kind};
 use sources_diagnostics::did_you_mean;
 
@@ -20,7 +21,7 @@ pub fn explain(path: &str) -> Option<String> {
             kind.as_str(),
             fields::kind_summary(kind)
         );
-        text.push_str(&table(fields::for_kind(kind)));
+        text.push_str(&reference::table(fields::for_kind(kind)));
         return Some(text);
     }
     let info = fields::lookup(kind, &rest).or_else(|| {
@@ -44,7 +45,7 @@ pub fn explain(path: &str) -> Option<String> {
         .find(|section| section.key() == last && (kind.is_leaf() || **section != Section::Cache));
     if let Some(section) = section {
         text.push('\n');
-        text.push_str(&table(fields::for_section(*section)));
+        text.push_str(&reference::table(fields::for_section(*section)));
     }
     Some(text)
 }
@@ -75,24 +76,6 @@ pub fn unknown_message(path: &str) -> String {
     )
 }
 
-/// A Markdown table of fields: name, required, default and the first sentence of the doc.
-fn table(infos: &[FieldInfo]) -> String {
-    let mut text = String::from("| field | required | default | meaning |\n|---|---|---|---|\n");
-    for info in infos {
-        let _ = writeln!(
-            text,
-            "| `{}` | {} | {} | {} |",
-            info.name,
-            if info.required { "yes" } else { "no" },
-            info.default
-                .as_deref()
-                .map_or_else(String::new, |default| format!("`{default}`")),
-            info.summary().replace('|', "\\|")
-        );
-    }
-    text
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -101,7 +84,7 @@ mod tests {
     fn a_kind_prints_its_summary_and_field_table() {
         let text = explain("http").expect("http");
         assert!(text.starts_with("http (entry kind)\n\n"), "{text}");
-        assert!(text.contains("| `url` | yes |"), "{text}");
+        assert!(text.contains("| `url` | string | yes |"), "{text}");
         assert!(text.contains("| `paginate` |"), "{text}");
     }
 
