@@ -543,8 +543,8 @@ impl<'c> Engine<'c> {
             Body::Websocket(socket) => {
                 let leaf = &socket.leaf;
                 let scope = Scope::new(params, self.io.as_ref());
-                let url =
-                    scope.render(text(socket.url.as_ref()).ok_or_else(|| fail(missing("url")))?);
+                let url = scope
+                    .render_url(text(socket.url.as_ref()).ok_or_else(|| fail(missing("url")))?);
                 let request = WebSocketRequest {
                     url,
                     headers: headers(socket.headers.as_ref(), &scope),
@@ -788,7 +788,7 @@ impl<'c> Engine<'c> {
         let fail = |cause: Cause| EvalError::new(name, cause);
         let leaf = &http.leaf;
         let scope = Scope::new(params, self.io.as_ref());
-        let url = scope.render(text(http.url.as_ref()).ok_or_else(|| fail(missing("url")))?);
+        let url = scope.render_url(text(http.url.as_ref()).ok_or_else(|| fail(missing("url")))?);
         let method = text(http.method.as_ref())
             .map(|method| scope.render(method).trim().to_ascii_uppercase())
             .filter(|method| !method.is_empty())

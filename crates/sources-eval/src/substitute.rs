@@ -3,11 +3,17 @@
 //!
 //! An undeclared `${params.X}` stays literal (the bound parameter map holds every declared name),
 //! as does a window token where no window request is being made.
+//!
+//! In an http or websocket `url`, a value is percent-encoded for where its token stands (path,
+//! query or fragment), as a browser's `encodeURIComponent` would, so `a&admin=1` stays one query
+//! value. A token in the scheme or host (or after one) is written as it is: there the encoding
+//! cannot be decided, and the checker warns.
 
 use std::collections::BTreeMap;
 
+use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 use serde_json::Value;
-use sources_config::template::{Template, TokenKind, WindowToken};
+use sources_config::template::{Segment, Template, TokenKind, WindowToken};
 
 use crate::io::Io;
 
@@ -83,6 +89,44 @@ impl<'a> Scope<'a> {
         template.render(text, |kind| self.resolve(kind, Escape::None))
     }
 
+    /// Renders an http or websocket `url`: each token's value is percent-encoded for the part of
+    /// the URL it stands in; a token in the scheme or host, and every token after it, is written
+    /// as it is.
+    pub fn render_url(&self, text: &str) -> String {
+        let template = Template::parse(text);
+        let mut out = String::with_capacity(text.len());
+        let mut part = UrlPart::Scheme;
+        for segment in &template.segments {
+            match segment {
+                Segment::Literal(literal) => {
+                    for (index, c) in literal.char_indices() {
+                        part = part.after(c, &literal[index..]);
+                    }
+                    out.push_str(literal);
+                }
+                Segment::Token(token) => {
+                    let Some(value) = self.resolve(&token.kind, Escape::None) else {
+                        out.push_str(&text[token.range.clone()]);
+                        continue;
+                    };
+                    match part {
+                        UrlPart::Scheme
+                        | UrlPart::Slashes(_)
+                        | UrlPart::Authority
+                        | UrlPart::Unknown => {
+                            part = UrlPart::Unknown;
+                            out.push_str(&value);
+                        }
+                        UrlPart::Path | UrlPart::Query | UrlPart::Fragment => {
+                            out.extend(utf8_percent_encode(&value, URL_COMPONENT));
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
     /// Renders a request `body`: `${window.search}` and `${window.filters.NAME}` are escaped for a
     /// JSON string and `${window.limit}` is a number.
     pub fn render_body(&self, text: &str) -> String {
@@ -141,6 +185,54 @@ impl<'a> Scope<'a> {
                     Escape::JsonString => json_string_inner(&text),
                 })
             }
+        }
+    }
+}
+
+/// What `encodeURIComponent` escapes: everything but letters, digits and `-_.!~*'()`.
+const URL_COMPONENT: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'_')
+    .remove(b'.')
+    .remove(b'!')
+    .remove(b'~')
+    .remove(b'*')
+    .remove(b'\'')
+    .remove(b'(')
+    .remove(b')');
+
+/// Where in a URL template the text so far has reached.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum UrlPart {
+    /// The scheme, up to `://`.
+    Scheme,
+    /// The slashes of `://` still to pass.
+    Slashes(u8),
+    /// The host, port and user info.
+    Authority,
+    /// The path.
+    Path,
+    /// The query.
+    Query,
+    /// The fragment.
+    Fragment,
+    /// After a token in the scheme or host: the rest cannot be placed.
+    Unknown,
+}
+
+impl UrlPart {
+    /// The part after literal character `c`; `rest` is the literal text from `c` on. A token
+    /// right after `://` stands in the host.
+    fn after(self, c: char, rest: &str) -> UrlPart {
+        match (self, c) {
+            (UrlPart::Unknown, _) => UrlPart::Unknown,
+            (UrlPart::Fragment, _) | (_, '#') => UrlPart::Fragment,
+            (UrlPart::Query, _) | (_, '?') => UrlPart::Query,
+            (UrlPart::Scheme, ':') if rest.starts_with("://") => UrlPart::Slashes(2),
+            (UrlPart::Slashes(2), '/') => UrlPart::Slashes(1),
+            (UrlPart::Slashes(_), _) => UrlPart::Authority,
+            (UrlPart::Authority | UrlPart::Path, '/') => UrlPart::Path,
+            (part, _) => part,
         }
     }
 }
@@ -260,5 +352,49 @@ mod tests {
             Some("--dir=older")
         );
         assert_eq!(scope.render_arg("${window.cursor}"), None);
+    }
+
+    fn url_with(value: &str, template: &str) -> String {
+        let io = FakeIo::new().with_env("BASE", "http://h:1/api?x=1");
+        let params = BTreeMap::from([("v".to_owned(), value.to_owned())]);
+        Scope::new(&params, &io).render_url(template)
+    }
+
+    #[test]
+    fn url_values_are_encoded_for_their_part() {
+        let query = "http://h/s?q=${params.v}&n=1";
+        assert_eq!(
+            url_with("a&admin=1", query),
+            "http://h/s?q=a%26admin%3D1&n=1"
+        );
+        assert_eq!(url_with("a b", query), "http://h/s?q=a%20b&n=1");
+        assert_eq!(url_with("x#frag", query), "http://h/s?q=x%23frag&n=1");
+        assert_eq!(url_with("100%", query), "http://h/s?q=100%25&n=1");
+        assert_eq!(url_with("é/ü", query), "http://h/s?q=%C3%A9%2F%C3%BC&n=1");
+        let path = "http://h/apps/${params.v}/logs";
+        assert_eq!(url_with("a/../b", path), "http://h/apps/a%2F..%2Fb/logs");
+        assert_eq!(url_with("a b?c", path), "http://h/apps/a%20b%3Fc/logs");
+        assert_eq!(url_with("x#y", path), "http://h/apps/x%23y/logs");
+        assert_eq!(url_with("50%", path), "http://h/apps/50%25/logs");
+        assert_eq!(url_with("naïve", path), "http://h/apps/na%C3%AFve/logs");
+        assert_eq!(
+            url_with("a&b", "http://h/p#${params.v}"),
+            "http://h/p#a%26b"
+        );
+        assert_eq!(url_with("p", "ws://h:8/?t=${params.v}"), "ws://h:8/?t=p");
+    }
+
+    #[test]
+    fn url_tokens_in_the_scheme_or_host_are_written_as_they_are() {
+        assert_eq!(url_with("h:8/x", "http://${params.v}/a"), "http://h:8/x/a");
+        assert_eq!(
+            url_with("a b", "${env.BASE}&q=${params.v}"),
+            "http://h:1/api?x=1&q=a b"
+        );
+        assert_eq!(url_with("http://x/a?b", "${params.v}"), "http://x/a?b");
+        assert_eq!(
+            url_with("v", "http://h/${params.nope}"),
+            "http://h/${params.nope}"
+        );
     }
 }
