@@ -1,13 +1,16 @@
 //! Templates: where they are written in an entry ([`sites`]), malformed tokens (`invalid-template`),
 //! unknown namespaces (`unknown-namespace`, a warning: the token stays literal), and `${window.*}` tokens where no window resolves them
-//! (`window-token-misplaced`), including `${window.filters.NAME}` naming no declared filter.
+//! (`window-token-misplaced`), including `${window.filters.NAME}` naming no declared filter, and
+//! `url` tokens whose value cannot be percent-encoded (`url-template-unencoded`).
 
 use std::ops::Range;
 
 use sources_config::AnyValue;
 use sources_config::Config;
 use sources_config::model::{Body, Source, Window};
-use sources_config::template::{NAMESPACES, Template, TemplateErrorKind, TokenKind, WindowToken};
+use sources_config::template::{
+    NAMESPACES, Template, TemplateErrorKind, TokenKind, UrlPart, WindowToken,
+};
 
 use crate::fixes;
 use sources_diagnostics::{Diagnostic, Rule, Span, did_you_mean};
@@ -349,6 +352,37 @@ fn unknown_namespace(
     }
 }
 
+/// `url-template-unencoded`: parameter and window tokens of a `url` whose value cannot be
+/// percent-encoded where they stand.
+fn unencoded_url_tokens(
+    site: &TemplateSite<'_>,
+    template: &Template<'_>,
+    file: &str,
+    out: &mut Vec<Diagnostic>,
+) {
+    for (token, part) in template.tokens().zip(template.url_parts()) {
+        if part.is_encodable() || matches!(token.kind, TokenKind::Env(_) | TokenKind::Selection(_))
+        {
+            continue;
+        }
+        let written = &site.text[token.range.clone()];
+        let place = if part == UrlPart::Unknown {
+            "after a token in the scheme or host"
+        } else {
+            "in the scheme or host"
+        };
+        out.push(
+            Diagnostic::new(
+                Rule::UrlTemplateUnencoded,
+                site.span_of(file, token.range.clone()),
+                format!("`{written}` stands {place} of the `url`: its value cannot be percent-encoded and goes in as written"),
+            )
+            .with_label("not encoded")
+            .with_help("write the scheme and host literally and keep parameters in the path, query or fragment"),
+        );
+    }
+}
+
 /// `invalid-template`, `unknown-namespace` and `window-token-misplaced` over every template of
 /// every entry.
 pub(crate) fn check_templates(config: &Config, file: &str, out: &mut Vec<Diagnostic>) {
@@ -405,6 +439,9 @@ pub(crate) fn check_templates(config: &Config, file: &str, out: &mut Vec<Diagnos
                     }
                 }
                 out.push(diagnostic);
+            }
+            if site.kind == SiteKind::Url {
+                unencoded_url_tokens(&site, &template, file, out);
             }
             for token in template.tokens() {
                 let TokenKind::Window(window_token) = &token.kind else {

@@ -202,6 +202,33 @@ impl<'a> Template<'a> {
         self.tokens().next().is_none()
     }
 
+    /// For a URL template: where each token stands, in order. `${env.NAME}` in the scheme or host
+    /// is taken as a base URL (what follows is its host or path); any other token there makes
+    /// every later token [`UrlPart::Unknown`].
+    pub fn url_parts(&self) -> Vec<UrlPart> {
+        let mut part = UrlPart::Scheme;
+        let mut parts = Vec::new();
+        for segment in &self.segments {
+            match segment {
+                Segment::Literal(literal) => {
+                    for (index, c) in literal.char_indices() {
+                        part = part.after(c, &literal[index..]);
+                    }
+                }
+                Segment::Token(token) => {
+                    parts.push(part);
+                    part = match (part, &token.kind) {
+                        (UrlPart::Path | UrlPart::Query | UrlPart::Fragment, _) => part,
+                        (UrlPart::Unknown, _) => UrlPart::Unknown,
+                        (_, TokenKind::Env(_)) => UrlPart::Authority,
+                        _ => UrlPart::Unknown,
+                    };
+                }
+            }
+        }
+        parts
+    }
+
     /// Renders the template, asking `resolve` for each token's value; `None` keeps the token as
     /// written (an undeclared `${params.X}` stays literal).
     pub fn render(
@@ -220,6 +247,48 @@ impl<'a> Template<'a> {
             }
         }
         out
+    }
+}
+
+/// Where in a URL template a token stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UrlPart {
+    /// The scheme, up to `://`.
+    Scheme,
+    /// The slashes of `://` still to pass.
+    Slashes(u8),
+    /// The host, port and user info.
+    Authority,
+    /// The path.
+    Path,
+    /// The query.
+    Query,
+    /// The fragment.
+    Fragment,
+    /// After a token in the scheme or host: the rest cannot be placed.
+    Unknown,
+}
+
+impl UrlPart {
+    /// Whether a value standing here can be percent-encoded (path, query or fragment); in the
+    /// scheme or host, or after a token there, it cannot be decided.
+    pub fn is_encodable(self) -> bool {
+        matches!(self, UrlPart::Path | UrlPart::Query | UrlPart::Fragment)
+    }
+
+    /// The part after literal character `c`; `rest` is the literal text from `c` on. A token
+    /// right after `://` stands in the host.
+    fn after(self, c: char, rest: &str) -> UrlPart {
+        match (self, c) {
+            (UrlPart::Unknown, _) => UrlPart::Unknown,
+            (UrlPart::Fragment, _) | (_, '#') => UrlPart::Fragment,
+            (UrlPart::Query, _) | (_, '?') => UrlPart::Query,
+            (UrlPart::Scheme, ':') if rest.starts_with("://") => UrlPart::Slashes(2),
+            (UrlPart::Slashes(2), '/') => UrlPart::Slashes(1),
+            (UrlPart::Slashes(_), _) => UrlPart::Authority,
+            (UrlPart::Authority | UrlPart::Path, '/') => UrlPart::Path,
+            (part, _) => part,
+        }
     }
 }
 

@@ -847,6 +847,30 @@ declare_rules! {
     ///
     /// **Fix:** correct the namespace (`--fix` renames it when one namespace is close).
     UnknownNamespace => "unknown-namespace", Warning, "A `${…}` token in an unknown namespace: it stays literal.";
+    /// Finds a `${params.*}` or `${window.*}` token in a `url` where its value cannot be
+    /// percent-encoded: in the scheme or host, or after a token there (the whole URL a template).
+    ///
+    /// **Why:** `try` and the dashboard encode a value for the part of the URL it stands in (path
+    /// segment, query value, fragment), so `a&admin=1` stays one query value. Where the token
+    /// stands cannot be known, the value goes in as written and can add query parameters or path
+    /// segments. It is a warning because a trusted value there still works.
+    ///
+    /// **Example** (warns: the parameter is the host, and `q` after it is not encoded):
+    ///
+    /// ```yaml
+    /// data:
+    ///   sources:
+    ///     app:
+    ///       type: http
+    ///       url: https://${params.host}/search?q=${params.q}
+    ///       parameters:
+    ///         host: {default: api.example.com}
+    ///         q: {default: ""}
+    /// ```
+    ///
+    /// **Fix:** write the scheme and host literally (or take them from `${env.NAME}`) and keep
+    /// parameters in the path, query or fragment.
+    UrlTemplateUnencoded => "url-template-unencoded", Warning, "A `url` token whose value cannot be percent-encoded where it stands.";
     /// Finds a field that has no effect where it stands: `timeout` on a following websocket, `cache` on a
     /// streamed source.
     ///

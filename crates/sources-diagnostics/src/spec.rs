@@ -103,6 +103,9 @@ impl Rule {
             Rule::UnknownNamespace => {
                 "[templates](docs/reference.md#templates): the `params`, `env`, `window` and `selection` namespaces"
             }
+            Rule::UrlTemplateUnencoded => {
+                "Parameters (`${params.NAME}` in a `url`); DESIGN.md templates"
+            }
             Rule::IneffectiveField => {
                 "[shared fields](docs/reference.md#shared-fields) `timeout` (ignored with `follow: true`); [cache](docs/reference.md#cache) (streamed events pass through)"
             }

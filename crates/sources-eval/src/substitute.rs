@@ -6,14 +6,15 @@
 //!
 //! In an http or websocket `url`, a value is percent-encoded for where its token stands (path,
 //! query or fragment), as a browser's `encodeURIComponent` would, so `a&admin=1` stays one query
-//! value. A token in the scheme or host (or after one) is written as it is: there the encoding
-//! cannot be decided, and the checker warns.
+//! value. A token in the scheme or host is written as it is: there the encoding cannot be decided,
+//! and the checker warns (`url-template-unencoded`). `${env.NAME}` there is taken as a base URL
+//! (scheme, host and path prefix); any other token there leaves every later one unencoded too.
 
 use std::collections::BTreeMap;
 
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 use serde_json::Value;
-use sources_config::template::{Segment, Template, TokenKind, WindowToken};
+use sources_config::template::{Segment, Template, TokenKind, UrlPart, WindowToken};
 
 use crate::io::Io;
 
@@ -90,36 +91,23 @@ impl<'a> Scope<'a> {
     }
 
     /// Renders an http or websocket `url`: each token's value is percent-encoded for the part of
-    /// the URL it stands in; a token in the scheme or host, and every token after it, is written
-    /// as it is.
+    /// the URL it stands in; a token in the scheme or host is written as it is, and so is every
+    /// later one unless the first was `${env.NAME}` (a base URL).
     pub fn render_url(&self, text: &str) -> String {
         let template = Template::parse(text);
         let mut out = String::with_capacity(text.len());
-        let mut part = UrlPart::Scheme;
+        let mut parts = template.url_parts().into_iter();
         for segment in &template.segments {
             match segment {
-                Segment::Literal(literal) => {
-                    for (index, c) in literal.char_indices() {
-                        part = part.after(c, &literal[index..]);
-                    }
-                    out.push_str(literal);
-                }
+                Segment::Literal(literal) => out.push_str(literal),
                 Segment::Token(token) => {
-                    let Some(value) = self.resolve(&token.kind, Escape::None) else {
-                        out.push_str(&text[token.range.clone()]);
-                        continue;
-                    };
-                    match part {
-                        UrlPart::Scheme
-                        | UrlPart::Slashes(_)
-                        | UrlPart::Authority
-                        | UrlPart::Unknown => {
-                            part = UrlPart::Unknown;
-                            out.push_str(&value);
-                        }
-                        UrlPart::Path | UrlPart::Query | UrlPart::Fragment => {
+                    let part = parts.next();
+                    match self.resolve(&token.kind, Escape::None) {
+                        None => out.push_str(&text[token.range.clone()]),
+                        Some(value) if part.is_some_and(UrlPart::is_encodable) => {
                             out.extend(utf8_percent_encode(&value, URL_COMPONENT));
                         }
+                        Some(value) => out.push_str(&value),
                     }
                 }
             }
@@ -200,42 +188,6 @@ const URL_COMPONENT: &AsciiSet = &NON_ALPHANUMERIC
     .remove(b'\'')
     .remove(b'(')
     .remove(b')');
-
-/// Where in a URL template the text so far has reached.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum UrlPart {
-    /// The scheme, up to `://`.
-    Scheme,
-    /// The slashes of `://` still to pass.
-    Slashes(u8),
-    /// The host, port and user info.
-    Authority,
-    /// The path.
-    Path,
-    /// The query.
-    Query,
-    /// The fragment.
-    Fragment,
-    /// After a token in the scheme or host: the rest cannot be placed.
-    Unknown,
-}
-
-impl UrlPart {
-    /// The part after literal character `c`; `rest` is the literal text from `c` on. A token
-    /// right after `://` stands in the host.
-    fn after(self, c: char, rest: &str) -> UrlPart {
-        match (self, c) {
-            (UrlPart::Unknown, _) => UrlPart::Unknown,
-            (UrlPart::Fragment, _) | (_, '#') => UrlPart::Fragment,
-            (UrlPart::Query, _) | (_, '?') => UrlPart::Query,
-            (UrlPart::Scheme, ':') if rest.starts_with("://") => UrlPart::Slashes(2),
-            (UrlPart::Slashes(2), '/') => UrlPart::Slashes(1),
-            (UrlPart::Slashes(_), _) => UrlPart::Authority,
-            (UrlPart::Authority | UrlPart::Path, '/') => UrlPart::Path,
-            (part, _) => part,
-        }
-    }
-}
 
 /// `text` escaped for the inside of a JSON string (without the quotes).
 pub fn json_string_inner(text: &str) -> String {
@@ -388,9 +340,10 @@ mod tests {
     fn url_tokens_in_the_scheme_or_host_are_written_as_they_are() {
         assert_eq!(url_with("h:8/x", "http://${params.v}/a"), "http://h:8/x/a");
         assert_eq!(
-            url_with("a b", "${env.BASE}&q=${params.v}"),
-            "http://h:1/api?x=1&q=a b"
+            url_with("a b", "${env.BASE}/q/${params.v}"),
+            "http://h:1/api?x=1/q/a%20b"
         );
+        assert_eq!(url_with("a b", "${params.v}/q/${params.v}"), "a b/q/a b");
         assert_eq!(url_with("http://x/a?b", "${params.v}"), "http://x/a?b");
         assert_eq!(
             url_with("v", "http://h/${params.nope}"),
