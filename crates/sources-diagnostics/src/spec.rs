@@ -104,7 +104,7 @@ impl Rule {
                 "[templates](docs/reference.md#templates): the `params`, `env`, `window` and `selection` namespaces"
             }
             Rule::UrlTemplateUnencoded => {
-                "Parameters (`${params.NAME}` in a `url`); DESIGN.md templates"
+                "[templates](docs/reference.md#templates): a `url` value is percent-encoded for its path, query or fragment"
             }
             Rule::IneffectiveField => {
                 "[shared fields](docs/reference.md#shared-fields) `timeout` (ignored with `follow: true`); [cache](docs/reference.md#cache) (streamed events pass through)"
