@@ -353,6 +353,12 @@ mod tests {
             argv: vec![],
             env: vec![],
         };
-        assert!(run(&io, &Silent, command, DEFAULT_TIMEOUT).await.is_err());
+        let refused = run(&io, &Silent, command, DEFAULT_TIMEOUT)
+            .await
+            .expect_err("an empty command is refused");
+        assert!(
+            refused.to_string().contains("`command` is empty"),
+            "{refused}"
+        );
     }
 }

@@ -484,7 +484,14 @@ async fn rename_updates_the_declaration_and_every_reference() {
             json!({ "newName": "two words" }),
         )
         .await;
-    assert!(refused.is_err());
+    let error = refused.expect_err("a name with a space is refused");
+    assert!(
+        error
+            .message
+            .contains("`two words` is not a valid name here"),
+        "{}",
+        error.message
+    );
 }
 
 #[tokio::test]

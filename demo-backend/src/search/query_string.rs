@@ -291,22 +291,30 @@ mod tests {
 
     #[test]
     fn refuses_what_it_does_not_model() {
-        for query in [
-            "a OR b",
-            "NOT a",
-            "-a",
-            "a*",
-            "(a)",
-            "host:web",
-            "message:",
-            "AND a",
-            "a AND",
-            "\"open",
-            "a~2",
-            "\"\"",
-            "message:\" \"",
+        // Each refusal names what is wrong with the query, in the words the 400 answer carries.
+        for (query, reason) in [
+            ("a OR b", "[OR] is not modelled: terms are joined by AND"),
+            ("NOT a", "[NOT] is not modelled"),
+            ("-a", "the [-] operator is not modelled"),
+            ("a*", "[*] is not modelled: grouping, ranges, wildcards"),
+            ("(a)", "[(] is not modelled"),
+            (
+                "host:web",
+                "unknown field [host]: the fields are log.level, service.name and message",
+            ),
+            ("message:", "the term [message:] has no value"),
+            ("AND a", "AND must stand between two terms"),
+            ("a AND", "AND must stand between two terms"),
+            ("\"open", "a quote is not closed"),
+            ("a~2", "[~] is not modelled"),
+            ("\"\"", "an empty phrase matches nothing"),
+            ("message:\" \"", "has no value"),
         ] {
-            assert!(parse(query).is_err(), "{query} should be refused");
+            let refusal = parse(query).expect_err(query);
+            assert!(
+                refusal.contains(reason),
+                "{query}: `{refusal}` does not say `{reason}`"
+            );
         }
     }
 
