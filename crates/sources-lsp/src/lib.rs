@@ -24,6 +24,7 @@ mod inlay;
 mod lens;
 mod names;
 mod position;
+mod project;
 mod ranges;
 mod semantic_tokens;
 mod server;

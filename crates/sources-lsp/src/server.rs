@@ -43,6 +43,7 @@ use crate::document::{DocumentStore, Snapshot};
 use crate::guard::{self, Panicked};
 use crate::names::{self, Occurrence, Symbol};
 use crate::position::{self, Positions};
+use crate::project;
 use crate::{
     Options, code_actions, completion, diagnostics, hover, inlay, lens, ranges, semantic_tokens,
     settings, symbols, try_command, workspace,
@@ -249,12 +250,14 @@ impl Server {
     ) -> Vec<tower_lsp_server::ls_types::Diagnostic> {
         let positions = Positions::new(&analyzed.analysis.line_index, self.encoding());
         let values = self.settings.values();
+        // An invalid settings file is reported when the document's diagnostics are published.
+        let project = project::for_uri(uri).ok().flatten();
         diagnostics::published(
             analyzed,
             uri,
             positions,
             self.options.max_published_diagnostics,
-            |diagnostic| values.apply(diagnostic),
+            |diagnostic| project::apply(project.as_ref(), diagnostic).and_then(|d| values.apply(d)),
         )
     }
 
@@ -275,11 +278,21 @@ impl Server {
             while let Some(version) = documents.latest(&uri) {
                 let store = documents.clone();
                 let (analysed_uri, analysed) = (uri.clone(), version.clone());
-                let outcome =
-                    tokio::task::spawn_blocking(move || store.analysed(&analysed_uri, &analysed))
-                        .await;
+                let outcome = tokio::task::spawn_blocking(move || {
+                    let project = project::for_uri(&analysed_uri);
+                    (store.analysed(&analysed_uri, &analysed), project)
+                })
+                .await;
                 match outcome {
-                    Ok(Ok(snapshot)) => {
+                    Ok((Ok(snapshot), project)) => {
+                        let project = match project {
+                            Ok(project) => project,
+                            Err(message) => {
+                                client.show_message(MessageType::ERROR, &message).await;
+                                client.log_message(MessageType::ERROR, message).await;
+                                None
+                            }
+                        };
                         let _in_order = publishing.lock().await;
                         if documents.is_latest(&uri, &version) {
                             let analysis = &snapshot.current.analysis;
@@ -290,14 +303,17 @@ impl Server {
                                 &uri,
                                 positions,
                                 limit,
-                                |diagnostic| values.apply(diagnostic),
+                                |diagnostic| {
+                                    project::apply(project.as_ref(), diagnostic)
+                                        .and_then(|d| values.apply(d))
+                                },
                             );
                             client
                                 .publish_diagnostics(uri.clone(), published, Some(version.number))
                                 .await;
                         }
                     }
-                    Ok(Err(panicked)) => {
+                    Ok((Err(panicked), _)) => {
                         let error = panicked.into_error();
                         client.log_message(MessageType::ERROR, error.message).await;
                     }
