@@ -15,9 +15,9 @@ pub const HIDDEN_FILE_NAME: &str = ".sources-lint.toml";
 /// The tables a settings file may have.
 const TABLES: &[&str] = &["rules", "files"];
 /// The keys of `[files]`.
-const FILE_KEYS: &[&str] = &["include", "exclude"];
+pub const FILE_KEYS: &[&str] = &["include", "exclude"];
 /// The values of a rule in `[rules]`.
-const LEVELS: &[&str] = &["error", "warning", "off"];
+pub const LEVELS: &[&str] = &["error", "warning", "off"];
 
 /// What a settings file sets a rule to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -157,3 +157,48 @@ fn shown(path: &Path) -> String {
         .to_string()
         .replace('\\', "/")
 }
+
+/// The JSON Schema of `sources-lint.toml` (published as `schema/sources-lint.schema.json`), built
+/// from the same rule registry, tables and levels the validation uses.
+pub fn schema_text() -> String {
+    use sources_check::settings::{FILE_KEYS, LEVELS};
+    let level = serde_json::json!({ "enum": LEVELS });
+    let rules: serde_json::Map<String, serde_json::Value> = sources_diagnostics::Rule::ALL
+        .iter()
+        .map(|rule| {
+            let mut schema = level.clone();
+            schema["description"] = rule.summary().into();
+            (rule.code().to_owned(), schema)
+        })
+        .collect();
+    let globs = serde_json::json!({ "type": "array", "items": { "type": "string" } });
+    let files: serde_json::Map<String, serde_json::Value> = FILE_KEYS
+        .iter()
+        .map(|key| ((*key).to_owned(), globs.clone()))
+        .collect();
+    let tables = serde_json::json!({
+        "rules": {
+            "description": "Each rule's level: error, warning or off.",
+            "type": "object",
+            "properties": rules,
+            "additionalProperties": false,
+        },
+        "files": {
+            "description": "Globs choosing the files a directory walk lints.",
+            "type": "object",
+            "properties": files,
+            "additionalProperties": false,
+        },
+    });
+    let schema = serde_json::json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "sources-lint.toml",
+        "description": "Project settings for `sources lint` and the language server.",
+        "type": "object",
+        "properties": tables,
+        "additionalProperties": false,
+    });
+    let mut text = serde_json::to_string_pretty(&schema).unwrap_or_default();
+    text.push('\n');
+    text
+}

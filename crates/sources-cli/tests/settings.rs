@@ -158,3 +158,13 @@ fn show_settings_says_where_each_level_came_from() {
         "{stdout}"
     );
 }
+
+#[test]
+fn the_checked_in_settings_schema_is_current() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../schema/sources-lint.schema.json");
+    sources_testkit::assert_file(
+        &path,
+        &sources_cli::settings_file::schema_text(),
+        "UPDATE_EXPECT=1 cargo test -p sources-cli --test settings",
+    );
+}
