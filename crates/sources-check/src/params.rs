@@ -4,10 +4,10 @@
 //! and `${params.X}` where `X` is not declared (`undeclared-param-reference`, labelled on the
 //! token inside the string).
 
+use sources_config::param_value::{ParamValueError, parse_param_value};
 use sources_config::template::{Template, TokenKind};
 use sources_config::{
     Body, Config, Named, NamedMap, ParamType, Parameter, ReferenceField, Source, Spanned,
-    parse_duration,
 };
 use sources_diagnostics::{Diagnostic, Rule, did_you_mean};
 
@@ -191,25 +191,19 @@ fn check_declaration(parameter: &Named<Parameter>, file: &str, out: &mut Vec<Dia
         return;
     };
     let text = default.value.as_str();
-    let problem = match kind.value {
-        ParamType::String => None,
-        ParamType::Int => text
-            .parse::<i64>()
-            .is_err()
-            .then(|| (Rule::InvalidValue, format!("`{text}` is not an integer"))),
-        ParamType::Bool => (!matches!(text, "true" | "false")).then(|| {
-            (
+    let problem = parse_param_value(kind.value, text)
+        .err()
+        .map(|error| match error {
+            ParamValueError::NotInt => (Rule::InvalidValue, format!("`{text}` is not an integer")),
+            ParamValueError::NotBool => (
                 Rule::InvalidValue,
                 format!("`{text}` is not `true` or `false`"),
-            )
-        }),
-        ParamType::Duration => parse_duration(text).err().map(|error| {
-            (
+            ),
+            ParamValueError::NotDuration(error) => (
                 Rule::InvalidDuration,
                 format!("`{text}` is not a duration: {error}"),
-            )
-        }),
-    };
+            ),
+        });
     if let Some((rule, problem)) = problem {
         out.push(
             Diagnostic::new(

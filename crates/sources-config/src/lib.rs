@@ -18,6 +18,7 @@ pub mod enums;
 pub mod fields;
 pub mod json_path;
 pub mod model;
+pub mod param_value;
 mod path;
 pub mod reference;
 pub mod schema;

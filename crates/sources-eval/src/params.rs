@@ -4,24 +4,14 @@
 use std::collections::BTreeMap;
 
 use sources_config::enums::{Enumeration, ParamType};
+use sources_config::param_value::{ParamValue, parse_param_value};
 
-/// Checks `value` against a parameter type; the message says what is expected.
+/// Checks `value` against a parameter type (through the one parser in `sources_config`); the
+/// message says what is expected.
 pub fn check(kind: ParamType, value: &str) -> Result<(), String> {
-    match kind {
-        ParamType::String => Ok(()),
-        ParamType::Int => value
-            .trim()
-            .parse::<i64>()
-            .map(drop)
-            .map_err(|_| "expected an integer such as `42`".to_owned()),
-        ParamType::Bool => match value {
-            "true" | "false" => Ok(()),
-            _ => Err("expected `true` or `false`".to_owned()),
-        },
-        ParamType::Duration => sources_config::duration::parse_duration(value)
-            .map(drop)
-            .map_err(|error| format!("expected a duration such as `30s` ({error})")),
-    }
+    parse_param_value(kind, value)
+        .map(drop)
+        .map_err(|error| error.to_string())
 }
 
 /// The bound values as CEL sees them under `params`: an `int` is a number, a `bool` a boolean, a
@@ -39,12 +29,14 @@ pub fn typed(
                 .iter()
                 .find(|decl| &decl.name == name)
                 .map_or(ParamType::String, |decl| decl.kind);
-            let value = match kind {
-                ParamType::String => Value::String(text.clone()),
-                _ if text.is_empty() => Value::Null,
-                ParamType::Duration => Value::String(text.clone()),
-                ParamType::Int => text.trim().parse::<i64>().map_or(Value::Null, Value::from),
-                ParamType::Bool => Value::Bool(text == "true"),
+            let value = match (kind, parse_param_value(kind, text)) {
+                (ParamType::String | ParamType::Duration, _) if !text.is_empty() => {
+                    Value::String(text.clone())
+                }
+                (ParamType::String, _) => Value::String(String::new()),
+                (_, Ok(ParamValue::Int(number))) => Value::from(number),
+                (_, Ok(ParamValue::Bool(flag))) => Value::Bool(flag),
+                _ => Value::Null,
             };
             (name.clone(), value)
         })
