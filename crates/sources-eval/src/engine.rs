@@ -157,9 +157,31 @@ fn params_text(params: &BTreeMap<String, String>) -> String {
     }
     params
         .iter()
-        .map(|(name, value)| format!("{name}={value}"))
+        .map(|(name, value)| {
+            if crate::trace::is_credential(name) {
+                format!("{name}={}", crate::trace::REDACTED)
+            } else {
+                format!("{name}={value}")
+            }
+        })
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+#[cfg(test)]
+mod params_text_tests {
+    use super::*;
+
+    #[test]
+    fn credential_named_parameter_values_are_redacted() {
+        let params = BTreeMap::from([
+            ("api_token".to_owned(), "s3cret-value".to_owned()),
+            ("region".to_owned(), "eu".to_owned()),
+        ]);
+        let text = params_text(&params);
+        assert!(!text.contains("s3cret-value"), "{text}");
+        assert!(text.contains("region=eu"), "{text}");
+    }
 }
 
 /// One `pipe` stage or single-input operator, compiled.
