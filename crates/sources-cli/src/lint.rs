@@ -128,6 +128,11 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
             Origin::Stdin => None,
         };
         let found = finder.for_file(file)?;
+        if let (Some(found), Some(file), false) = (found, file, input.named) {
+            if !found.walks(file) {
+                continue;
+            }
+        }
         let content = inputs::read(input)?;
         let report = match lint_content(input, content) {
             Linted::Report(mut report) => {

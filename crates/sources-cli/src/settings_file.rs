@@ -6,7 +6,8 @@ use std::collections::HashMap;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use sources_check::settings::{FILE_NAME, HIDDEN_FILE_NAME, Settings, SettingsError};
+use globset::{GlobSet, GlobSetBuilder};
+use sources_check::settings::{FILE_NAME, Glob, HIDDEN_FILE_NAME, Settings, SettingsError};
 
 /// A settings file that could not be used (exit code 2).
 #[derive(Debug, thiserror::Error)]
@@ -37,6 +38,48 @@ pub struct Found {
     pub path: PathBuf,
     /// What it says.
     pub settings: Settings,
+    /// `[files] include`, compiled (`None`: no include globs, every walked file).
+    include: Option<GlobSet>,
+    /// `[files] exclude`, compiled.
+    exclude: GlobSet,
+}
+
+impl Found {
+    /// Whether a directory walk lints `path`: it matches an include glob (when there are any) and
+    /// no exclude glob, relative to the settings file's directory.
+    pub fn walks(&self, path: &Path) -> bool {
+        let base = self.path.parent().unwrap_or(Path::new(""));
+        let path = absolute(path);
+        let relative = path.strip_prefix(absolute(base)).unwrap_or(&path);
+        self.include
+            .as_ref()
+            .is_none_or(|set| set.is_match(relative))
+            && !self.exclude.is_match(relative)
+    }
+}
+
+/// Compiles globs, naming the first invalid one at its line.
+fn compile(globs: &[Glob], path: &str) -> Result<GlobSet, Error> {
+    let mut set = GlobSetBuilder::new();
+    for glob in globs {
+        let compiled = globset::Glob::new(&glob.pattern).map_err(|error| Error::Invalid {
+            path: path.to_owned(),
+            error: SettingsError {
+                line: glob.line,
+                column: 1,
+                message: format!("invalid glob `{}`: {}", glob.pattern, error.kind()),
+            },
+        })?;
+        set.add(compiled);
+    }
+    set.build().map_err(|error| Error::Invalid {
+        path: path.to_owned(),
+        error: SettingsError {
+            line: 1,
+            column: 1,
+            message: error.to_string(),
+        },
+    })
 }
 
 /// Finds the settings in force for files, caching what each directory resolves to.
@@ -99,10 +142,21 @@ pub fn read(path: &Path) -> Result<Found, Error> {
         path: shown.clone(),
         source,
     })?;
-    let settings = Settings::parse(&text).map_err(|error| Error::Invalid { path: shown, error })?;
+    let settings = Settings::parse(&text).map_err(|error| Error::Invalid {
+        path: shown.clone(),
+        error,
+    })?;
+    let include = if settings.include.is_empty() {
+        None
+    } else {
+        Some(compile(&settings.include, &shown)?)
+    };
+    let exclude = compile(&settings.exclude, &shown)?;
     Ok(Found {
         path: path.to_path_buf(),
         settings,
+        include,
+        exclude,
     })
 }
 

@@ -168,3 +168,23 @@ fn the_checked_in_settings_schema_is_current() {
         "UPDATE_EXPECT=1 cargo test -p sources-cli --test settings",
     );
 }
+
+#[test]
+fn include_and_exclude_choose_what_a_directory_walk_lints() {
+    let dir = project();
+    std::fs::create_dir(dir.path().join("old")).expect("mkdir");
+    std::fs::write(dir.path().join("old/o.yaml"), CONFIG).expect("write config");
+    std::fs::write(dir.path().join("top.yaml"), CONFIG).expect("write config");
+    std::fs::write(
+        dir.path().join("sources-lint.toml"),
+        "[files]\ninclude = [\"sub/**\", \"old/**\"]\nexclude = [\"old/*\"]\n",
+    )
+    .expect("write settings");
+    let stdout = text(&lint(dir.path(), &["."]).stdout);
+    assert!(stdout.contains("sub/s.yaml"), "{stdout}");
+    assert!(!stdout.contains("old/o.yaml"), "{stdout}");
+    assert!(!stdout.contains("top.yaml"), "{stdout}");
+    // A file named on the command line is always linted.
+    let stdout = text(&lint(dir.path(), &["old/o.yaml"]).stdout);
+    assert!(stdout.contains("old/o.yaml"), "{stdout}");
+}
