@@ -188,3 +188,20 @@ fn include_and_exclude_choose_what_a_directory_walk_lints() {
     let stdout = text(&lint(dir.path(), &["old/o.yaml"]).stdout);
     assert!(stdout.contains("old/o.yaml"), "{stdout}");
 }
+
+#[test]
+fn an_invalid_glob_is_named_at_its_line() {
+    let dir = project();
+    std::fs::write(
+        dir.path().join("sources-lint.toml"),
+        "[files]\nexclude = [\n  \"old/[\",\n]\n",
+    )
+    .expect("write settings");
+    let output = lint(dir.path(), &["sub/s.yaml"]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = text(&output.stderr);
+    assert!(
+        stderr.contains("sources-lint.toml:3:1`: invalid glob `old/[`"),
+        "{stderr}"
+    );
+}
