@@ -52,4 +52,22 @@ async fn a_rule_turned_off_in_the_settings_file_is_not_published() {
         "{:?}",
         published.diagnostics
     );
+    std::fs::write(&settings, "[rules]\nunknown-fild = \"off\"\n").expect("write settings");
+    client
+        .notify(
+            "textDocument/didChange",
+            json!({ "textDocument": { "uri": uri, "version": 3 }, "contentChanges": [{ "text": TEXT }] }),
+        )
+        .await;
+    let shown = client.message("window/showMessage").await;
+    let message = shown
+        .params()
+        .map(|params| params["message"].to_string())
+        .unwrap_or_default();
+    assert!(
+        message.contains(
+            "sources-lint.toml:2:1`: unknown rule `unknown-fild`: did you mean `unknown-field`?"
+        ),
+        "{message}"
+    );
 }
