@@ -103,6 +103,8 @@ pub enum Error {
 /// read, events received, elapsed time) that is cleared before the output.
 struct StderrTrace {
     verbose: bool,
+    /// Values never shown: those of masked or credential-named parameters.
+    secrets: Vec<String>,
     bar: Option<indicatif::ProgressBar>,
 }
 
@@ -119,7 +121,11 @@ impl StderrTrace {
             bar.enable_steady_tick(Duration::from_millis(120));
             bar
         });
-        StderrTrace { verbose, bar }
+        StderrTrace {
+            verbose,
+            secrets: Vec::new(),
+            bar,
+        }
     }
 
     /// Runs `write` with the progress line out of the way.
@@ -147,6 +153,9 @@ impl StderrTrace {
 impl Trace for StderrTrace {
     fn note(&self, line: &str) {
         if self.verbose {
+            let line = self.secrets.iter().fold(line.to_owned(), |line, secret| {
+                line.replace(secret.as_str(), sources_eval::trace::REDACTED)
+            });
             self.suspend(|| eprintln!("· {line}"));
         }
     }
@@ -273,7 +282,9 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
         system
     };
     bound?;
-    let reporter = Arc::new(StderrTrace::new(args.verbose, &args.name));
+    let mut reporter = StderrTrace::new(args.verbose, &args.name);
+    reporter.secrets = secret_values(&config, &supplied);
+    let reporter = Arc::new(reporter);
     let trace: Arc<dyn Trace> = reporter.clone();
     let cadence = cadence(&config, source);
     if args.verbose {
@@ -325,6 +336,45 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
     ));
     reporter.finish();
     outcome
+}
+
+/// The values `--verbose` must never show: the defaults of parameters that are `mask: true` or
+/// named like a credential (token, password, secret, key, auth…) in any entry, and the values
+/// supplied for such names, longest first.
+fn secret_values(
+    config: &sources_config::Config,
+    supplied: &std::collections::BTreeMap<String, String>,
+) -> Vec<String> {
+    let mut secret_names = Vec::new();
+    let mut values = Vec::new();
+    for source in &config.entries {
+        let Some(parameters) = source
+            .body
+            .common()
+            .and_then(|common| common.parameters.as_ref())
+        else {
+            continue;
+        };
+        for param in parameters.value.iter() {
+            let declaration = &param.value.value;
+            let masked = declaration.mask.as_ref().is_some_and(|mask| mask.value);
+            if masked || sources_eval::trace::is_credential(&param.name.value) {
+                secret_names.push(param.name.value.clone());
+                if let Some(default) = &declaration.default {
+                    values.push(default.value.clone());
+                }
+            }
+        }
+    }
+    for (name, value) in supplied {
+        if secret_names.contains(name) || sources_eval::trace::is_credential(name) {
+            values.push(value.clone());
+        }
+    }
+    values.retain(|value| !value.is_empty());
+    values.sort_by_key(|value| std::cmp::Reverse(value.len()));
+    values.dedup();
+    values
 }
 
 /// For an entry missing required parameters under `--demo`: `needs --param NAME=…; for example

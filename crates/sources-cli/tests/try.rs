@@ -599,3 +599,21 @@ fn a_missing_parameter_under_demo_gets_a_value_that_works_in_the_demo_world() {
     assert_eq!(code, 0, "{stderr}");
     assert_eq!(json(&stdout)["metadata"]["name"], id.as_str());
 }
+
+#[test]
+fn verbose_never_shows_masked_or_credential_named_parameter_values() {
+    let (_dir, path) = with_config(
+        "data:\n  sources:\n    t:\n      type: exec\n      command: [echo, '${params.pin}']\n      format: text\n      cache: {ttl: 30s}\n      parameters:\n        api_token: {default: hunter2-default}\n        pin: {default: '4711-masked', mask: true}\n      env:\n        TOK: ${params.api_token}\n",
+    );
+    for extra in [&[][..], &["--param", "api_token=zz-supplied-secret"][..]] {
+        let mut args = vec!["try", "-c", &path, "t", "--verbose"];
+        args.extend_from_slice(extra);
+        let (code, _, stderr) = run(&mut sources(&args));
+        assert_eq!(code, 0, "{stderr}");
+        assert!(stderr.contains("env TOK=[redacted]"), "{stderr}");
+        assert!(stderr.contains("api_token=[redacted]"), "{stderr}");
+        for secret in ["hunter2-default", "4711-masked", "zz-supplied-secret"] {
+            assert!(!stderr.contains(secret), "{secret} shown: {stderr}");
+        }
+    }
+}
