@@ -788,8 +788,12 @@ declare_rules! {
     /// Finds a `${window.*}` token where no window resolves it: outside a windowed exec `command` or an
     /// anchored http `body`, `older` or `newer`, or on a source without `window`.
     ///
+    /// Also finds `${window.offset}`, `${window.sort}` and `${window.sort_dir}` on an anchored window.
+    ///
     /// **Why:** window tokens are substituted only where a window makes the request; anywhere else the
-    /// text stays as written. It is a warning because the configuration still runs.
+    /// text stays as written. An anchored window has no offsets and no user sort (the spec's Anchored
+    /// 9), so `sources try` renders those three tokens empty rather than inventing `0`. It is a
+    /// warning because the configuration still runs.
     ///
     /// **Example** (warns: the source has no window):
     ///

@@ -153,6 +153,8 @@ impl<'a> Scope<'a> {
             TokenKind::Window(token) => {
                 let window = self.window?;
                 let text = match token {
+                    // An anchored window has no offsets: the token stays empty, as lint warns.
+                    WindowToken::Offset if window.anchored.is_some() => String::new(),
                     WindowToken::Offset => return Some(window.offset.to_string()),
                     WindowToken::Limit => return Some(window.limit.to_string()),
                     WindowToken::Search => window.search.clone(),
@@ -270,6 +272,24 @@ mod tests {
         );
         assert_eq!(scope.render_arg("${params.empty}").as_deref(), Some(""));
         assert_eq!(scope.render_arg("plain").as_deref(), Some("plain"));
+    }
+
+    #[test]
+    fn an_anchored_window_leaves_the_offset_empty() {
+        let io = FakeIo::new();
+        let params = params();
+        let window = WindowValues {
+            anchored: Some(AnchoredValues {
+                cursor: None,
+                dir: "older",
+            }),
+            ..WindowValues::default()
+        };
+        let scope = Scope::new(&params, &io).with_window(&window);
+        assert_eq!(scope.render("from=${window.offset}"), "from=");
+        let offsets = WindowValues::default();
+        let scope = Scope::new(&params, &io).with_window(&offsets);
+        assert_eq!(scope.render("from=${window.offset}"), "from=0");
     }
 
     #[test]
