@@ -47,6 +47,23 @@ EXPRESSIBLE = {
 }
 
 
+# Cases whose verdict a JSON Schema cannot reach, each with the reason: checks of values inside
+# strings (empty argv, header names, URL forms, JSON roots, zero durations), suppression comments
+# (a schema sees no comments) and YAML merge keys (the validators' YAML readers differ on `<<`).
+SCHEMA_CANNOT = {
+    "conflicting-fields/text-root.yaml": "root against format: text inside one entry",
+    "invalid-value/empty-command.yaml": "an empty program name inside the argv list",
+    "invalid-value/empty-filter-name.yaml": "an empty column name as a map value",
+    "invalid-value/header-name.yaml": "HTTP header-name syntax",
+    "invalid-value/http-url.yaml": "URL scheme and form",
+    "invalid-value/static-root.yaml": "a root path looked up in inline data",
+    "invalid-value/zero-timeout.toml": "a zero duration",
+    "unused-suppression/pass-suppressed.toml": "suppression comments",
+    "unused-suppression/pass-suppressed.yaml": "suppression comments",
+    "valid/merge-keys.yaml": "YAML merge keys",
+}
+
+
 def is_case(path: Path) -> bool:
     return path.suffix in (".yaml", ".yml", ".toml") and path.is_file()
 
@@ -84,6 +101,8 @@ def lint_error_codes(binary: str, cases: list[Path]) -> dict[Path, set[str]]:
 def expectation(case: Path, codes: set[str]) -> tuple[str, str]:
     """("valid" | "invalid" | "skip" | "wrong", why)."""
     relative = case.relative_to(TESTDATA).as_posix()
+    if relative in SCHEMA_CANNOT:
+        return "skip", "not expressible: " + SCHEMA_CANNOT[relative]
     if must_pass(relative):
         if codes:
             return "wrong", "must lint clean, but the linter reports " + ", ".join(sorted(codes))
