@@ -54,6 +54,7 @@ SCHEMA_CANNOT = {
     "conflicting-fields/text-root.yaml": "root against format: text inside one entry",
     "invalid-value/empty-command.yaml": "an empty program name inside the argv list",
     "invalid-value/empty-filter-name.yaml": "an empty column name as a map value",
+    "invalid-value/anchored-body.yaml": "JSON text inside the body string",
     "invalid-value/header-name.yaml": "HTTP header-name syntax",
     "invalid-value/http-url.yaml": "URL scheme and form",
     "invalid-value/static-root.yaml": "a root path looked up in inline data",
