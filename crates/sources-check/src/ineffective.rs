@@ -2,7 +2,7 @@
 //! following websocket, on `file` or on `static`; `cache` on a streamed source. Also a `websocket`
 //! url whose scheme is not `ws://` or `wss://` (`invalid-value`).
 
-use sources_config::template::{Segment, Template};
+use sources_config::template::Template;
 use sources_config::{Body, Config, Enumeration, Field, LeafFields, Source};
 use sources_diagnostics::{Diagnostic, Rule};
 
@@ -116,16 +116,10 @@ fn check_websocket_scheme(
 ) {
     let text = url.value.as_str();
     let template = Template::parse(text);
-    let literal = match template.segments.first() {
-        Some(Segment::Literal(literal)) => *literal,
-        _ => return,
+    let Some(literal) = crate::runnable::literal_start(&template) else {
+        return;
     };
-    let lower = literal.to_ascii_lowercase();
-    let fits = |scheme: &str| {
-        lower.starts_with(scheme)
-            || (scheme.starts_with(lower.as_str()) && literal.len() < text.len())
-    };
-    if fits("ws://") || fits("wss://") {
+    if crate::runnable::fits_scheme(text, literal, &["ws://", "wss://"]) {
         return;
     }
     let scheme_end = literal

@@ -159,16 +159,10 @@ fn check_http_url(url: &Field<Template>, file: &str, out: &mut Vec<Diagnostic>) 
         return;
     }
     let template = Parsed::parse(text);
-    let literal = match template.segments.first() {
-        Some(Segment::Literal(literal)) => *literal,
-        _ => return,
+    let Some(literal) = literal_start(&template) else {
+        return;
     };
-    let lower = literal.to_ascii_lowercase();
-    let fits = |scheme: &str| {
-        lower.starts_with(scheme)
-            || (scheme.starts_with(lower.as_str()) && literal.len() < text.len())
-    };
-    if fits("http://") || fits("https://") {
+    if fits_scheme(text, literal, &["http://", "https://"]) {
         return;
     }
     let (message, help) = match literal.find("://") {
@@ -177,7 +171,7 @@ fn check_http_url(url: &Field<Template>, file: &str, out: &mut Vec<Diagnostic>) 
                 "an `http` `url` must start with `http://` or `https://`, found `{}`",
                 &literal[..at + 3]
             ),
-            if lower.starts_with("ws") {
+            if literal.to_ascii_lowercase().starts_with("ws") {
                 "a websocket endpoint is read by `type: websocket`; an `http` source fetches `http://` and `https://` urls"
             } else {
                 "write `http://` or `https://`; a file on disk is read by `type: file`"
@@ -301,4 +295,22 @@ fn check_window(window: Option<&Field<Window>>, out: &mut Vec<Diagnostic>) {
             );
         }
     }
+}
+
+/// The literal text a url template starts with, if it starts with text rather than a token.
+pub(crate) fn literal_start<'t>(template: &Parsed<'t>) -> Option<&'t str> {
+    match template.segments.first() {
+        Some(Segment::Literal(literal)) => Some(*literal),
+        _ => None,
+    }
+}
+
+/// Whether the literal start of url `text` is, or could still become, one of `schemes`
+/// (`ht` followed by a token may render to `https://`).
+pub(crate) fn fits_scheme(text: &str, literal: &str, schemes: &[&str]) -> bool {
+    let lower = literal.to_ascii_lowercase();
+    schemes.iter().any(|scheme| {
+        lower.starts_with(scheme)
+            || (scheme.starts_with(lower.as_str()) && literal.len() < text.len())
+    })
 }
