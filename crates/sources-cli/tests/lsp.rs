@@ -2,6 +2,8 @@
 //! versions, a flood of edits and requests after `shutdown`. The server answers every request,
 //! with the right content, and stays up until `exit` or the end of its input.
 
+use std::cell::RefCell;
+use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver};
@@ -20,6 +22,9 @@ struct Lsp {
     child: Child,
     stdin: Option<ChildStdin>,
     messages: Receiver<Value>,
+    /// Messages received while waiting for another one, in arrival order: a later wait may want
+    /// them (a publication can overtake the response the test waited for first).
+    backlog: RefCell<VecDeque<Value>>,
     stderr: Receiver<String>,
 }
 
@@ -81,6 +86,7 @@ impl Lsp {
             child,
             stdin,
             messages,
+            backlog: RefCell::default(),
             stderr: lines,
         }
     }
@@ -103,17 +109,38 @@ impl Lsp {
         self.send(json!({ "jsonrpc": "2.0", "method": method, "params": params }));
     }
 
-    /// The first message that satisfies `wanted`, skipping others; fails after [`PATIENCE`].
+    /// The first message that satisfies `wanted`; fails after [`PATIENCE`]. Messages skipped on
+    /// the way are kept for later waits (a publication can overtake the response waited for
+    /// first), except that a notification drops the earlier ones of its method: what follows a
+    /// publication stays what followed it.
     fn expect(&self, what: &str, wanted: impl Fn(&Value) -> bool) -> Value {
-        let deadline = Instant::now() + PATIENCE;
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.messages.recv_timeout(left) {
-                Ok(message) if wanted(&message) => return message,
-                Ok(_) => {}
-                Err(error) => panic!("waiting for {what}: {error}"),
+        let mut backlog = self.backlog.borrow_mut();
+        let found = match backlog.iter().position(&wanted) {
+            Some(at) => {
+                let found = backlog.remove(at).expect("the position is in the backlog");
+                (found, at)
             }
+            None => {
+                let deadline = Instant::now() + PATIENCE;
+                loop {
+                    let left = deadline.saturating_duration_since(Instant::now());
+                    match self.messages.recv_timeout(left) {
+                        Ok(message) if wanted(&message) => break (message, backlog.len()),
+                        Ok(message) => backlog.push_back(message),
+                        Err(error) => panic!("waiting for {what}: {error}"),
+                    }
+                }
+            }
+        };
+        let (message, at) = found;
+        if let Some(method) = message.get("method") {
+            let mut index = 0;
+            backlog.retain(|earlier| {
+                index += 1;
+                index > at || earlier.get("method") != Some(method)
+            });
         }
+        message
     }
 
     /// The response to request `id`.
