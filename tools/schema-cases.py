@@ -66,7 +66,10 @@ SCHEMA_CANNOT = {
 
 
 def is_case(path: Path) -> bool:
-    return path.suffix in (".yaml", ".yml", ".toml") and path.is_file()
+    # testdata/settings/ holds the cases of sources-lint.toml, which change what the linter
+    # reports (or stop it) and are not the schema's to judge.
+    settings = TESTDATA / "settings"
+    return path.suffix in (".yaml", ".yml", ".toml") and path.is_file() and settings not in path.parents
 
 
 def must_pass(relative: str) -> bool:

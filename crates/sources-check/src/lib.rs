@@ -1,6 +1,7 @@
 //! The one analysis every front end calls: [`analyze`] turns text into diagnostics and a model.
 //!
-//! Pure: no file, process, network or clock access. Decoding (`sources-config`) reports the
+//! Pure: no file, process, network or clock access, except `settings_file`, which finds and reads
+//! the project's settings file for every front end. Decoding (`sources-config`) reports the
 //! problems of single fields; the modules here check the model as a whole, one module per domain,
 //! each a `check_*` function that appends to the diagnostics.
 
@@ -20,6 +21,7 @@ mod params;
 mod references;
 mod runnable;
 pub mod settings;
+pub mod settings_file;
 mod suppress;
 mod templates;
 mod window;

@@ -1,6 +1,6 @@
 //! Project settings (`sources-lint.toml`): parsing and validating the file's text, and applying
-//! its rule levels to diagnostics. Finding the file on disk is the front ends' job; nothing here
-//! does I/O.
+//! its rule levels to diagnostics. Finding and reading the file on disk is `settings_file`'s job;
+//! nothing here does I/O.
 
 use sources_diagnostics::{Diagnostic, Rule, Severity, did_you_mean};
 use sources_syntax::LineIndex;

@@ -17,7 +17,8 @@ use crate::fix::{self, FixMode};
 use crate::inputs::{self, Content, Input, MAX_FILE_BYTES, Origin, ReadError};
 use crate::render::{self, Format, RenderOptions};
 use crate::report::{FileReport, Summary};
-use crate::settings_file::{self, Finder};
+use crate::settings_file;
+use sources_check::settings_file::Finder;
 
 /// Arguments of `sources lint`.
 #[derive(Debug, clap::Args)]
@@ -97,7 +98,7 @@ pub enum Error {
     FixStdin,
     /// A settings file could not be read or is invalid.
     #[error(transparent)]
-    Settings(#[from] settings_file::Error),
+    Settings(#[from] sources_check::settings_file::Error),
 }
 
 /// Runs `sources lint`: reads and analyses every input (an unreadable one stops the run before

@@ -7,11 +7,16 @@
 //! give at least one. `UPDATE_EXPECT=1 cargo test -p sources-cli --test golden` re-blesses: it
 //! writes every `.out` and removes stale ones. `GOLDEN_FILTER=window-kind/` limits a run (and a
 //! re-bless) to the cases whose path relative to `testdata/` contains that text.
+//!
+//! As `sources lint` does, a case is linted with the settings file found walking up from its
+//! directory (only one inside `testdata/`: `testdata/settings/` has them); a settings file that
+//! cannot be used makes the case's expectation the error `sources lint` stops with.
 
 use std::fs;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 
+use sources_check::settings_file;
 use sources_cli::lint::{Linted, lint_bytes};
 use sources_cli::render::short;
 use sources_syntax::Syntax;
@@ -67,15 +72,23 @@ fn expectation_path(case: &Path) -> PathBuf {
 
 /// The `short` rendering of one case, or why it could not be produced.
 fn lint_case(case: &Path, relative: &str) -> Result<String, String> {
+    let root = format!("{}/", testdata().display());
+    let settings = match settings_file::find(case.parent().unwrap_or(&testdata())) {
+        Ok(found) => found.filter(|found| found.path.starts_with(testdata())),
+        Err(error) => return Ok(format!("{}\n", error.describe().replace(&root, ""))),
+    };
     let bytes = fs::read(case).map_err(|error| format!("cannot read: {error}"))?;
     let syntax = Syntax::from_path(case).ok_or("not a YAML or TOML file name")?;
     let linted = catch_unwind(AssertUnwindSafe(|| {
         lint_bytes(relative, &bytes, syntax, true)
     }))
     .map_err(|_| "the analysis panicked".to_owned())?;
-    let Linted::Report(report) = linted else {
+    let Linted::Report(mut report) = linted else {
         return Err(format!("a named file must give a report, got {linted:?}"));
     };
+    if let Some(found) = settings {
+        found.settings.apply(&mut report.diagnostics);
+    }
     let mut out = Vec::new();
     short::render(&[report], &mut out).map_err(|error| error.to_string())?;
     String::from_utf8(out).map_err(|error| error.to_string())
@@ -126,7 +139,10 @@ fn testdata_cases_match_their_expectations() {
     };
     let mut failures = Vec::new();
     let mut cases = 0;
-    for path in all.iter().filter(|path| Syntax::from_path(path).is_some()) {
+    let is_case = |path: &&PathBuf| {
+        Syntax::from_path(path).is_some() && !settings_file::is_settings_file(path)
+    };
+    for path in all.iter().filter(is_case) {
         let relative = relative(path);
         if !selected(&relative) {
             continue;
@@ -183,7 +199,7 @@ fn testdata_cases_match_their_expectations() {
         .filter(|path| path.extension().is_some_and(|ext| ext == "out"))
     {
         let case = path.with_extension("");
-        if !selected(&relative(path)) || (case.exists() && Syntax::from_path(&case).is_some()) {
+        if !selected(&relative(path)) || (case.exists() && is_case(&&case)) {
             continue;
         }
         if update {

@@ -116,6 +116,9 @@ struct Document {
     last_good: Option<Arc<Analyzed>>,
     /// Whether a diagnostics worker is running for this document.
     analysing: bool,
+    /// Whether the running worker must publish again once done, because what decides the
+    /// published diagnostics besides the text changed (a settings file, the client's settings).
+    again: bool,
 }
 
 /// Why a change could not be applied.
@@ -152,6 +155,7 @@ impl DocumentStore {
             latest,
             last_good: None,
             analysing,
+            again: false,
         };
         documents.insert(uri, document);
     }
@@ -214,11 +218,23 @@ impl DocumentStore {
         }
     }
 
-    /// Ends the worker for `uri` if `done` is still the latest version (or the document closed);
-    /// `false` when a newer version arrived and the worker must go on.
+    /// Asks the running diagnostics worker for `uri`, if there is one, to publish once more when
+    /// done: what it is publishing may predate a change of settings.
+    pub(crate) fn publish_again(&self, uri: &Uri) {
+        if let Some(document) = self.lock().get_mut(uri) {
+            document.again = document.analysing;
+        }
+    }
+
+    /// Ends the worker for `uri` if `done` is still the latest version (or the document closed)
+    /// and nothing asked it to publish again; `false` when the worker must go on.
     pub(crate) fn finish_worker(&self, uri: &Uri, done: &Arc<Version>) -> bool {
         match self.lock().get_mut(uri) {
             Some(document) if !Arc::ptr_eq(&document.latest, done) => false,
+            Some(document) if document.again => {
+                document.again = false;
+                false
+            }
             Some(document) => {
                 document.analysing = false;
                 true

@@ -23,9 +23,9 @@ use tower_lsp_server::ls_types::{
     TextDocumentSyncKind, TextEdit, Uri, WorkspaceEdit,
 };
 use tower_lsp_server::ls_types::{
-    CodeLens, CodeLensOptions, CodeLensParams, DidChangeConfigurationParams, ExecuteCommandOptions,
-    ExecuteCommandParams, InlayHint, InlayHintParams, InlayHintServerCapabilities, LSPAny,
-    ShowDocumentParams,
+    CodeLens, CodeLensOptions, CodeLensParams, DidChangeConfigurationParams,
+    DidChangeWatchedFilesParams, ExecuteCommandOptions, ExecuteCommandParams, InlayHint,
+    InlayHintParams, InlayHintServerCapabilities, LSPAny, ShowDocumentParams,
 };
 use tower_lsp_server::ls_types::{
     DiagnosticOptions, DiagnosticServerCapabilities, DocumentDiagnosticParams,
@@ -329,6 +329,15 @@ impl Server {
             }
         });
     }
+
+    /// Publishes every open document's diagnostics again, for a change of what decides them
+    /// besides the text (the settings file, the client's settings).
+    fn publish_all_again(&self) {
+        for uri in self.documents.open_documents() {
+            self.documents.publish_again(&uri);
+            self.schedule_diagnostics(uri);
+        }
+    }
 }
 
 fn capabilities(encoding: PositionEncoding) -> ServerCapabilities {
@@ -422,7 +431,24 @@ impl LanguageServer for Server {
         })
     }
 
-    async fn initialized(&self, _: InitializedParams) {}
+    async fn initialized(&self, _: InitializedParams) {
+        if self.settings.can_watch_files() {
+            let client = self.client.clone();
+            tokio::spawn(async move {
+                let registered = client
+                    .register_capability(vec![project::watcher_registration()])
+                    .await;
+                if let Err(error) = registered {
+                    let message = format!(
+                        "sources: changes to sources-lint.toml apply at the next edit, as the \
+                         client refused to watch it: {}",
+                        error.message
+                    );
+                    client.log_message(MessageType::WARNING, message).await;
+                }
+            });
+        }
+    }
 
     async fn shutdown(&self) -> Result<()> {
         Ok(())
@@ -738,8 +764,17 @@ impl LanguageServer for Server {
             self.client.log_message(MessageType::WARNING, problem).await;
         }
         // Severity overrides change what is published.
-        for uri in self.documents.open_documents() {
-            self.schedule_diagnostics(uri);
+        self.publish_all_again();
+    }
+
+    async fn did_change_watched_files(&self, params: DidChangeWatchedFilesParams) {
+        // A settings file changes what is published for any document below it.
+        if params
+            .changes
+            .iter()
+            .any(|change| project::is_settings_file(&change.uri))
+        {
+            self.publish_all_again();
         }
     }
 

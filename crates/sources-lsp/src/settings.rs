@@ -37,6 +37,7 @@ pub(crate) struct Values {
 pub(crate) struct Settings {
     values: Mutex<Values>,
     show_document: Mutex<bool>,
+    watch_files: Mutex<bool>,
     roots: Mutex<Vec<std::path::PathBuf>>,
 }
 
@@ -52,6 +53,25 @@ impl Settings {
             .show_document
             .lock()
             .unwrap_or_else(PoisonError::into_inner) = supported;
+        let watch = capabilities
+            .workspace
+            .as_ref()
+            .and_then(|workspace| workspace.did_change_watched_files.as_ref())
+            .and_then(|watched| watched.dynamic_registration)
+            .unwrap_or(false);
+        *self
+            .watch_files
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner) = watch;
+    }
+
+    /// Whether the client accepts file watchers registered by the server
+    /// (`workspace/didChangeWatchedFiles` with dynamic registration).
+    pub(crate) fn can_watch_files(&self) -> bool {
+        *self
+            .watch_files
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
     }
 
     /// Records the workspace folders (local ones only).

@@ -1,0 +1,258 @@
+//! Finding and reading `sources-lint.toml` on disk, for every front end: walking up from a
+//! linted file's directory (`sources-lint.toml` before `.sources-lint.toml` in each), or the file
+//! named with `--settings`; then parsing and validating it (`settings`) and compiling its
+//! `[files]` globs. The only module of this crate that touches the file system, and it reads
+//! settings files only.
+
+use std::collections::HashMap;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use globset::{GlobSet, GlobSetBuilder};
+
+use crate::settings::{FILE_NAME, Glob, HIDDEN_FILE_NAME, Settings, SettingsError};
+
+/// A settings file that could not be used.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// It could not be read.
+    #[error("cannot read the settings file `{path}`")]
+    Read {
+        /// The file.
+        path: String,
+        /// Why.
+        #[source]
+        source: io::Error,
+    },
+    /// It is not valid.
+    #[error("invalid settings file `{path}:{}:{}`: {}", .error.line, .error.column, .error.message)]
+    Invalid {
+        /// The file.
+        path: String,
+        /// What is wrong, and where in it.
+        error: SettingsError,
+    },
+}
+
+impl Error {
+    /// The whole message, with the cause of a read error: what `sources lint` prints.
+    pub fn describe(&self) -> String {
+        match self {
+            Error::Read { source, .. } => format!("{self}: {source}"),
+            Error::Invalid { .. } => self.to_string(),
+        }
+    }
+}
+
+/// A settings file read from disk.
+#[derive(Clone, Debug)]
+pub struct Found {
+    /// Where it is.
+    pub path: PathBuf,
+    /// What it says.
+    pub settings: Settings,
+    /// `[files] include`, compiled (`None`: no include globs, every walked file).
+    include: Option<GlobSet>,
+    /// `[files] exclude`, compiled.
+    exclude: GlobSet,
+}
+
+impl Found {
+    /// Whether a directory walk lints `path`: it matches an include glob (when there are any) and
+    /// no exclude glob, relative to the settings file's directory.
+    pub fn walks(&self, path: &Path) -> bool {
+        let base = self.path.parent().unwrap_or(Path::new(""));
+        let path = absolute(path);
+        let relative = path.strip_prefix(absolute(base)).unwrap_or(&path);
+        self.include
+            .as_ref()
+            .is_none_or(|set| set.is_match(relative))
+            && !self.exclude.is_match(relative)
+    }
+}
+
+/// Compiles globs, naming the first invalid one at its line.
+fn compile(globs: &[Glob], path: &str) -> Result<GlobSet, Error> {
+    let mut set = GlobSetBuilder::new();
+    for glob in globs {
+        let compiled = globset::Glob::new(&glob.pattern).map_err(|error| Error::Invalid {
+            path: path.to_owned(),
+            error: SettingsError {
+                line: glob.line,
+                column: 1,
+                message: format!("invalid glob `{}`: {}", glob.pattern, error.kind()),
+            },
+        })?;
+        set.add(compiled);
+    }
+    set.build().map_err(|error| Error::Invalid {
+        path: path.to_owned(),
+        error: SettingsError {
+            line: 1,
+            column: 1,
+            message: error.to_string(),
+        },
+    })
+}
+
+/// Finds the settings in force for files, caching what each directory resolves to.
+#[derive(Debug, Default)]
+pub struct Finder {
+    /// The file named with `--settings`, which applies to every file.
+    named: Option<Found>,
+    /// What each directory resolves to.
+    cache: HashMap<PathBuf, Option<Found>>,
+}
+
+impl Finder {
+    /// A finder that uses `named` (from `--settings`) for every file, or walks up when `None`.
+    pub fn new(named: Option<&Path>) -> Result<Finder, Error> {
+        let named = named.map(read).transpose()?;
+        Ok(Finder {
+            named,
+            cache: HashMap::new(),
+        })
+    }
+
+    /// The settings in force for a file at `path` (standard input: the current directory's).
+    pub fn for_file(&mut self, path: Option<&Path>) -> Result<Option<&Found>, Error> {
+        if self.named.is_some() {
+            return Ok(self.named.as_ref());
+        }
+        let start = match path {
+            Some(path) => absolute(path).parent().map(Path::to_path_buf),
+            None => std::env::current_dir().ok(),
+        };
+        let Some(start) = start else {
+            return Ok(None);
+        };
+        if !self.cache.contains_key(&start) {
+            let found = find(&start)?;
+            self.cache.insert(start.clone(), found);
+        }
+        Ok(self.cache.get(&start).and_then(Option::as_ref))
+    }
+}
+
+/// The settings file nearest to `dir`, walking up: `sources-lint.toml` first, then
+/// `.sources-lint.toml`, in each directory.
+pub fn find(dir: &Path) -> Result<Option<Found>, Error> {
+    for dir in dir.ancestors() {
+        for name in [FILE_NAME, HIDDEN_FILE_NAME] {
+            let candidate = dir.join(name);
+            if candidate.is_file() {
+                return read(&candidate).map(Some);
+            }
+        }
+    }
+    Ok(None)
+}
+
+/// Whether `path` names a settings file (by its file name), such as a changed file a client
+/// reports.
+pub fn is_settings_file(path: &Path) -> bool {
+    path.file_name()
+        .is_some_and(|name| name == FILE_NAME || name == HIDDEN_FILE_NAME)
+}
+
+/// Reads and validates one settings file.
+pub fn read(path: &Path) -> Result<Found, Error> {
+    let shown = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|source| Error::Read {
+        path: shown.clone(),
+        source,
+    })?;
+    let settings = Settings::parse(&text).map_err(|error| Error::Invalid {
+        path: shown.clone(),
+        error,
+    })?;
+    let include = if settings.include.is_empty() {
+        None
+    } else {
+        Some(compile(&settings.include, &shown)?)
+    };
+    let exclude = compile(&settings.exclude, &shown)?;
+    Ok(Found {
+        path: path.to_path_buf(),
+        settings,
+        include,
+        exclude,
+    })
+}
+
+/// `path` made absolute against the current directory (unchanged when that is unknown).
+fn absolute(path: &Path) -> PathBuf {
+    std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_nearest_file_wins_and_the_plain_name_before_the_hidden_one() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let sub = dir.path().join("a/b");
+        std::fs::create_dir_all(&sub).expect("mkdir");
+        assert!(
+            find(&sub)
+                .expect("no settings is fine")
+                .is_none_or(|found| {
+                    // A settings file above the temporary directory is not ours to judge.
+                    !found.path.starts_with(dir.path())
+                })
+        );
+        std::fs::write(dir.path().join(FILE_NAME), "[rules]\nsyntax = \"error\"\n").expect("write");
+        std::fs::write(dir.path().join("a").join(HIDDEN_FILE_NAME), "").expect("write");
+        let found = find(&sub).expect("valid").expect("found");
+        assert_eq!(found.path, dir.path().join("a").join(HIDDEN_FILE_NAME));
+        std::fs::write(dir.path().join("a").join(FILE_NAME), "").expect("write");
+        let found = find(&sub).expect("valid").expect("found");
+        assert_eq!(found.path, dir.path().join("a").join(FILE_NAME));
+    }
+
+    #[test]
+    fn an_invalid_file_names_itself_the_line_and_a_suggestion() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join(FILE_NAME);
+        std::fs::write(&path, "[rules]\nunknown-fild = \"off\"\n").expect("write");
+        let error = find(dir.path()).expect_err("invalid");
+        assert_eq!(
+            error.describe(),
+            format!(
+                "invalid settings file `{}:2:1`: unknown rule `unknown-fild`: did you mean \
+                 `unknown-field`?",
+                path.display()
+            )
+        );
+        std::fs::write(&path, "[files]\nexclude = [\"a[\"]\n").expect("write");
+        let error = find(dir.path()).expect_err("invalid glob");
+        assert!(
+            error.describe().contains(":2:1`: invalid glob `a[`: "),
+            "{}",
+            error.describe()
+        );
+    }
+
+    #[test]
+    fn an_unreadable_file_says_why() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        // A directory by the settings file's name cannot be read as one.
+        let error = read(dir.path()).expect_err("a directory is not a file");
+        let message = error.describe();
+        assert!(
+            message.starts_with(&format!(
+                "cannot read the settings file `{}`: ",
+                dir.path().display()
+            )),
+            "{message}"
+        );
+    }
+
+    #[test]
+    fn settings_file_names_are_recognised_by_file_name() {
+        assert!(is_settings_file(Path::new("/p/sources-lint.toml")));
+        assert!(is_settings_file(Path::new("/p/.sources-lint.toml")));
+        assert!(!is_settings_file(Path::new("/p/sources-lint.toml.bak")));
+    }
+}
