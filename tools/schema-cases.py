@@ -32,7 +32,7 @@ TESTDATA = ROOT / "testdata"
 # filter channel), the binding halves of anchored-field (event-log `start`) and
 # window-sort-without-sort-param (a sortable column), and the warnings.
 EXPRESSIBLE = {
-    "unknown-field",  # closed maps per kind (`additionalProperties: false`), `pipe` not on merge
+    "unknown-field",  # closed maps per kind (`additionalProperties: false`)
     "missing-field",  # `required` per kind and section, `sources` or `children`
     "invalid-value",  # types, enumerations, non-empty maps, typed parameter defaults, stage kinds
     "unknown-kind",  # `type` is an enumeration

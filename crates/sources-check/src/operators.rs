@@ -1,5 +1,5 @@
 //! Operator and pipe structure beyond decoding: pipe stages limited to filter/project/derive/sort/
-//! cache and without `from`, no `pipe` on `merge`, non-empty `keep`/`compute`/`parts`/`lookups`
+//! cache and without `from` (on every kind, `merge` included), non-empty `keep`/`compute`/`parts`/`lookups`
 //! with non-empty keys, and join lookups that are leaves declaring the parameters `on` binds
 //! (`join-lookup`).
 
@@ -12,17 +12,6 @@ use crate::{fixes, params};
 pub(crate) fn check_operators(config: &Config, file: &str, out: &mut Vec<Diagnostic>) {
     for source in &config.entries {
         if let Some(pipe) = source.body.common().and_then(|common| common.pipe.as_ref()) {
-            if matches!(source.body, Body::Merge(_)) {
-                out.push(
-                    Diagnostic::new(
-                        Rule::UnknownField,
-                        pipe.key_span,
-                        "`pipe` does not apply to `merge`",
-                    )
-                    .with_label("not a field of `merge`")
-                    .with_help("use a `union` operator over the same children: it takes a `pipe`"),
-                );
-            }
             for stage in &pipe.value {
                 check_stage(&stage.value, file, out);
             }

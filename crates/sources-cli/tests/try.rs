@@ -617,3 +617,19 @@ fn verbose_never_shows_masked_or_credential_named_parameter_values() {
         }
     }
 }
+
+#[test]
+fn a_merge_applies_its_pipe_to_the_concatenated_rows() {
+    let (_dir, path) = with_config(
+        "data:\n  sources:\n    east:\n      type: static\n      data: [{host: a, up: true}, {host: c, up: false}]\n    west:\n      type: static\n      data: [{host: b, up: true}]\n    hosts:\n      type: merge\n      sources: [east, west]\n      tag_field: from\n      pipe:\n        - type: filter\n          where: up\n        - type: sort\n          by: host\n          order: desc\n",
+    );
+    let (code, stdout, stderr) = run(&mut sources(&["try", "-c", &path, "hosts"]));
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(
+        json(&stdout),
+        serde_json::json!([
+            {"host": "b", "up": true, "_meta": {"from": "west"}},
+            {"host": "a", "up": true, "_meta": {"from": "east"}}
+        ])
+    );
+}

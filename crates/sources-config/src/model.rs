@@ -186,7 +186,7 @@ pub struct Common {
     /// operator's expressions. Map of parameter name to its declaration. Default: none.
     pub parameters: Option<Field<NamedMap<Parameter>>>,
     /// Transform stages applied to the output, in order: each a `filter`, `project`, `derive`,
-    /// `sort` or `cache` without `from`. Not on `merge`. Default: none.
+    /// `sort` or `cache` without `from`. Default: none.
     pub pipe: Option<Field<Vec<Spanned<Stage>>>>,
 }
 

@@ -385,9 +385,6 @@ fn shape_kind(def: &mut Value, kind: Kind, summary: &str) {
                 "const": kind.as_str()
             }),
         );
-        if kind == Kind::Merge {
-            properties.remove("pipe");
-        }
         match kind {
             Kind::Http => {
                 properties.insert("window".into(), window_ref("HttpWindow", properties));
@@ -749,7 +746,7 @@ mod tests {
             assert_eq!(def["additionalProperties"], false, "{kind} is closed");
             assert_eq!(def["properties"]["type"]["const"], kind.as_str());
         }
-        assert!(schema["$defs"]["Merge"]["properties"].get("pipe").is_none());
+        assert!(schema["$defs"]["Merge"]["properties"].get("pipe").is_some());
         assert_eq!(
             schema["$defs"]["Stage"]["properties"]["type"]["enum"],
             serde_json::json!(["filter", "project", "derive", "sort", "cache"])
