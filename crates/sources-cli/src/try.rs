@@ -4,7 +4,10 @@
 //! One-shot and polled entries print one value (a polled one is fetched once): a table on a
 //! terminal, JSON when piped, or `--output json|ndjson|table|yaml`; streamed entries print one
 //! event per line, with failures as `{"error": "…"}` lines, until `--limit` events, `--for`
-//! elapses or the stream ends. On a terminal, stderr shows progress (pages, rows, events, elapsed
+//! elapses or the stream ends. Where a snapshot of a streamed entry is needed (a child of a
+//! `merge`/`union` that polls because not every child streams, a `compose` part, a `join` driver),
+//! the stream is read until it ends, `--limit` events or `--for` (2s by default) and its events
+//! are the snapshot's rows. On a terminal, stderr shows progress (pages, rows, events, elapsed
 //! time). Exit 0 on success, 1 when the fetch failed (or the configuration has errors), 2 on usage
 //! errors.
 
@@ -19,6 +22,7 @@ use serde_json::Value;
 use sources_diagnostics::Severity;
 use sources_eval::engine::{Engine, EngineOptions, Output, cadence, declared_params};
 use sources_eval::io::Io;
+use sources_eval::snapshot::SnapshotWindow;
 use sources_eval::trace::{Progress, Trace};
 use sources_syntax::Syntax;
 
@@ -44,10 +48,13 @@ pub struct Args {
     /// or the running one at $SOURCES_DEMO_API when it is set.
     #[arg(long)]
     pub demo: bool,
-    /// Stop after N events of a streamed entry; print at most N rows of a list.
+    /// Stop after N events of a streamed entry; print at most N rows of a list. A streamed entry
+    /// read for a snapshot (a child of a merge or union that polls, a compose part, a join
+    /// driver) contributes at most N events.
     #[arg(long, value_name = "N")]
     pub limit: Option<usize>,
-    /// Stop following a streamed entry after this long (Go duration: `10s`, `1m30s`).
+    /// Stop following a streamed entry after this long (Go duration: `10s`, `1m30s`). A streamed
+    /// entry read for a snapshot is read this long [default there: 2s].
     #[arg(long = "for", value_name = "DURATION")]
     pub for_duration: Option<String>,
     /// How to print: `table` on a terminal, else `json` (NDJSON for streamed events); `ndjson`
@@ -305,6 +312,10 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
         trace.clone(),
         EngineOptions {
             explain: args.verbose,
+            snapshot: SnapshotWindow {
+                events: args.limit,
+                within: for_duration.unwrap_or(sources_eval::snapshot::DEFAULT_WINDOW),
+            },
         },
     );
     let columns = try_output::bound_columns(&config, &args.name);

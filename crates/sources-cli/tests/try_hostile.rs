@@ -1,6 +1,7 @@
 //! `sources try` against hostile servers the test starts on 127.0.0.1: an endless body, a body
 //! that drips, a next link that points back at itself, a websocket that floods, and outputs,
-//! files and messages past `--max-body`. The real binary runs each; every loop here is bounded in
+//! files and messages past `--max-body`; and a websocket merged with a snapshot child, which `try`
+//! reads for a snapshot. The real binary runs each; every loop here is bounded in
 //! count and time, and every run is killed if it outlives its bound.
 
 use std::io::{BufRead, BufReader, Read, Write};
@@ -286,6 +287,110 @@ fn a_websocket_message_past_the_limit_ends_the_stream_with_an_error() {
         run.stdout,
         "{\"n\":0}\n{\"error\":\"source `feed`: a message is larger than the 1 MiB limit (raise it with `--max-body`)\"}\n"
     );
+}
+
+/// A websocket server that sends `frames`, then either closes or (with `hold`) keeps the
+/// connection open, reading until the client leaves or the server's lifetime is over.
+fn websocket_frames(frames: &'static [&'static str], hold: bool) -> u16 {
+    server(1, move |stream| {
+        let _ = stream.set_read_timeout(Some(SERVER_LIFETIME));
+        let Ok(mut socket) = tungstenite::accept(stream) else {
+            return;
+        };
+        for frame in frames {
+            if socket.send(Message::text(*frame)).is_err() {
+                return;
+            }
+        }
+        if hold {
+            let started = Instant::now();
+            while started.elapsed() < SERVER_LIFETIME && socket.read().is_ok() {}
+        } else {
+            let _ = socket.close(None);
+            let _ = socket.flush();
+        }
+    })
+}
+
+/// A `merge` and a `union` of the websocket on `port` and a static child: they poll, so `try`
+/// reads the stream for a snapshot.
+fn stream_and_snapshot_config(dir: &tempfile::TempDir, port: u16) -> PathBuf {
+    config(
+        dir,
+        &format!(
+            "data:\n  sources:\n    feed:\n      type: websocket\n      url: ws://127.0.0.1:{port}/\n    fixed:\n      type: static\n      data: [{{n: 100}}]\n    both:\n      type: merge\n      sources: [feed, fixed]\n      tag_field: from\n    positive:\n      type: union\n      sources: [fixed, feed]\n      pipe:\n        - type: filter\n          where: n > 0\n"
+        ),
+    )
+}
+
+#[test]
+fn a_merge_of_a_stream_and_a_snapshot_reads_the_stream_until_it_ends() {
+    let port = websocket_frames(&[r#"{"n":0}"#, r#"{"n":1}"#, r#"{"n":2}"#], false);
+    let dir = tempfile::tempdir().expect("tempdir");
+    let config = stream_and_snapshot_config(&dir, port);
+    let run = try_entry(&config, &["both", "--verbose"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let rows: serde_json::Value = serde_json::from_str(&run.stdout).expect("JSON");
+    assert_eq!(
+        rows,
+        serde_json::json!([
+            {"n": 0, "_meta": {"from": "feed"}},
+            {"n": 1, "_meta": {"from": "feed"}},
+            {"n": 2, "_meta": {"from": "feed"}},
+            {"n": 100, "_meta": {"from": "fixed"}}
+        ])
+    );
+    assert!(
+        run.stderr
+            .contains("`feed` streams: its snapshot is the first 3 events (the stream ended)"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn a_union_of_a_stream_and_a_snapshot_reads_the_stream_for_the_window() {
+    let port = websocket_frames(&[r#"{"n":0}"#, r#"{"n":1}"#], true);
+    let dir = tempfile::tempdir().expect("tempdir");
+    let config = stream_and_snapshot_config(&dir, port);
+    let run = try_entry(&config, &["positive", "--for", "500ms", "--verbose"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stdout, "[{\"n\":100},{\"n\":1}]\n", "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("`feed` streams: its snapshot is the first 2 events (read for 500ms)"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.took < RUN_BOUND);
+}
+
+#[test]
+fn a_stream_snapshot_stops_at_limit_events() {
+    let port = websocket_frames(
+        &[r#"{"n":1}"#, r#"{"n":2}"#, r#"{"n":3}"#, r#"{"n":4}"#],
+        true,
+    );
+    let dir = tempfile::tempdir().expect("tempdir");
+    let config = stream_and_snapshot_config(&dir, port);
+    let run = try_entry(
+        &config,
+        &["positive", "--limit", "3", "--for", "20s", "--verbose"],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.took < Duration::from_secs(10),
+        "--limit did not stop the read: {:?}",
+        run.took
+    );
+    assert!(
+        run.stderr
+            .contains("`feed` streams: its snapshot is the first 3 events (--limit 3)"),
+        "{}",
+        run.stderr
+    );
+    // The list is [100, 1, 2, 3]; `--limit` also prints at most 3 rows of it.
+    assert_eq!(run.stdout, "[{\"n\":100},{\"n\":1},{\"n\":2}]\n");
 }
 
 #[test]

@@ -40,6 +40,9 @@ const CASES: &[&str] = &[
     "data:\n  sources:\n    h:\n      type: http\n      url: https://x/y\n      format: text\n      window:\n        cursor: id\n        older: {before: '${window.cursor}'}\n        newer: {after: '${window.cursor}'}\n",
     "data:\n  sources:\n    a:\n      type: static\n      data: [{size: 3}]\n      parameters:\n        min: {type: int, default: \"2\"}\n    f: {type: filter, from: a, where: \"size > 1\"}\n",
     "data:\n  sources:\n    a:\n      type: http\n      url: https://x/${params.id}\n      parameters:\n        id: {required: true}\n    f: {type: filter, from: a, where: \"true\"}\n",
+    "data:\n  sources:\n    w: {type: websocket, url: \"wss://x/y\"}\n    s: {type: static, data: [{id: 2}]}\n    m: {type: merge, sources: [w, s], tag_field: from}\n    u: {type: union, sources: [s, w]}\n",
+    "data:\n  sources:\n    t: {type: http, url: \"https://x/y\", follow: true}\n    s: {type: static, data: [{id: 2}]}\n    m:\n      type: merge\n      children: [{source: t}, {source: s, tags: {k: v}}]\n      pipe: [{type: filter, where: \"id > 0\"}]\n",
+    "data:\n  sources:\n    w: {type: websocket, url: \"wss://x/y\"}\n    s: {type: static, data: [{id: 2}]}\n    c: {type: compose, parts: {live: w, fixed: s}}\n",
 ];
 
 /// One of a few values of every JSON type, and the shapes the issue names (`""`, `[]`, `"0s"`).

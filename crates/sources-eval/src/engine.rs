@@ -26,6 +26,7 @@ use crate::merge::{self, ChildTags, DEFAULT_META_KEY};
 use crate::operators;
 use crate::paginate::{self, LinkWalk};
 use crate::params::{ParamDecl, bind};
+use crate::snapshot::{self as stream_snapshot, SnapshotWindow};
 use crate::substitute::Scope;
 use crate::trace::Trace;
 use crate::window::{
@@ -310,6 +311,8 @@ fn in_stage(index: Option<usize>, cause: Cause) -> Cause {
 pub struct EngineOptions {
     /// Do extra work only to explain (evaluate a growing window's condition).
     pub explain: bool,
+    /// How much of a streamed entry is read where a snapshot of it is needed.
+    pub snapshot: SnapshotWindow,
 }
 
 /// Evaluates entries of one configuration through one I/O seam.
@@ -364,16 +367,25 @@ impl<'c> Engine<'c> {
         stack: Vec<String>,
     ) -> BoxFuture<'_, Result<Value, EvalError>> {
         Box::pin(async move {
-            match self.eval(name.clone(), params, stack).await? {
-                Output::Value(value) => Ok(value),
-                Output::Stream(_) => Err(EvalError::new(
-                    name,
-                    Cause::Unsupported(
-                        "it streams, and a snapshot is needed here (only a merge or union whose every child streams can read streamed children)".to_owned(),
-                    ),
-                )),
-            }
+            let output = self.eval(name.clone(), params, stack).await?;
+            self.settle(&name, output).await
         })
+    }
+
+    /// The value of an output: a stream is read for a snapshot (see [`crate::snapshot`]).
+    async fn settle(&self, name: &str, output: Output<'_>) -> Result<Value, EvalError> {
+        match output {
+            Output::Value(value) => Ok(value),
+            Output::Stream(events) => {
+                let window = self.options.snapshot;
+                let taken = stream_snapshot::read(self.io.as_ref(), events, window).await?;
+                self.trace.note(&format!(
+                    "`{name}` streams: its snapshot is the first {}",
+                    taken.describe(window)
+                ));
+                Ok(Value::Array(taken.rows))
+            }
+        }
     }
 
     fn eval(
@@ -606,20 +618,10 @@ impl<'c> Engine<'c> {
             }
             Body::Merge(merge) => {
                 let limit = timeout_of(&merge.leaf);
-                let merged = self.merge(name, &merge.merge, params, stack);
-                let timed = async {
-                    let sleep = self.io.sleep(limit);
-                    futures::pin_mut!(merged);
-                    match futures::future::select(merged, sleep).await {
-                        futures::future::Either::Left((result, _)) => result,
-                        futures::future::Either::Right(_) => {
-                            Err(fail(Cause::Io(crate::io::IoError::Timeout(limit))))
-                        }
-                    }
-                };
-                timed.await
+                self.merge(name, &merge.merge, params, stack, Some(limit))
+                    .await
             }
-            Body::Union(union) => self.merge(name, &union.merge, params, stack).await,
+            Body::Union(union) => self.merge(name, &union.merge, params, stack, None).await,
             Body::Compose(compose) => {
                 let skip = compose
                     .on_error
@@ -1026,12 +1028,38 @@ impl<'c> Engine<'c> {
         }
     }
 
+    /// Runs `work` within a `merge`'s `timeout` (a `union` has none).
+    async fn within<T>(
+        &self,
+        name: &str,
+        limit: Option<Duration>,
+        work: impl std::future::Future<Output = Result<T, EvalError>>,
+    ) -> Result<T, EvalError> {
+        let Some(limit) = limit else {
+            return work.await;
+        };
+        let sleep = self.io.sleep(limit);
+        futures::pin_mut!(work);
+        match futures::future::select(work, sleep).await {
+            futures::future::Either::Left((result, _)) => result,
+            futures::future::Either::Right(_) => Err(EvalError::new(
+                name,
+                Cause::Io(crate::io::IoError::Timeout(limit)),
+            )),
+        }
+    }
+
+    /// A `merge` or `union`: it streams when every child streams; otherwise it polls, and a
+    /// streamed child contributes a snapshot of its stream. `timeout` (on `merge`) bounds fetching
+    /// the snapshot children and opening the streams; the streams are then read, all at once, for
+    /// the snapshot window.
     async fn merge(
         &self,
         name: &str,
         merge: &'c MergeFields,
         params: &BTreeMap<String, String>,
         stack: &[String],
+        timeout: Option<Duration>,
     ) -> Result<Output<'_>, EvalError> {
         let fail = |cause: Cause| EvalError::new(name, cause);
         let skip = merge
@@ -1066,45 +1094,55 @@ impl<'c> Engine<'c> {
                     .get(child)
                     .is_some_and(|source| cadence(self.config, source).is_streamed())
             });
+        let opened = self
+            .within(name, timeout, async {
+                let mut opened = Vec::new();
+                for (child, tags) in children {
+                    match self
+                        .eval(child.clone(), self.forward(&child, params), stack.to_vec())
+                        .await
+                    {
+                        Ok(output) => opened.push((child, tags, output)),
+                        Err(error) if skip => self
+                            .trace
+                            .note(&format!("merge `{name}`: child `{child}` skipped: {error}")),
+                        Err(error) => return Err(fail(Cause::from(error))),
+                    }
+                }
+                Ok(opened)
+            })
+            .await?;
         if all_stream {
             let mut streams = Vec::new();
-            for (child, tags) in children {
-                match self
-                    .eval(child.clone(), self.forward(&child, params), stack.to_vec())
-                    .await
-                {
-                    Ok(Output::Stream(events)) => {
-                        let meta_key = meta_key.clone();
-                        streams.push(
-                            events
-                                .map(move |event| {
-                                    event.map(|mut value| {
-                                        merge::tag_row(&mut value, &tags, &meta_key);
-                                        value
-                                    })
-                                })
-                                .boxed(),
-                        );
-                    }
-                    Ok(Output::Value(_)) => {
-                        return Err(fail(Cause::Unsupported(format!(
-                            "child `{child}` did not stream"
-                        ))));
-                    }
-                    Err(error) if skip => self
-                        .trace
-                        .note(&format!("merge `{name}`: child `{child}` skipped: {error}")),
-                    Err(error) => return Err(fail(Cause::from(error))),
-                }
+            for (child, tags, output) in opened {
+                let Output::Stream(events) = output else {
+                    return Err(fail(Cause::Unsupported(format!(
+                        "child `{child}` did not stream"
+                    ))));
+                };
+                let meta_key = meta_key.clone();
+                streams.push(
+                    events
+                        .map(move |event| {
+                            event.map(|mut value| {
+                                merge::tag_row(&mut value, &tags, &meta_key);
+                                value
+                            })
+                        })
+                        .boxed(),
+                );
             }
             return Ok(Output::Stream(futures::stream::select_all(streams).boxed()));
         }
+        let settled =
+            futures::future::join_all(opened.into_iter().map(|(child, tags, output)| async move {
+                let value = self.settle(&child, output).await;
+                (child, tags, value)
+            }))
+            .await;
         let mut values = Vec::new();
-        for (child, tags) in &children {
-            match self
-                .snapshot_at(child.clone(), self.forward(child, params), stack.to_vec())
-                .await
-            {
+        for (child, tags, value) in settled {
+            match value {
                 Ok(value) => values.push((value, tags)),
                 Err(error) if skip => self
                     .trace

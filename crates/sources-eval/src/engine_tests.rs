@@ -58,7 +58,10 @@ impl Run {
             &self.config,
             self.io.clone(),
             self.trace.clone(),
-            EngineOptions { explain: true },
+            EngineOptions {
+                explain: true,
+                ..EngineOptions::default()
+            },
         )
     }
 

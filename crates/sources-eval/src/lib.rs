@@ -21,6 +21,7 @@ pub mod merge;
 pub mod operators;
 pub mod paginate;
 pub mod params;
+pub mod snapshot;
 pub use sources_config::json_path as path;
 pub mod substitute;
 pub mod system;

@@ -60,11 +60,14 @@ pub fn tag_row(row: &mut Value, tags: &ChildTags, meta_key: &str) {
 }
 
 /// Concatenates children's values, tagging each child's rows.
-pub fn concat(children: Vec<(Value, &ChildTags)>, meta_key: &str) -> Value {
+pub fn concat<T: std::borrow::Borrow<ChildTags>>(
+    children: impl IntoIterator<Item = (Value, T)>,
+    meta_key: &str,
+) -> Value {
     let mut out = Vec::new();
     for (value, tags) in children {
         for mut row in rows(value) {
-            tag_row(&mut row, tags, meta_key);
+            tag_row(&mut row, tags.borrow(), meta_key);
             out.push(row);
         }
     }

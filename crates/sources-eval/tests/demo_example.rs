@@ -57,7 +57,10 @@ impl World {
             &self.config,
             self.io.clone(),
             self.trace.clone(),
-            EngineOptions { explain: true },
+            EngineOptions {
+                explain: true,
+                ..EngineOptions::default()
+            },
         )
     }
 
