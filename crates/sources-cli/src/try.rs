@@ -255,7 +255,8 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
         )));
     };
     let supplied = sources_eval::params::parse_assignments(&args.params).map_err(Error::Usage)?;
-    let bound = sources_eval::params::bind(&declared_params(source), &supplied)
+    // The one binding of the named entry's parameters: the engine takes it as it is.
+    let bound = sources_eval::params::bind_entry(source, &supplied)
         .map_err(|message| Error::Usage(format!("`{}`: {message}", args.name)));
     let for_duration = args
         .for_duration
@@ -288,7 +289,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
     } else {
         system
     };
-    bound?;
+    let bound = bound?;
     let mut reporter = StderrTrace::new(args.verbose, &args.name);
     reporter.secrets = secret_values(&config, &supplied);
     let reporter = Arc::new(reporter);
@@ -339,7 +340,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
     let outcome = runtime.block_on(evaluate(
         &engine,
         args,
-        &supplied,
+        &bound,
         for_duration,
         &reporter,
         &printing,
@@ -431,13 +432,13 @@ async fn demo_hint(
 async fn evaluate(
     engine: &Engine<'_>,
     args: &Args,
-    supplied: &BTreeMap<String, String>,
+    bound: &sources_eval::params::Bound,
     for_duration: Option<Duration>,
     trace: &StderrTrace,
     printing: &Printing<'_>,
     out: &mut dyn Write,
 ) -> Result<Outcome, Error> {
-    let output = match engine.evaluate(&args.name, supplied).await {
+    let output = match engine.evaluate(bound).await {
         Ok(output) => output,
         Err(error) => {
             trace.finish();

@@ -314,7 +314,11 @@ async fn disagreements(config: &Config, io: Arc<FakeIo>) -> Vec<String> {
             .filter(|decl| decl.default.is_none())
             .map(|decl| (decl.name.clone(), sample(decl.kind).to_owned()))
             .collect();
-        let result = match engine.evaluate(name, &supplied).await {
+        let evaluated = match engine.bind(name, &supplied) {
+            Ok(bound) => engine.evaluate(&bound).await,
+            Err(error) => Err(error),
+        };
+        let result = match evaluated {
             Ok(Output::Value(_)) => Ok(()),
             Ok(Output::Stream(events)) => {
                 let events: Vec<_> = events.take(3).collect().await;

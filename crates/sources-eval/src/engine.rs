@@ -13,7 +13,7 @@ use futures::stream::BoxStream;
 use serde_json::Value;
 use sources_config::{
     Anchor, Body, Config, Emit, Enumeration, Field, Format, Growing, Http, Kind, LeafFields,
-    MergeFields, NamedMap, OnError, Order, ParamType, Source, Stage, Template, Window,
+    MergeFields, NamedMap, OnError, Order, Source, Stage, Template, Window,
 };
 
 use crate::cache::{CachePolicy, DEFAULT_SIZE, FetchCache};
@@ -25,7 +25,8 @@ use crate::io::{BoxFuture, CommandSpec, HttpRequest, Io, WebSocketRequest};
 use crate::merge::{self, ChildTags, DEFAULT_META_KEY};
 use crate::operators;
 use crate::paginate::{self, LinkWalk};
-use crate::params::{ParamDecl, bind};
+pub use crate::params::declared_params;
+use crate::params::{Bound, bind};
 use crate::snapshot::{self as stream_snapshot, SnapshotWindow};
 use crate::substitute::Scope;
 use crate::trace::Trace;
@@ -58,37 +59,6 @@ pub use sources_config::cadence::{Cadence, MAX_CHAIN_DEPTH, cadence, upstream};
 /// Whether a boolean field is set to true.
 fn is_true(field: Option<&Field<bool>>) -> bool {
     field.is_some_and(|field| field.value)
-}
-
-/// The declared parameters of an entry.
-pub fn declared_params(source: &Source) -> Vec<ParamDecl> {
-    let Some(parameters) = source
-        .body
-        .common()
-        .and_then(|common| common.parameters.as_ref())
-    else {
-        return Vec::new();
-    };
-    parameters
-        .value
-        .iter()
-        .map(|param| ParamDecl {
-            name: param.name.value.clone(),
-            kind: param
-                .value
-                .value
-                .kind
-                .as_ref()
-                .map_or(ParamType::String, |kind| kind.value),
-            required: is_true(param.value.value.required.as_ref()),
-            default: param
-                .value
-                .value
-                .default
-                .as_ref()
-                .map(|default| default.value.clone()),
-        })
-        .collect()
 }
 
 fn text(field: Option<&Field<Template>>) -> Option<&str> {
@@ -341,13 +311,29 @@ impl<'c> Engine<'c> {
         }
     }
 
-    /// Evaluates the entry `name` with caller-supplied parameters.
-    pub async fn evaluate(
+    /// Binds the caller's values for the entry `name`, for [`Engine::evaluate`].
+    pub fn bind(
         &self,
         name: &str,
-        params: &BTreeMap<String, String>,
-    ) -> Result<Output<'_>, EvalError> {
-        self.eval(name.to_owned(), params.clone(), Vec::new()).await
+        supplied: &BTreeMap<String, String>,
+    ) -> Result<Bound, EvalError> {
+        let source = self
+            .config
+            .get(name)
+            .ok_or_else(|| EvalError::new(name, Cause::UnknownSource(name.to_owned())))?;
+        crate::params::bind_entry(source, supplied)
+            .map_err(|message| EvalError::new(name, Cause::Param(message)))
+    }
+
+    /// Evaluates the entry whose parameters `params` holds, bound by the caller
+    /// ([`crate::params::bind_entry`]): they are not bound again.
+    pub async fn evaluate(&self, params: &Bound) -> Result<Output<'_>, EvalError> {
+        self.eval_bound(
+            params.entry().to_owned(),
+            params.values().clone(),
+            Vec::new(),
+        )
+        .await
     }
 
     /// Evaluates `name` as a snapshot: a streamed entry is an error.
@@ -388,10 +374,29 @@ impl<'c> Engine<'c> {
         }
     }
 
+    /// Binds `supplied` for the entry `name` (one the engine reads on the way), then evaluates it.
     fn eval(
         &self,
         name: String,
         supplied: BTreeMap<String, String>,
+        stack: Vec<String>,
+    ) -> BoxFuture<'_, Result<Output<'_>, EvalError>> {
+        Box::pin(async move {
+            let source = self
+                .config
+                .get(&name)
+                .ok_or_else(|| EvalError::new(name.clone(), Cause::UnknownSource(name.clone())))?;
+            let params = bind(&declared_params(source), &supplied)
+                .map_err(|message| EvalError::new(name.clone(), Cause::Param(message)))?;
+            self.eval_bound(name, params, stack).await
+        })
+    }
+
+    /// Evaluates `name` with its parameters already bound.
+    fn eval_bound(
+        &self,
+        name: String,
+        params: BTreeMap<String, String>,
         mut stack: Vec<String>,
     ) -> BoxFuture<'_, Result<Output<'_>, EvalError>> {
         Box::pin(async move {
@@ -410,8 +415,6 @@ impl<'c> Engine<'c> {
                 .config
                 .get(&name)
                 .ok_or_else(|| fail(Cause::UnknownSource(name.clone())))?;
-            let params =
-                bind(&declared_params(source), &supplied).map_err(|m| fail(Cause::Param(m)))?;
             let pipe = compile_pipe(source).map_err(fail)?;
             stack.push(name.clone());
             let output = self.body(source, &params, &stack).await?;

@@ -32,7 +32,10 @@ async fn value_of(
     name: &str,
     supplied: &[(&str, &str)],
 ) -> Result<Value, EvalError> {
-    match engine.evaluate(name, &params(supplied)).await? {
+    match engine
+        .evaluate(&engine.bind(name, &params(supplied))?)
+        .await?
+    {
         Output::Value(value) => Ok(value),
         Output::Stream(_) => panic!("`{name}` streamed"),
     }
@@ -70,7 +73,9 @@ impl Run {
     }
 
     async fn events(&self, name: &str) -> Vec<Result<Value, String>> {
-        match self.engine().evaluate(name, &BTreeMap::new()).await {
+        let engine = self.engine();
+        let bound = engine.bind(name, &BTreeMap::new()).expect("bound");
+        match engine.evaluate(&bound).await {
             Ok(Output::Stream(events)) => {
                 events.map(|e| e.map_err(|e| e.to_string())).collect().await
             }
@@ -881,4 +886,24 @@ async fn an_anchored_window_sends_its_limit_as_limit_param() {
     value_of(&engine, "log", &[]).await.expect("runs");
     let sent = &run.io.http_log()[0].url;
     assert!(sent.contains("size=11"), "{sent}");
+}
+
+#[tokio::test]
+async fn the_named_entry_is_bound_once_by_the_caller() {
+    // An optional `int` nobody supplied is bound to the empty text, which binding again (as a
+    // supplied value) refuses: `evaluate` takes the caller's binding as it is.
+    let run = Run::new(
+        "data:\n  sources:\n    s:\n      type: static\n      data: [{n: 1}]\n      parameters:\n        page: {type: int}\n      pipe:\n        - {type: filter, where: \"params.page == null\"}\n",
+        FakeIo::new(),
+    );
+    let engine = run.engine();
+    let bound = engine.bind("s", &BTreeMap::new()).expect("bound");
+    assert_eq!(bound.values().get("page").map(String::as_str), Some(""));
+    let declared = crate::params::declared_params(&run.config.entries[0]);
+    let again = crate::params::bind(&declared, bound.values()).expect_err("a second binding");
+    assert!(again.contains("declared `int` but got ``"), "{again}");
+    match engine.evaluate(&bound).await.expect("evaluated") {
+        Output::Value(value) => assert_eq!(value, json!([{"n": 1}])),
+        Output::Stream(_) => panic!("streamed"),
+    }
 }

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 
 use sources_config::enums::{Enumeration, ParamType};
 use sources_config::param_value::{ParamValue, parse_param_value};
+use sources_config::{Field, Source};
 
 /// Checks `value` against a parameter type (through the one parser in `sources_config`); the
 /// message says what is expected.
@@ -54,6 +55,72 @@ pub struct ParamDecl {
     pub required: bool,
     /// The value used when no caller supplies one.
     pub default: Option<String>,
+}
+
+/// The declared parameters of an entry.
+pub fn declared_params(source: &Source) -> Vec<ParamDecl> {
+    let Some(parameters) = source
+        .body
+        .common()
+        .and_then(|common| common.parameters.as_ref())
+    else {
+        return Vec::new();
+    };
+    parameters
+        .value
+        .iter()
+        .map(|param| ParamDecl {
+            name: param.name.value.clone(),
+            kind: param
+                .value
+                .value
+                .kind
+                .as_ref()
+                .map_or(ParamType::String, |kind| kind.value),
+            required: param
+                .value
+                .value
+                .required
+                .as_ref()
+                .is_some_and(|required: &Field<bool>| required.value),
+            default: param
+                .value
+                .value
+                .default
+                .as_ref()
+                .map(|default| default.value.clone()),
+        })
+        .collect()
+}
+
+/// The parameters of one entry, bound by [`bind_entry`]: every declared name with its value.
+/// [`crate::engine::Engine::evaluate`] takes this, so the entry a front end names is bound once,
+/// by the front end (which reports a binding error its own way), and the engine binds only the
+/// entries it reads on the way.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Bound {
+    entry: String,
+    values: BTreeMap<String, String>,
+}
+
+impl Bound {
+    /// The entry these parameters are bound for.
+    pub fn entry(&self) -> &str {
+        &self.entry
+    }
+
+    /// Every declared name with its value (empty when neither supplied nor defaulted).
+    pub fn values(&self) -> &BTreeMap<String, String> {
+        &self.values
+    }
+}
+
+/// Binds the caller's values for `source` (see [`bind`]).
+pub fn bind_entry(source: &Source, supplied: &BTreeMap<String, String>) -> Result<Bound, String> {
+    Ok(Bound {
+        entry: source.name.value.clone(),
+        values: bind(&declared_params(source), supplied)?,
+    })
 }
 
 /// Binds parameters for one entry. The result holds every declared name (empty when neither

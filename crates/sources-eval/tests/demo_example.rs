@@ -69,7 +69,11 @@ impl World {
             .iter()
             .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
             .collect();
-        match self.engine().evaluate(name, &params).await {
+        let engine = self.engine();
+        let bound = engine
+            .bind(name, &params)
+            .unwrap_or_else(|error| panic!("{error}"));
+        match engine.evaluate(&bound).await {
             Ok(Output::Value(value)) => value,
             Ok(Output::Stream(_)) => panic!("`{name}` streamed"),
             Err(error) => panic!("{error}"),
@@ -148,14 +152,13 @@ async fn jobs_and_the_followed_job_log() {
     assert_eq!(jobs[0]["status"], "Running");
     world.clock.advance(Duration::from_secs(5));
     let engine = world.engine();
-    let Output::Stream(lines) = engine
-        .evaluate(
+    let bound = engine
+        .bind(
             "job_log",
             &BTreeMap::from([("job".to_owned(), job.clone())]),
         )
-        .await
-        .expect("log opens")
-    else {
+        .expect("bound");
+    let Output::Stream(lines) = engine.evaluate(&bound).await.expect("log opens") else {
         panic!("the job log streams");
     };
     let lines: Vec<Value> = lines.map(|line| line.expect("a line")).collect().await;

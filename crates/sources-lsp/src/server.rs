@@ -156,18 +156,18 @@ impl Server {
             )));
         };
         let analyzed = snapshot.current.clone();
-        let refused = try_command::check(
+        let checked = try_command::check(
             &analyzed.analysis.config,
             &analyzed.analysis.diagnostics,
             &request,
         );
-        let outcome = match refused {
-            Some(refusal) => try_command::Outcome::Refused(refusal),
-            None => {
+        let outcome = match checked {
+            Err(refusal) => try_command::Outcome::Refused(refusal),
+            Ok(bound) => {
                 let demo = self.settings.values().demo;
                 let name = request.name.clone();
                 tokio::task::spawn_blocking(move || {
-                    try_command::run(&analyzed.analysis.config, &request, demo)
+                    try_command::run(&analyzed.analysis.config, &bound, demo)
                 })
                 .await
                 .unwrap_or_else(|_| {

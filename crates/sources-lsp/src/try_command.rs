@@ -16,6 +16,7 @@ use sources_config::{Config, Enumeration};
 use sources_diagnostics::Severity;
 use sources_eval::engine::{Engine, EngineOptions, Output, declared_params};
 use sources_eval::io::Io;
+use sources_eval::params::Bound;
 use sources_eval::trace::Silent;
 
 /// The command's name in `workspace/executeCommand`.
@@ -103,19 +104,20 @@ impl From<String> for Refusal {
     }
 }
 
-/// Refuses a document with errors, an unknown entry, or missing parameters; else `None`.
+/// Refuses a document with errors, an unknown entry, or missing parameters; else the entry's
+/// parameters, bound once for [`run`].
 pub(crate) fn check(
     config: &Config,
     diagnostics: &[sources_diagnostics::Diagnostic],
     request: &Arguments,
-) -> Option<Refusal> {
+) -> Result<Bound, Refusal> {
     let errors: Vec<&sources_diagnostics::Diagnostic> = diagnostics
         .iter()
         .filter(|diagnostic| diagnostic.severity == Severity::Error)
         .collect();
     if let Some(first) = errors.first() {
         let count = errors.len();
-        return Some(Refusal::from(format!(
+        return Err(Refusal::from(format!(
             "the document has {count} error{} (the first: {}): fix {} before trying `{}`",
             if count == 1 { "" } else { "s" },
             first.message,
@@ -124,7 +126,7 @@ pub(crate) fn check(
         )));
     }
     let Some(source) = config.get(&request.name) else {
-        return Some(Refusal::from(format!(
+        return Err(Refusal::from(format!(
             "`{}` is not an entry of `data.sources`",
             request.name
         )));
@@ -153,18 +155,17 @@ pub(crate) fn check(
             if missing.len() == 1 { "it" } else { "them" },
             first.name,
         );
-        return Some(Refusal {
+        return Err(Refusal {
             message,
             missing: unset.iter().map(|decl| decl.name.clone()).collect(),
         });
     }
-    sources_eval::params::bind(&declared, &request.params)
-        .err()
-        .map(|message| Refusal::from(format!("`{}`: {message}", request.name)))
+    sources_eval::params::bind_entry(source, &request.params)
+        .map_err(|message| Refusal::from(format!("`{}`: {message}", request.name)))
 }
 
 /// Fetches the entry. Blocking: it runs its own runtime, so call it off the server's threads.
-pub(crate) fn run(config: &Config, request: &Arguments, demo: bool) -> Outcome {
+pub(crate) fn run(config: &Config, bound: &Bound, demo: bool) -> Outcome {
     let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -175,12 +176,12 @@ pub(crate) fn run(config: &Config, request: &Arguments, demo: bool) -> Outcome {
         }
     };
     runtime.block_on(async {
-        match tokio::time::timeout(DEADLINE, fetch(config, request, demo)).await {
+        match tokio::time::timeout(DEADLINE, fetch(config, bound, demo)).await {
             Ok(outcome) => outcome,
             Err(_) => Outcome::Refused(
                 format!(
                     "`{}` did not answer within {}s",
-                    request.name,
+                    bound.entry(),
                     DEADLINE.as_secs()
                 )
                 .into(),
@@ -189,7 +190,8 @@ pub(crate) fn run(config: &Config, request: &Arguments, demo: bool) -> Outcome {
     })
 }
 
-async fn fetch(config: &Config, request: &Arguments, demo: bool) -> Outcome {
+async fn fetch(config: &Config, bound: &Bound, demo: bool) -> Outcome {
+    let name = bound.entry();
     let system: Arc<dyn Io> = match sources_eval::system::SystemIo::new() {
         Ok(system) => Arc::new(system),
         Err(error) => return Outcome::Refused(format!("cannot set up HTTP: {error}").into()),
@@ -203,15 +205,15 @@ async fn fetch(config: &Config, request: &Arguments, demo: bool) -> Outcome {
         system
     };
     let engine = Engine::new(config, io, Arc::new(Silent), EngineOptions::default());
-    let output = match engine.evaluate(&request.name, &request.params).await {
+    let output = match engine.evaluate(bound).await {
         Ok(output) => output,
-        Err(error) => return Outcome::Refused(format!("`{}`: {error}", request.name).into()),
+        Err(error) => return Outcome::Refused(format!("`{name}`: {error}").into()),
     };
     match output {
         Output::Value(value) => {
             let summary = match &value {
-                Value::Array(rows) => format!("`{}`: {} rows", request.name, rows.len()),
-                _ => format!("`{}`: one value", request.name),
+                Value::Array(rows) => format!("`{name}`: {} rows", rows.len()),
+                _ => format!("`{name}`: one value"),
             };
             Outcome::Fetched { value, summary }
         }
@@ -226,8 +228,7 @@ async fn fetch(config: &Config, request: &Arguments, demo: bool) -> Outcome {
                 }
             }
             let summary = format!(
-                "`{}`: {} events in the first {}s (at most {MAX_EVENTS})",
-                request.name,
+                "`{name}`: {} events in the first {}s (at most {MAX_EVENTS})",
                 heard.len(),
                 LISTEN.as_secs()
             );
