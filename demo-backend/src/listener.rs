@@ -1,6 +1,7 @@
 //! Accepting connections with limits: a cap on open connections, a header-read timeout that also
-//! closes idle keep-alive connections, and graceful shutdown. Hostile clients (slowloris) cannot
-//! hold the server's connections for long.
+//! closes idle keep-alive connections, graceful shutdown, and the JSON error body on the answers
+//! hyper gives by itself (`parse_errors`). Hostile clients (slowloris) cannot hold the server's
+//! connections for long.
 
 use std::convert::Infallible;
 use std::sync::Arc;
@@ -14,6 +15,8 @@ use tokio::io::AsyncWriteExt;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{Semaphore, watch};
 use tower::ServiceExt;
+
+use crate::parse_errors::{JsonParseErrors, MAX_HEAD_BYTES};
 
 /// The connection limits of the standalone server.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -92,8 +95,12 @@ async fn connection(
     let mut builder = hyper::server::conn::http1::Builder::new();
     builder
         .timer(TokioTimer::new())
-        .header_read_timeout(limits.header_timeout);
-    let connection = builder.serve_connection(TokioIo::new(stream), service);
+        .header_read_timeout(limits.header_timeout)
+        .max_buf_size(MAX_HEAD_BYTES)
+        // One flat write buffer, which `JsonParseErrors` needs to see hyper's own answers whole.
+        .writev(false);
+    let io = JsonParseErrors::new(TokioIo::new(stream));
+    let connection = builder.serve_connection(io, service);
     let mut connection = std::pin::pin!(connection);
     tokio::select! {
         _ = connection.as_mut() => {}

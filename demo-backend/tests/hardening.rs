@@ -190,3 +190,70 @@ fn oversized_requests_and_absurd_waits_get_json_errors() {
         r#"{"error":"parameter takes: 1000h is longer than the maximum, 60s"}"#
     );
 }
+
+/// The answer to a request hyper cannot parse.
+const NOT_HTTP: &str = r#"{"error":"the request is not valid HTTP/1.1: its request line or a header could not be parsed; send `METHOD /path HTTP/1.1`, then `Name: value` header lines with a token name and a value without control characters"}"#;
+
+#[test]
+fn requests_hyper_cannot_parse_get_the_json_error_body() {
+    let server = start("malformed", &[]);
+    for request in [
+        &b"GE T /apps HTTP/1.1\r\nHost: x\r\n\r\n"[..],
+        b"GET /apps HTTP/9.9\r\nHost: x\r\n\r\n",
+        b"GET /apps HTTP/1.1\r\nHost: x\r\nBad Name: y\r\n\r\n",
+        b"GET /apps HTTP/1.1\r\nHost: x\r\nX-Control: a\x01b\r\n\r\n",
+    ] {
+        let (status, body) = exchange(&server, request);
+        assert_eq!(
+            (status, body.as_str()),
+            (400, NOT_HTTP),
+            "{}",
+            String::from_utf8_lossy(request)
+        );
+    }
+    let (status, body) = get(&server, &format!("/apps?q={}", "a".repeat(70_000)));
+    assert_eq!(status, 414);
+    assert_eq!(
+        body,
+        r#"{"error":"the request target is over 65534 bytes; the limit is 8192"}"#
+    );
+    let many: String = (0..101).map(|n| format!("X-{n}: y\r\n")).collect();
+    let (status, body) = exchange(
+        &server,
+        format!("GET /apps HTTP/1.1\r\nHost: x\r\n{many}\r\n").as_bytes(),
+    );
+    assert_eq!(status, 431);
+    assert_eq!(
+        body,
+        r#"{"error":"the request head is over 262144 bytes or has over 100 header fields; the limit for the headers is 16384 bytes"}"#
+    );
+}
+
+#[test]
+fn a_malformed_request_after_a_good_one_on_the_same_connection_gets_both_answers() {
+    let server = start("pipelined", &[]);
+    let mut stream = connect(&server);
+    stream
+        .write_all(b"GET /apps?limit=0 HTTP/1.1\r\nHost: x\r\n\r\nGET /apps HTTP/1.1\r\nBad Name: y\r\n\r\n")
+        .unwrap();
+    let mut answer = Vec::new();
+    stream.read_to_end(&mut answer).unwrap();
+    let text = String::from_utf8_lossy(&answer);
+    let (first, second) = text
+        .split_once(r#"{"total":40,"offset":0,"rows":[]}"#)
+        .unwrap_or_else(|| panic!("no first answer in {text:?}"));
+    assert!(first.starts_with("HTTP/1.1 200 OK\r\n"), "{text:?}");
+    assert!(
+        second.starts_with("HTTP/1.1 400 Bad Request\r\n"),
+        "{text:?}"
+    );
+    assert!(
+        second.contains("\r\ncontent-type: application/json\r\n"),
+        "{text:?}"
+    );
+    assert!(
+        second.contains(&format!("\r\ncontent-length: {}\r\n", NOT_HTTP.len())),
+        "{text:?}"
+    );
+    assert!(second.ends_with(&format!("\r\n\r\n{NOT_HTTP}")), "{text:?}");
+}
