@@ -12,7 +12,6 @@ use std::time::Duration;
 use bytes::Bytes;
 use demo_backend::clock::ManualClock;
 use demo_backend::options::{DEFAULT_SEED, PLAYGROUND_START, SEED_ENV, parse_seed};
-use demo_backend::world::history::Examples;
 use demo_backend::{Client, ClientError, DEMO_API_ENV, Options};
 use futures::StreamExt;
 
@@ -54,13 +53,6 @@ impl DemoIo {
         let client = Client::from_setting(setting.as_deref(), options)
             .map_err(|error| IoError::Transport(error.to_string()))?;
         Ok(DemoIo { inner, client })
-    }
-
-    /// Ids that exist in the in-process world right now (a running job, a failed one, an
-    /// application with history), to suggest a `--param` value that works; `None` when requests
-    /// go to a live backend (`SOURCES_DEMO_API`).
-    pub fn examples(&self) -> Option<Examples> {
-        self.client.handle().map(demo_backend::Handle::examples)
     }
 
     /// Wraps `inner` around an already built client (tests pin the world's seed and clock).
@@ -330,7 +322,9 @@ mod tests {
         );
         assert_eq!(
             default
-                .examples()
+                .client
+                .handle()
+                .map(demo_backend::Handle::examples)
                 .and_then(|examples| examples.running_job)
                 .as_deref(),
             Some("job-000033")
