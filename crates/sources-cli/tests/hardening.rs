@@ -4,6 +4,9 @@
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
+use sources_config::cadence::MAX_CHAIN_DEPTH;
+use sources_testkit::chain::{CHAIN_KINDS, chain};
+
 /// Runs `sources lint --format short --stdin-filename NAME -` on `text`.
 fn lint_stdin(name: &str, text: &str) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_sources"))
@@ -111,4 +114,68 @@ fn an_invalid_utf8_byte_is_one_character_wide_in_every_format() {
             );
         }
     }
+}
+
+/// Runs `sources try TOP` on `config` (written to a temporary directory with `files`).
+fn try_top(config: &str, top: &str, files: &[(&str, &str)]) -> Output {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    std::fs::write(dir.path().join("deep.yaml"), config).expect("write the config");
+    for (name, text) in files {
+        std::fs::write(dir.path().join(name), text).expect("write a data file");
+    }
+    Command::new(env!("CARGO_BIN_EXE_sources"))
+        .current_dir(dir.path())
+        .args(["try", top, "-c", "deep.yaml", "--output", "json"])
+        .output()
+        .expect("the binary runs")
+}
+
+/// `try` follows the longest chain lint allows (one more entry is `reference-depth`) in a debug
+/// build, whose frames are the largest: of passthroughs, of every operator kind in turn, and over a
+/// file.
+#[test]
+fn the_deepest_allowed_chain_of_operators_evaluates_in_a_debug_build() {
+    let rows = "{type: static, data: [{n: 1}, {n: 2}]}";
+    let passthroughs = chain(rows, &["passthrough"], MAX_CHAIN_DEPTH);
+    let mixed = chain(rows, &CHAIN_KINDS, MAX_CHAIN_DEPTH);
+    let over_a_file = chain(
+        "{type: file, path: rows.json}",
+        &["merge", "sort", "union", "pipe", "filter"],
+        MAX_CHAIN_DEPTH,
+    );
+    let plain = serde_json::json!([{"n": 1}, {"n": 2}]);
+    let derived = serde_json::json!([{"n": 1, "m": 2}, {"n": 2, "m": 3}]);
+    for (what, config, files, expected) in [
+        ("passthroughs", &passthroughs, &[][..], &plain),
+        ("every operator kind", &mixed, &[][..], &derived),
+        (
+            "operators over a file",
+            &over_a_file,
+            &[("rows.json", r#"[{"n": 2}, {"n": 1}]"#)][..],
+            &plain,
+        ),
+    ] {
+        let lint = sources_check::analyze(config, sources_syntax::Syntax::Yaml);
+        assert!(
+            lint.diagnostics.is_empty(),
+            "{what}: {:?}",
+            lint.diagnostics
+        );
+        let output = try_top(config, &format!("s{}", MAX_CHAIN_DEPTH - 1), files);
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(0), "{what}: {stderr}");
+        let value: serde_json::Value = serde_json::from_str(&stdout)
+            .unwrap_or_else(|error| panic!("{what}: {error}: {stdout}"));
+        assert_eq!(&value, expected, "{what}");
+    }
+    let deeper = chain(rows, &CHAIN_KINDS, MAX_CHAIN_DEPTH + 1);
+    let output = try_top(&deeper, &format!("s{MAX_CHAIN_DEPTH}"), &[]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("error[reference-depth]")
+            && stderr.contains("`s64` starts a chain of 65 entries"),
+        "{stderr}"
+    );
 }

@@ -22,6 +22,7 @@ pub mod operators;
 pub mod paginate;
 pub mod params;
 pub mod snapshot;
+pub mod stack;
 pub use sources_config::json_path as path;
 pub mod substitute;
 pub mod system;

@@ -164,8 +164,16 @@ pub(crate) fn check(
         .map_err(|message| Refusal::from(format!("`{}`: {message}", request.name)))
 }
 
-/// Fetches the entry. Blocking: it runs its own runtime, so call it off the server's threads.
+/// Fetches the entry. Blocking: it runs its own runtime on a thread of its own, whose stack is
+/// large enough for the deepest chain (`sources_eval::stack`), so call it off the server's threads.
 pub(crate) fn run(config: &Config, bound: &Bound, demo: bool) -> Outcome {
+    sources_eval::stack::with_evaluation_stack(|| run_here(config, bound, demo)).unwrap_or_else(
+        |error| Outcome::Refused(format!("trying `{}` failed: {error}", bound.entry()).into()),
+    )
+}
+
+/// [`run`] on the calling thread.
+fn run_here(config: &Config, bound: &Bound, demo: bool) -> Outcome {
     let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

@@ -229,3 +229,26 @@ async fn severity_settings_change_and_hide_published_diagnostics() {
     );
     assert!(client.diagnostics("f.yaml").await.diagnostics.is_empty());
 }
+
+/// The "▶ try" command follows the longest chain lint allows, with every operator kind in turn,
+/// in a debug build: the evaluation runs on a thread with its own stack, not on the runtime's
+/// blocking pool (2 MiB stacks, which such a chain overflowed).
+#[tokio::test]
+async fn try_follows_the_deepest_allowed_chain_of_every_operator_kind() {
+    use sources_config::cadence::MAX_CHAIN_DEPTH;
+    use sources_testkit::chain::{CHAIN_KINDS, chain};
+    let config = chain(
+        "{type: static, data: [{n: 1}, {n: 2}]}",
+        &CHAIN_KINDS,
+        MAX_CHAIN_DEPTH,
+    );
+    let mut client = TestClient::start(sources_lsp::Options::default(), json!({})).await;
+    client.open("deep.yaml", "yaml", &config).await;
+    assert_eq!(client.diagnostics("deep.yaml").await.diagnostics, []);
+    let top = format!("s{}", MAX_CHAIN_DEPTH - 1);
+    let result = try_entry(&mut client, json!([uri("deep.yaml"), top])).await;
+    assert_eq!(
+        result["value"],
+        json!([{ "n": 1, "m": 2 }, { "n": 2, "m": 3 }])
+    );
+}

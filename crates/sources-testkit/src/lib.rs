@@ -4,6 +4,10 @@
 //! `UPDATE_EXPECT=1` rewrites expected files; unset, tests compare. Any other value (`0`, `yes`,
 //! empty) is refused with a panic rather than guessed at, and so is blessing under CI (`CI` set to
 //! anything but `false` or `0`): a CI run must compare, never rewrite and pass.
+//!
+//! Also the helpers more than one suite needs: [`chain`] (the deepest chain of entries).
+
+pub mod chain;
 
 use std::path::Path;
 
