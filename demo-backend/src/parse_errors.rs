@@ -29,9 +29,12 @@ pub const HYPER_MAX_URI_BYTES: usize = u16::MAX as usize - 1;
 /// The most header fields hyper parses in one request (its own default); more is `431`.
 pub const HYPER_MAX_HEADERS: usize = 100;
 
-/// The statuses hyper answers by itself: the status line it writes, and the message of the JSON
-/// body (made only when needed).
-const AUTOMATIC_ANSWERS: [(&[u8], fn() -> String); 3] = [
+/// A status hyper answers by itself: the status line it writes, and the message of the JSON body
+/// (made only when needed).
+type AutomaticAnswer = (&'static [u8], fn() -> String);
+
+/// Every status hyper answers by itself.
+const AUTOMATIC_ANSWERS: [AutomaticAnswer; 3] = [
     (b"HTTP/1.1 400 Bad Request\r\n", || {
         "the request is not valid HTTP/1.1: its request line or a header could not be parsed; \
          send `METHOD /path HTTP/1.1`, then `Name: value` header lines with a token name and a \
