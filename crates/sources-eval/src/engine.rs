@@ -1181,7 +1181,7 @@ impl<'c> Engine<'c> {
             name: String,
             from: String,
             on: Vec<(String, Expr)>,
-            policy: CachePolicy,
+            policy: Option<CachePolicy>,
         }
         let mut lookups = Vec::new();
         for lookup in join.lookups.iter().flat_map(|lookups| lookups.value.iter()) {
@@ -1195,11 +1195,15 @@ impl<'c> Engine<'c> {
                 .config
                 .get(&from.value)
                 .ok_or_else(|| fail(Cause::UnknownSource(from.value.clone())))?;
-            let policy = source
-                .body
-                .leaf()
-                .and_then(Self::cache_policy)
-                .unwrap_or(CachePolicy::JOIN_LOOKUP);
+            // A leaf with its own `cache` stores (and says so) on its own: the join does not
+            // store the same fetch a second time.
+            let policy = (!caches_itself(source)).then(|| {
+                source
+                    .body
+                    .leaf()
+                    .and_then(Self::cache_policy)
+                    .unwrap_or(CachePolicy::JOIN_LOOKUP)
+            });
             let on = compile_map(
                 &format!("lookups.{}.on", lookup.name.value),
                 lookup.value.value.on.as_ref(),
@@ -1253,17 +1257,23 @@ impl<'c> Engine<'c> {
                     bound.insert(param.clone(), text);
                 }
                 let cache_key = lookup.from.as_str();
-                let result = match self.cached(cache_key, lookup.policy, &bound) {
-                    Some(value) => Ok(value),
+                let result = match lookup.policy {
                     None => {
-                        let fetched = self
-                            .snapshot_at(lookup.from.clone(), bound.clone(), stack.to_vec())
-                            .await;
-                        if let Ok(value) = &fetched {
-                            self.store(cache_key, lookup.policy, bound, value);
-                        }
-                        fetched
+                        self.snapshot_at(lookup.from.clone(), bound, stack.to_vec())
+                            .await
                     }
+                    Some(policy) => match self.cached(cache_key, policy, &bound) {
+                        Some(value) => Ok(value),
+                        None => {
+                            let fetched = self
+                                .snapshot_at(lookup.from.clone(), bound.clone(), stack.to_vec())
+                                .await;
+                            if let Ok(value) = &fetched {
+                                self.store(cache_key, policy, bound, value);
+                            }
+                            fetched
+                        }
+                    },
                 };
                 match result {
                     Ok(value) => attach(&mut row, &lookup.name, value, merged),
@@ -1318,6 +1328,18 @@ fn pipe_event(
         }
     }
     Some(Ok(value))
+}
+
+/// Whether the entry memoises its own fetches: an `http`, `exec` or `file` with `cache` (and a
+/// `ttl`) that does not stream.
+fn caches_itself(source: &Source) -> bool {
+    let fetches = match &source.body {
+        Body::Http(http) => !is_true(http.follow.as_ref()),
+        Body::Exec(exec) => !is_true(exec.follow.as_ref()),
+        Body::File(_) => true,
+        _ => false,
+    };
+    fetches && source.body.leaf().and_then(Engine::cache_policy).is_some()
 }
 
 fn body_ttl(body: &Body) -> Option<Duration> {
