@@ -110,8 +110,8 @@ pub enum Error {
 /// read, events received, elapsed time) that is cleared before the output.
 struct StderrTrace {
     verbose: bool,
-    /// Values never shown: those of masked or credential-named parameters.
-    secrets: Vec<String>,
+    /// Hides the values of masked or credential-named parameters, in every form.
+    secrets: sources_eval::trace::Redactor,
     bar: Option<indicatif::ProgressBar>,
 }
 
@@ -130,7 +130,7 @@ impl StderrTrace {
         });
         StderrTrace {
             verbose,
-            secrets: Vec::new(),
+            secrets: sources_eval::trace::Redactor::default(),
             bar,
         }
     }
@@ -160,9 +160,7 @@ impl StderrTrace {
 impl Trace for StderrTrace {
     fn note(&self, line: &str) {
         if self.verbose {
-            let line = self.secrets.iter().fold(line.to_owned(), |line, secret| {
-                line.replace(secret.as_str(), sources_eval::trace::REDACTED)
-            });
+            let line = self.secrets.redact(line);
             self.suspend(|| eprintln!("· {line}"));
         }
     }
@@ -291,7 +289,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
     };
     let bound = bound?;
     let mut reporter = StderrTrace::new(args.verbose, &args.name);
-    reporter.secrets = secret_values(&config, &supplied);
+    reporter.secrets = sources_eval::trace::Redactor::new(secret_values(&config, &supplied));
     let reporter = Arc::new(reporter);
     let trace: Arc<dyn Trace> = reporter.clone();
     let cadence = cadence(&config, source);
@@ -352,7 +350,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
 
 /// The values `--verbose` must never show: the defaults of parameters that are `mask: true` or
 /// named like a credential (token, password, secret, key, auth…) in any entry, and the values
-/// supplied for such names, longest first.
+/// supplied for such names.
 fn secret_values(
     config: &sources_config::Config,
     supplied: &std::collections::BTreeMap<String, String>,
@@ -383,9 +381,6 @@ fn secret_values(
             values.push(value.clone());
         }
     }
-    values.retain(|value| !value.is_empty());
-    values.sort_by_key(|value| std::cmp::Reverse(value.len()));
-    values.dedup();
     values
 }
 
@@ -442,7 +437,7 @@ async fn evaluate(
         Ok(output) => output,
         Err(error) => {
             trace.finish();
-            eprintln!("sources: {error}");
+            eprintln!("sources: {}", trace.secrets.redact(&error.to_string()));
             return Ok(Outcome::Failure);
         }
     };
@@ -498,7 +493,8 @@ async fn evaluate(
                     Ok(value) => try_output::write_event(out, &value, printing),
                     Err(error) => {
                         failed = true;
-                        let line = serde_json::json!({ "error": error.to_string() });
+                        let line =
+                            serde_json::json!({ "error": trace.secrets.redact(&error.to_string()) });
                         writeln!(out, "{line}")
                     }
                 });

@@ -633,3 +633,81 @@ fn a_merge_applies_its_pipe_to_the_concatenated_rows() {
         ])
     );
 }
+
+#[test]
+fn secrets_percent_encoded_into_a_url_are_redacted_too() {
+    let (server, seen) = responder(
+        "HTTP/1.1 500 Internal Server Error\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}",
+    );
+    let (_dir, path) = with_config(&format!(
+        "data:\n  sources:\n    t:\n      type: http\n      url: {server}/u/${{params.api_token}}/rows?q=${{params.pin}}&n=1\n      parameters:\n        api_token: {{required: true}}\n        pin: {{required: true, mask: true}}\n"
+    ));
+    let (code, stdout, stderr) = run(&mut sources(&[
+        "try",
+        "-c",
+        &path,
+        "t",
+        "--verbose",
+        "--param",
+        "api_token=tok en/1",
+        "--param",
+        "pin=a b&c",
+    ]));
+    assert_eq!((code, stdout.as_str()), (1, ""), "{stderr}");
+    let requests = seen.lock().expect("lock").clone();
+    assert!(
+        requests[0].starts_with("GET /u/tok%20en%2F1/rows?q=a%20b%26c&n=1 "),
+        "the encoded values are really sent: {requests:?}"
+    );
+    assert!(
+        stderr.contains("/u/[redacted]/rows?q=[redacted]&n=1"),
+        "{stderr}"
+    );
+    let error = stderr.lines().last().unwrap_or_default();
+    assert!(
+        error.starts_with("sources: source `t`: HTTP 500"),
+        "{stderr}"
+    );
+    for secret in ["tok en", "tok%20en", "a b", "a%20b", "b%26c", "b&c"] {
+        assert!(!stderr.contains(secret), "{secret} shown: {stderr}");
+    }
+}
+
+#[test]
+fn a_join_over_a_cached_lookup_says_each_cache_step_once() {
+    let (_dir, path) = with_config(
+        "data:\n  sources:\n    ids:\n      type: static\n      data: [{id: 1}, {id: 1}, {id: 2}]\n    job:\n      type: http\n      url: http://127.0.0.1:8099/api/v2/jobs/${params.id}/\n      parameters:\n        id: {type: int, required: true}\n      cache: {ttl: 30s}\n    detailed:\n      type: join\n      driver: {from: ids}\n      lookups:\n        detail:\n          from: job\n          on: {id: id}\n",
+    );
+    for _ in 0..2 {
+        let (code, stdout, stderr) = run(&mut sources(&[
+            "try",
+            "-c",
+            &path,
+            "detailed",
+            "--demo",
+            "--verbose",
+        ]));
+        assert_eq!(code, 0, "{stderr}");
+        assert_eq!(json(&stdout).as_array().map(Vec::len), Some(3), "{stdout}");
+        let cache_lines: Vec<&str> = stderr
+            .lines()
+            .filter(|line| line.contains("cache `job`"))
+            .collect();
+        assert_eq!(
+            cache_lines,
+            [
+                "· cache `job`: stored for id=1 (at most 100 entries; ttl 30s)",
+                "· cache `job`: hit for id=1 (no request)",
+                "· cache `job`: stored for id=2 (at most 100 entries; ttl 30s)",
+            ],
+            "{stderr}"
+        );
+        assert_eq!(
+            stderr
+                .matches("GET http://127.0.0.1:8099/api/v2/jobs/1/")
+                .count(),
+            1,
+            "{stderr}"
+        );
+    }
+}

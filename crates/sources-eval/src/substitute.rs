@@ -105,7 +105,7 @@ impl<'a> Scope<'a> {
                     match self.resolve(&token.kind, Escape::None) {
                         None => out.push_str(&text[token.range.clone()]),
                         Some(value) if part.is_some_and(UrlPart::is_encodable) => {
-                            out.extend(utf8_percent_encode(&value, URL_COMPONENT));
+                            out.push_str(&encode_url_component(&value));
                         }
                         Some(value) => out.push_str(&value),
                     }
@@ -190,6 +190,12 @@ const URL_COMPONENT: &AsciiSet = &NON_ALPHANUMERIC
     .remove(b'\'')
     .remove(b'(')
     .remove(b')');
+
+/// `text` percent-encoded as `encodeURIComponent` does: how a value is written into a URL's path
+/// segment or query value.
+pub fn encode_url_component(text: &str) -> String {
+    utf8_percent_encode(text, URL_COMPONENT).to_string()
+}
 
 /// `text` escaped for the inside of a JSON string (without the quotes).
 pub fn json_string_inner(text: &str) -> String {

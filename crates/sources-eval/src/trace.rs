@@ -81,6 +81,38 @@ pub fn is_credential(name: &str) -> bool {
     EXACT.contains(&name.as_str()) || PARTS.iter().any(|part| name.contains(part))
 }
 
+/// Hides secret values (of masked or credential-named parameters) in what is shown: each in every
+/// form it can take there — as written, percent-encoded into a URL (`a b&c` → `a%20b%26c`),
+/// form-encoded (`a+b%26c`, how a query is written back) and escaped inside a JSON string.
+#[derive(Clone, Debug, Default)]
+pub struct Redactor {
+    /// Every form of every secret, longest first, so a secret inside another is not cut.
+    forms: Vec<String>,
+}
+
+impl Redactor {
+    /// A redactor for `secrets` (empty values are ignored).
+    pub fn new(secrets: impl IntoIterator<Item = String>) -> Redactor {
+        let mut forms = Vec::new();
+        for secret in secrets.into_iter().filter(|secret| !secret.is_empty()) {
+            forms.push(crate::substitute::encode_url_component(&secret));
+            forms.push(url::form_urlencoded::byte_serialize(secret.as_bytes()).collect());
+            forms.push(crate::substitute::json_string_inner(&secret));
+            forms.push(secret);
+        }
+        forms.sort_by_key(|form| std::cmp::Reverse(form.len()));
+        forms.dedup();
+        Redactor { forms }
+    }
+
+    /// `text` with every form of every secret replaced by [`REDACTED`].
+    pub fn redact(&self, text: &str) -> String {
+        self.forms.iter().fold(text.to_owned(), |text, form| {
+            text.replace(form.as_str(), REDACTED)
+        })
+    }
+}
+
 /// Headers as `Name: value` lines for the trace, credential values redacted.
 pub fn headers(headers: &[(String, String)]) -> Vec<String> {
     headers
@@ -137,6 +169,24 @@ pub fn url(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn secrets_are_redacted_in_every_form_they_are_shown_in() {
+        let redactor = Redactor::new(["a b&c\"d".to_owned(), String::new()]);
+        for shown in [
+            "token=a b&c\"d",
+            "GET http://x/?q=a%20b%26c%22d&n=1",
+            "GET http://x/?q=a+b%26c%22d&n=1",
+            "body {\"q\":\"a b&c\\\"d\"}",
+        ] {
+            let redacted = redactor.redact(shown);
+            assert!(redacted.contains(REDACTED), "{shown} → {redacted}");
+            for part in ["a b", "a%20b", "a+b", "c%22d", "c\\\"d"] {
+                assert!(!redacted.contains(part), "{shown} → {redacted}");
+            }
+        }
+        assert_eq!(redactor.redact("nothing secret"), "nothing secret");
+    }
 
     #[test]
     fn credential_headers_are_redacted() {
