@@ -1,64 +1,19 @@
 //! The real `demo-backend` program: listening, the pidfile, signals, refusing public addresses.
 #![allow(clippy::unwrap_used, missing_docs)]
 
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
 
 use demo_backend::Client;
+use sources_testkit::process::{free_port, signal, wait_for_exit, wait_for_file};
 
 const BINARY: &str = env!("CARGO_BIN_EXE_demo-backend");
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
 
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("demo-backend-test-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
-}
-
-/// Waits (for the process, not for the world) until `path` exists, or the child exits.
-fn wait_for_file(path: &Path, child: &mut Child) -> String {
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while Instant::now() < deadline {
-        if let Ok(text) = std::fs::read_to_string(path) {
-            return text;
-        }
-        assert!(
-            child.try_wait().unwrap().is_none(),
-            "the program exited early"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    panic!("no pidfile at {}", path.display());
-}
-
-fn wait_for_exit(child: &mut Child) -> std::process::ExitStatus {
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while Instant::now() < deadline {
-        if let Some(status) = child.try_wait().unwrap() {
-            return status;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let _ = child.kill();
-    panic!("the program did not stop");
-}
-
-fn signal(pid: u32, name: &str) {
-    let status = Command::new("kill")
-        .arg(format!("-{name}"))
-        .arg(pid.to_string())
-        .status()
-        .unwrap();
-    assert!(status.success());
 }
 
 fn serves_and_stops_on(signal_name: &str) {

@@ -10,6 +10,8 @@ use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use sources_testkit::process::{free_port, wait_for_file};
+
 const BINARY: &str = env!("CARGO_BIN_EXE_demo-backend");
 
 struct Server {
@@ -27,11 +29,7 @@ impl Drop for Server {
 }
 
 fn start(name: &str, args: &[&str]) -> Server {
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let port = free_port();
     let dir = std::env::temp_dir().join(format!("demo-hardening-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
@@ -50,12 +48,7 @@ fn start(name: &str, args: &[&str]) -> Server {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while !pidfile.exists() {
-        assert!(Instant::now() < deadline, "no pidfile");
-        assert!(child.try_wait().unwrap().is_none(), "exited early");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    wait_for_file(&pidfile, &mut child);
     Server { child, port, dir }
 }
 

@@ -3,11 +3,11 @@
 //! diagnostic or message and never crash).
 
 use std::fs;
-use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
+use sources_testkit::process::run;
 
 const CLEAN: &str =
     "data:\n  sources:\n    apps:\n      type: http\n      url: https://api.example.com/apps\n";
@@ -21,21 +21,14 @@ const WARNS: &str = "data:\n  sources:\n    app:\n      type: http\n      url: h
 
 /// Runs `sources ARGS` in `dir` with `stdin`, without colour or terminal.
 fn sources(dir: &Path, args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sources"))
-        .args(args)
-        .current_dir(dir)
-        .env_remove("NO_COLOR")
-        .env_remove("COLUMNS")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts");
-    let mut input = child.stdin.take().expect("stdin");
-    // The binary may exit before reading everything (usage errors); a broken pipe is fine then.
-    let _ = input.write_all(stdin);
-    drop(input);
-    child.wait_with_output().expect("the binary finishes")
+    run(
+        Command::new(env!("CARGO_BIN_EXE_sources"))
+            .args(args)
+            .current_dir(dir)
+            .env_remove("NO_COLOR")
+            .env_remove("COLUMNS"),
+        stdin,
+    )
 }
 
 fn stdout(output: &Output) -> String {

@@ -2,17 +2,13 @@
 #![allow(clippy::unwrap_used, missing_docs)]
 
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
 
 use demo_backend::Client;
+use sources_testkit::process::{free_port, signal, wait_for_exit, wait_for_file};
 
 #[test]
 fn sources_demo_serves_the_playground_and_stops_on_sigterm() {
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let port = free_port();
     let dir = tempfile::tempdir().unwrap();
     let pidfile = dir.path().join("demo.pid");
     let mut child = Command::new(env!("CARGO_BIN_EXE_sources"))
@@ -23,12 +19,7 @@ fn sources_demo_serves_the_playground_and_stops_on_sigterm() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while !pidfile.exists() {
-        assert!(Instant::now() < deadline, "no pidfile");
-        assert!(child.try_wait().unwrap().is_none(), "exited early");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    wait_for_file(&pidfile, &mut child);
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -49,22 +40,9 @@ fn sources_demo_serves_the_playground_and_stops_on_sigterm() {
         jobs.contains(r#""status":"Running""#),
         "a lived-in world: {jobs}"
     );
-    assert!(
-        Command::new("kill")
-            .args(["-TERM", &child.id().to_string()])
-            .status()
-            .unwrap()
-            .success()
-    );
-    let deadline = Instant::now() + Duration::from_secs(20);
-    loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            assert!(status.success(), "{status:?}");
-            break;
-        }
-        assert!(Instant::now() < deadline, "did not stop");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    signal(child.id(), "TERM");
+    let status = wait_for_exit(&mut child);
+    assert!(status.success(), "{status:?}");
     assert!(!pidfile.exists());
 }
 

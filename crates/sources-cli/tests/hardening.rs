@@ -1,25 +1,30 @@
 //! Inputs found by fuzzing and hostile testing, through the real binary: each once crashed or hung
 //! `sources lint` and must now give located diagnostics and a normal exit status.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 
 use sources_config::cadence::MAX_CHAIN_DEPTH;
 use sources_testkit::chain::{CHAIN_KINDS, chain};
+use sources_testkit::process::run;
 
 /// Runs `sources lint --format short --stdin-filename NAME -` on `text`.
 fn lint_stdin(name: &str, text: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sources"))
-        .args(["lint", "--format", "short", "--stdin-filename", name, "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts");
-    let mut input = child.stdin.take().expect("stdin");
-    input.write_all(text.as_bytes()).expect("write stdin");
-    drop(input);
-    child.wait_with_output().expect("the binary finishes")
+    lint_stdin_as("short", name, text.as_bytes())
+}
+
+/// Runs `sources lint --format FORMAT --stdin-filename NAME -` on `bytes`.
+fn lint_stdin_as(format: &str, name: &str, bytes: &[u8]) -> Output {
+    run(
+        Command::new(env!("CARGO_BIN_EXE_sources")).args([
+            "lint",
+            "--format",
+            format,
+            "--stdin-filename",
+            name,
+            "-",
+        ]),
+        bytes,
+    )
 }
 
 /// Asserts a normal "problems found" run whose output has `expected` lines, and no panic.
@@ -80,24 +85,7 @@ fn an_invalid_utf8_byte_is_one_character_wide_in_every_format() {
     // character whole, so no renderer slices inside it.
     let text = b"data:\n  sources:\n    caf\xE9:\n      type: static\n";
     for format in ["json", "human", "sarif", "github", "short"] {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_sources"))
-            .args([
-                "lint",
-                "--format",
-                format,
-                "--stdin-filename",
-                "latin1.yaml",
-                "-",
-            ])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("the binary starts");
-        let mut input = child.stdin.take().expect("stdin");
-        input.write_all(text).expect("write stdin");
-        drop(input);
-        let output = child.wait_with_output().expect("the binary finishes");
+        let output = lint_stdin_as(format, "latin1.yaml", text);
         let stdout = String::from_utf8_lossy(&output.stdout);
         assert_eq!(output.status.code(), Some(1), "{format}: {stdout}");
         assert!(stdout.contains("0xE9"), "{format}: {stdout}");

@@ -5,9 +5,11 @@
 //! empty) is refused with a panic rather than guessed at, and so is blessing under CI (`CI` set to
 //! anything but `false` or `0`): a CI run must compare, never rewrite and pass.
 //!
-//! Also the helpers more than one suite needs: [`chain`] (the deepest chain of entries).
+//! Also the helpers more than one suite needs: [`chain`] (the deepest chain of entries) and
+//! [`process`] (running programs, waiting for servers).
 
 pub mod chain;
+pub mod process;
 
 use std::path::Path;
 

@@ -1,0 +1,123 @@
+//! Running the workspace's programs from tests: a command fed its standard input with its output
+//! collected, a free loopback port, and bounded waits for a server's pidfile and for its exit.
+//! Every wait polls for at most [`PROCESS_WAIT`]: it waits for a process, never for a clock.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Child, Command, ExitStatus, Output, Stdio};
+use std::time::{Duration, Instant};
+
+/// The longest a test waits for a program to start (its pidfile) or to stop.
+pub const PROCESS_WAIT: Duration = Duration::from_secs(20);
+/// How often a wait looks again.
+const POLL: Duration = Duration::from_millis(20);
+
+/// Runs `command` with `stdin` written to it and returns its output. The program may exit before
+/// reading everything (usage errors): a broken pipe is fine then.
+///
+/// # Panics
+/// When the program cannot start.
+pub fn run(command: &mut Command, stdin: &[u8]) -> Output {
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the program starts");
+    let mut input = child.stdin.take().expect("stdin is piped");
+    let _ = input.write_all(stdin);
+    drop(input);
+    child.wait_with_output().expect("the program finishes")
+}
+
+/// A port on 127.0.0.1 that was free when asked.
+///
+/// # Panics
+/// When no port can be bound.
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .expect("a free loopback port")
+        .port()
+}
+
+/// Waits until the file at `path` exists (a server's pidfile) and returns its text.
+///
+/// # Panics
+/// When `child` exits first, or after [`PROCESS_WAIT`].
+pub fn wait_for_file(path: &Path, child: &mut Child) -> String {
+    let deadline = Instant::now() + PROCESS_WAIT;
+    while Instant::now() < deadline {
+        if let Ok(text) = std::fs::read_to_string(path) {
+            return text;
+        }
+        let exited = child.try_wait().expect("the program's status");
+        assert!(exited.is_none(), "the program exited early: {exited:?}");
+        std::thread::sleep(POLL);
+    }
+    panic!("no file at {} after {PROCESS_WAIT:?}", path.display());
+}
+
+/// Waits until `child` exits and returns its status.
+///
+/// # Panics
+/// After [`PROCESS_WAIT`] (the child is killed first).
+pub fn wait_for_exit(child: &mut Child) -> ExitStatus {
+    let deadline = Instant::now() + PROCESS_WAIT;
+    while Instant::now() < deadline {
+        if let Some(status) = child.try_wait().expect("the program's status") {
+            return status;
+        }
+        std::thread::sleep(POLL);
+    }
+    let _ = child.kill();
+    panic!("the program did not stop within {PROCESS_WAIT:?}");
+}
+
+/// Sends the signal `name` (`TERM`, `INT`) to the process `pid` with `kill`.
+///
+/// # Panics
+/// When `kill` fails.
+pub fn signal(pid: u32, name: &str) {
+    let status = Command::new("kill")
+        .arg(format!("-{name}"))
+        .arg(pid.to_string())
+        .status()
+        .expect("kill runs");
+    assert!(status.success(), "kill -{name} {pid}: {status}");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn run_feeds_standard_input_and_collects_both_outputs() {
+        let output = run(
+            Command::new("sh").args(["-c", "cat; echo oops >&2; exit 3"]),
+            b"hello",
+        );
+        assert_eq!(output.stdout, b"hello");
+        assert_eq!(output.stderr, b"oops\n");
+        assert_eq!(output.status.code(), Some(3));
+    }
+
+    #[test]
+    fn waits_end_when_the_file_appears_or_the_program_exits() {
+        let dir = std::env::temp_dir().join(format!("testkit-process-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a scratch directory");
+        let path = dir.join("pid");
+        let mut child = Command::new("sh")
+            .arg("-c")
+            .arg(format!(
+                "echo 42 > {0}.tmp && mv {0}.tmp {0}; sleep 5",
+                path.display()
+            ))
+            .spawn()
+            .expect("sh starts");
+        assert_eq!(wait_for_file(&path, &mut child), "42\n");
+        signal(child.id(), "TERM");
+        assert!(!wait_for_exit(&mut child).success());
+        std::fs::remove_dir_all(&dir).expect("cleaned up");
+    }
+}
