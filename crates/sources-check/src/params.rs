@@ -275,6 +275,18 @@ fn check_supplied(
     out.push(diagnostic);
 }
 
+/// Whether `${params.NAME}` reads back as the one parameter `name`.
+fn referenceable(name: &str) -> bool {
+    let text = format!("${{params.{name}}}");
+    let template = Template::parse(&text);
+    let tokens: Vec<_> = template.tokens().collect();
+    matches!(
+        tokens.as_slice(),
+        [token] if token.range == (0..text.len())
+            && matches!(token.kind, TokenKind::Param(found) if found == name)
+    )
+}
+
 /// `undeclared-param-reference`: `${params.X}` in a template of `source` where `X` is not declared.
 fn check_references(
     source: &Source,
@@ -290,6 +302,13 @@ fn check_references(
                 .collect()
         })
         .unwrap_or_default();
+    // Only a name a template can reference is suggested: renaming `${params.wait}` to a declared
+    // `wait}` would write `${params.wait}}`, which still reads `wait`, so the fix never settles.
+    let referenceable: Vec<&str> = names
+        .iter()
+        .copied()
+        .filter(|name| referenceable(name))
+        .collect();
     for site in templates::sites(source) {
         for token in Template::parse(site.text).tokens() {
             let TokenKind::Param(name) = token.kind else {
@@ -320,7 +339,7 @@ fn check_references(
                 )
             }
             .with_label("undeclared");
-            let suggestions = did_you_mean(name, names.iter().copied());
+            let suggestions = did_you_mean(name, referenceable.iter().copied());
             match suggestions.as_slice() {
                 [best] => {
                     let name_start = token.range.start + "${params.".len();
@@ -346,5 +365,28 @@ fn check_references(
             }
             out.push(diagnostic);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_declared_name_a_template_cannot_reference_is_never_offered_as_a_rename() {
+        assert!(referenceable("wait"));
+        assert!(!referenceable("wait}"));
+        assert!(!referenceable("a${b"));
+        let text = "data:\n  sources:\n    apps:\n      type: http\n      url: http://127.0.0.1:8099/apps?wait=${params.wait}\n      parameters:\n        wait}: {type: duration, default: 90s}\n";
+        let analysis = crate::analyze(text, sources_syntax::Syntax::Yaml);
+        let [diagnostic] = analysis.diagnostics.as_slice() else {
+            panic!("{:?}", analysis.diagnostics);
+        };
+        assert_eq!(diagnostic.rule, Rule::UndeclaredParamReference);
+        assert!(diagnostic.fixes.is_empty(), "{:?}", diagnostic.fixes);
+        assert_eq!(
+            diagnostic.help.as_deref(),
+            Some("declare it under `parameters` (e.g. `parameters: {wait: {required: true}}`)")
+        );
     }
 }
