@@ -258,32 +258,12 @@ async fn closing_a_document_clears_its_diagnostics() {
     assert!(client.diagnostics("app.yaml").await.diagnostics.is_empty());
 }
 
-async fn quick_fixes_at(client: &mut TestClient, text: &str, needle: &str) -> Vec<Value> {
-    let offset = offset_of(text, needle);
-    let range = json!({
-        "start": utf16_position(text, offset),
-        "end": utf16_position(text, offset + needle.len()),
-    });
-    let actions = client
-        .request(
-            "textDocument/codeAction",
-            json!({
-                "textDocument": { "uri": support::uri("app.yaml") },
-                "range": range,
-                "context": { "diagnostics": [] },
-            }),
-        )
-        .await
-        .expect("code actions");
-    actions.as_array().cloned().unwrap_or_default()
-}
-
 #[tokio::test]
 async fn a_quick_fix_is_a_workspace_edit_that_repairs_the_diagnostic() {
     let mut client = TestClient::utf16().await;
     client.open("app.yaml", "yaml", MISTAKES).await;
     client.diagnostics("app.yaml").await;
-    let actions = quick_fixes_at(&mut client, MISTAKES, "urll").await;
+    let actions = client.code_actions("app.yaml", MISTAKES, "urll").await;
     let rename = actions
         .iter()
         .find(|action| {
@@ -308,7 +288,8 @@ async fn a_quick_fix_is_a_workspace_edit_that_repairs_the_diagnostic() {
     let published = client.diagnostics("app.yaml").await;
     assert!(!codes(&published.diagnostics).contains(&"unknown-field".to_owned()));
     assert!(
-        quick_fixes_at(&mut client, MISTAKES, "sources")
+        client
+            .code_actions("app.yaml", MISTAKES, "sources")
             .await
             .is_empty()
     );

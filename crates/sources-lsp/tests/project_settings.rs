@@ -17,12 +17,7 @@ async fn a_rule_turned_off_in_the_settings_file_is_not_published() {
     let path = dir.path().join("sub/app.yaml");
     let uri = format!("file://{}", path.display());
     let mut client = TestClient::utf16().await;
-    client
-        .notify(
-            "textDocument/didOpen",
-            json!({ "textDocument": { "uri": uri, "languageId": "yaml", "version": 1, "text": TEXT } }),
-        )
-        .await;
+    client.open_uri(&uri, "yaml", TEXT).await;
     let published = client.publication().await;
     assert_eq!(published.uri.as_str(), uri);
     let codes: Vec<_> = published
@@ -104,12 +99,7 @@ async fn open_watched(
             ] },
         }])
     );
-    client
-        .notify(
-            "textDocument/didOpen",
-            json!({ "textDocument": { "uri": uri, "languageId": "yaml", "version": 1, "text": TEXT } }),
-        )
-        .await;
+    client.open_uri(&uri, "yaml", TEXT).await;
     let published = client.publication().await;
     (client, uri, published)
 }

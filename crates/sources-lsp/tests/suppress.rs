@@ -2,8 +2,7 @@
 
 mod support;
 
-use serde_json::{Value, json};
-use support::{TestClient, apply_edits, offset_of, utf16_position};
+use support::{TestClient, apply_edits};
 
 const TEXT: &str = "\
 data:
@@ -14,32 +13,12 @@ data:
       urll: https://example.invalid/apps
 ";
 
-async fn actions_at(client: &mut TestClient, needle: &str) -> Vec<Value> {
-    let offset = offset_of(TEXT, needle);
-    let range = json!({
-        "start": utf16_position(TEXT, offset),
-        "end": utf16_position(TEXT, offset + needle.len()),
-    });
-    let actions = client
-        .request(
-            "textDocument/codeAction",
-            json!({
-                "textDocument": { "uri": support::uri("app.yaml") },
-                "range": range,
-                "context": { "diagnostics": [] },
-            }),
-        )
-        .await
-        .expect("code actions");
-    actions.as_array().cloned().unwrap_or_default()
-}
-
 #[tokio::test]
 async fn suppressing_a_diagnostic_silences_it_and_nothing_is_left_unused() {
     let mut client = TestClient::utf16().await;
     client.open("app.yaml", "yaml", TEXT).await;
     client.diagnostics("app.yaml").await;
-    let actions = actions_at(&mut client, "urll").await;
+    let actions = client.code_actions("app.yaml", TEXT, "urll").await;
     let suppress = actions
         .iter()
         .find(|action| action["title"] == "Suppress `unknown-field` on this line")

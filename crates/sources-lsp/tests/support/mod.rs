@@ -160,11 +160,37 @@ impl TestClient {
 
     /// Opens a document.
     pub async fn open(&mut self, name: &str, language: &str, text: &str) {
+        self.open_uri(&uri(name), language, text).await;
+    }
+
+    /// Opens a document at any URI (such as a file in a project directory).
+    pub async fn open_uri(&mut self, uri: &str, language: &str, text: &str) {
         self.notify(
             "textDocument/didOpen",
-            json!({ "textDocument": { "uri": uri(name), "languageId": language, "version": 1, "text": text } }),
+            json!({ "textDocument": { "uri": uri, "languageId": language, "version": 1, "text": text } }),
         )
         .await;
+    }
+
+    /// The code actions offered for the first `needle` in `name`, whose text is `text`.
+    pub async fn code_actions(&mut self, name: &str, text: &str, needle: &str) -> Vec<Value> {
+        let offset = offset_of(text, needle);
+        let range = json!({
+            "start": utf16_position(text, offset),
+            "end": utf16_position(text, offset + needle.len()),
+        });
+        let actions = self
+            .request(
+                "textDocument/codeAction",
+                json!({
+                    "textDocument": { "uri": uri(name) },
+                    "range": range,
+                    "context": { "diagnostics": [] },
+                }),
+            )
+            .await
+            .expect("code actions");
+        actions.as_array().cloned().unwrap_or_default()
     }
 
     /// Replaces a document's whole text.
