@@ -115,13 +115,13 @@ fn check_websocket_scheme(
     out: &mut Vec<Diagnostic>,
 ) {
     let text = url.value.as_str();
+    if sources_config::url_scheme::fits(text, sources_config::url_scheme::WEBSOCKET) {
+        return;
+    }
     let template = Template::parse(text);
     let Some(literal) = crate::runnable::literal_start(&template) else {
         return;
     };
-    if crate::runnable::fits_scheme(text, literal, &["ws://", "wss://"]) {
-        return;
-    }
     let scheme_end = literal
         .find("://")
         .map_or(literal.len().min(text.len()), |at| at + 3);

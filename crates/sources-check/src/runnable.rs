@@ -8,6 +8,7 @@
 //! A value that starts with a `${…}` token is judged only when it runs: its text is not known here.
 
 use sources_config::template::{Segment, Template as Parsed};
+use sources_config::url_scheme;
 use sources_config::{Body, Config, Field, Format, LeafFields, NamedMap, Source, Template, Window};
 use sources_diagnostics::{Diagnostic, Rule};
 
@@ -158,13 +159,13 @@ fn check_http_url(url: &Field<Template>, file: &str, out: &mut Vec<Diagnostic>) 
         );
         return;
     }
+    if url_scheme::fits(text, url_scheme::HTTP) {
+        return;
+    }
     let template = Parsed::parse(text);
     let Some(literal) = literal_start(&template) else {
         return;
     };
-    if fits_scheme(text, literal, &["http://", "https://"]) {
-        return;
-    }
     let (message, help) = match literal.find("://") {
         Some(at) => (
             format!(
@@ -303,14 +304,4 @@ pub(crate) fn literal_start<'t>(template: &Parsed<'t>) -> Option<&'t str> {
         Some(Segment::Literal(literal)) => Some(*literal),
         _ => None,
     }
-}
-
-/// Whether the literal start of url `text` is, or could still become, one of `schemes`
-/// (`ht` followed by a token may render to `https://`).
-pub(crate) fn fits_scheme(text: &str, literal: &str, schemes: &[&str]) -> bool {
-    let lower = literal.to_ascii_lowercase();
-    schemes.iter().any(|scheme| {
-        lower.starts_with(scheme)
-            || (scheme.starts_with(lower.as_str()) && literal.len() < text.len())
-    })
 }

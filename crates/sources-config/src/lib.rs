@@ -26,6 +26,7 @@ mod spanned;
 pub mod template;
 #[cfg(test)]
 mod tests;
+pub mod url_scheme;
 
 pub use config::{Config, ReferenceField, SourceRef};
 pub use decode::{decode, name_span};

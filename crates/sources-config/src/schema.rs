@@ -26,6 +26,7 @@ use serde_json::{Map, Value, json};
 use crate::duration::GoDuration;
 use crate::enums::{Enumeration, EventlogStart, Kind, Method};
 use crate::model::Body;
+use crate::url_scheme;
 
 /// The JSON Schema dialect of the document schema.
 pub const DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
@@ -397,13 +398,23 @@ fn shape_kind(def: &mut Value, kind: Kind, summary: &str) {
             Kind::Exec => {
                 properties.insert("window".into(), window_ref("ExecWindow", properties));
             }
-            Kind::Websocket => {
-                if let Some(Value::Object(url)) = properties.get_mut("url") {
-                    url.insert("type".into(), Value::from("string"));
-                    url.insert("pattern".into(), Value::from(WEBSOCKET_URL_PATTERN));
-                }
-            }
             _ => {}
+        }
+        let schemes = match kind {
+            Kind::Http => Some(url_scheme::HTTP),
+            Kind::Websocket => Some(url_scheme::WEBSOCKET),
+            _ => None,
+        };
+        if let (Some(schemes), Some(Value::Object(url))) = (schemes, properties.get_mut("url")) {
+            url.insert("type".into(), Value::from("string"));
+            url.insert("pattern".into(), Value::from(url_scheme::pattern(schemes)));
+        }
+        if matches!(
+            kind,
+            Kind::Http | Kind::Exec | Kind::Websocket | Kind::Merge
+        ) && let Some(Value::Object(timeout)) = properties.get_mut("timeout")
+        {
+            timeout.insert("not".into(), zero_duration());
         }
         for map in ["keep", "compute", "parts", "lookups"] {
             if let Some(Value::Object(property)) = properties.get_mut(map) {
@@ -412,7 +423,20 @@ fn shape_kind(def: &mut Value, kind: Kind, summary: &str) {
             }
         }
     }
-    let rules = kind_rules(kind);
+    let mut rules = kind_rules(kind);
+    let has = |field: &str| {
+        object
+            .get("properties")
+            .is_some_and(|properties| properties.get(field).is_some())
+    };
+    if has("root") && has("format") {
+        rules.push(json!({
+            "not": {
+                "required": ["root", "format"],
+                "properties": { "format": { "const": "text" }, "root": { "minLength": 1 } }
+            }
+        }));
+    }
     if !rules.is_empty() {
         object.insert("allOf".into(), Value::Array(rules));
     }
@@ -446,10 +470,15 @@ fn method_pattern() -> String {
     format!("^(?:{})$|\\$\\{{", methods.join("|"))
 }
 
-/// `ws://` or `wss://` (any case), or a url whose scheme comes from a leading `${…}` token
-/// (possibly after the start of a websocket scheme).
-const WEBSOCKET_URL_PATTERN: &str =
-    "^(?:[Ww][Ss][Ss]?://|(?:[Ww](?:[Ss](?:[Ss]?(?::/?/?)?)?)?)?\\$\\{)";
+/// A duration of zero, in any of the forms a duration may take (`0`, `0s`, `0.0ms`, …).
+fn zero_duration() -> Value {
+    json!({
+        "anyOf": [
+            { "const": 0 },
+            { "type": "string", "pattern": r"^[+]?(0|((0+(\.0*)?|\.0+)(ns|us|µs|μs|ms|s|m|h))+)$" }
+        ]
+    })
+}
 
 /// `follow: true`, as a condition.
 fn following() -> Value {
@@ -769,8 +798,17 @@ mod tests {
         );
         assert_eq!(defs["HttpWindow"]["properties"]["page_size"]["minimum"], 0);
         assert_eq!(
-            defs["Http"]["properties"]["url"]["type"],
+            defs["Http"]["properties"]["body"]["type"],
             serde_json::json!(["string", "number", "boolean"])
+        );
+        assert_eq!(defs["Http"]["properties"]["url"]["type"], "string");
+        assert_eq!(
+            defs["Http"]["properties"]["url"]["pattern"],
+            crate::url_scheme::pattern(crate::url_scheme::HTTP)
+        );
+        assert_eq!(
+            defs["Http"]["properties"]["timeout"]["not"]["anyOf"][0]["const"],
+            0
         );
         assert!(
             defs["ExecWindow"]["properties"]
