@@ -1,0 +1,141 @@
+//! `pipe` stages and single-input operators, compiled once per evaluation and applied to a value or
+//! to each streamed event.
+
+use super::*;
+
+/// One `pipe` stage or single-input operator, compiled.
+pub(super) enum Step {
+    Filter(Expr),
+    Project(Vec<(String, Expr)>),
+    Derive(Vec<(String, Expr)>),
+    Sort(Expr, bool),
+    Hold,
+}
+
+impl Step {
+    pub(super) fn apply(&self, value: Value, params: &operators::Params) -> Result<Value, Cause> {
+        match self {
+            Step::Filter(condition) => operators::filter(value, condition, params),
+            Step::Project(keep) => operators::project(value, keep, params),
+            Step::Derive(compute) => operators::derive(value, compute, params),
+            Step::Sort(by, descending) => operators::sort(value, by, *descending, params),
+            Step::Hold => Ok(value),
+        }
+    }
+
+    /// Applies to one streamed event: `None` when a filter drops it.
+    fn apply_event(
+        &self,
+        event: Value,
+        params: &operators::Params,
+    ) -> Option<Result<Value, Cause>> {
+        match self {
+            Step::Filter(condition) => match condition.eval_bool(&event, params) {
+                Ok(true) => Some(Ok(event)),
+                Ok(false) => None,
+                Err(cause) => Some(Err(cause)),
+            },
+            Step::Sort(..) | Step::Hold => Some(Ok(event)),
+            other => Some(other.apply(event, params)),
+        }
+    }
+}
+
+pub(super) fn compile_map(
+    field: &str,
+    map: Option<&Field<NamedMap<Template>>>,
+) -> Result<Vec<(String, Expr)>, Cause> {
+    map.map(|map| {
+        map.value
+            .iter()
+            .map(|item| {
+                Expr::compile(
+                    format!("{field}.{}", item.name.value),
+                    &item.value.value.text,
+                )
+                .map(|expr| (item.name.value.clone(), expr))
+            })
+            .collect()
+    })
+    .unwrap_or_else(|| Ok(Vec::new()))
+}
+
+pub(super) fn missing(field: &str) -> Cause {
+    Cause::Unsupported(format!("`{field}` is missing (run `sources lint`)"))
+}
+
+/// Compiles the step of a single-input operator body or a `pipe` stage.
+pub(super) fn compile_step(body: &Body) -> Result<Option<Step>, Cause> {
+    Ok(Some(match body {
+        Body::Filter(filter) => {
+            let condition = text(filter.condition.as_ref()).ok_or_else(|| missing("where"))?;
+            Step::Filter(Expr::compile("where", condition)?)
+        }
+        Body::Project(project) => Step::Project(compile_map("keep", project.keep.as_ref())?),
+        Body::Derive(derive) => Step::Derive(compile_map("compute", derive.compute.as_ref())?),
+        Body::Sort(sort) => {
+            let by = text(sort.by.as_ref()).ok_or_else(|| missing("by"))?;
+            let descending = sort
+                .order
+                .as_ref()
+                .is_some_and(|order| order.value == Order::Desc);
+            Step::Sort(Expr::compile("by", by)?, descending)
+        }
+        Body::Cache(_) | Body::Passthrough(_) => Step::Hold,
+        _ => return Ok(None),
+    }))
+}
+
+pub(super) fn compile_pipe(source: &Source) -> Result<Vec<(Option<usize>, Step)>, Cause> {
+    let Some(pipe) = source.body.common().and_then(|common| common.pipe.as_ref()) else {
+        return Ok(Vec::new());
+    };
+    let mut steps = Vec::new();
+    for (index, stage) in pipe.value.iter().enumerate() {
+        let stage: &Stage = &stage.value;
+        match compile_step(&stage.body) {
+            Ok(Some(step)) => steps.push((Some(index), step)),
+            Ok(None) => {
+                return Err(Cause::Unsupported(format!(
+                    "pipe stage {index} is not a filter, project, derive, sort or cache stage"
+                )));
+            }
+            Err(cause) => return Err(in_stage(Some(index), cause)),
+        }
+    }
+    Ok(steps)
+}
+
+pub(super) fn in_stage(index: Option<usize>, cause: Cause) -> Cause {
+    match (index, cause) {
+        (
+            Some(index),
+            Cause::Expression {
+                field,
+                expression,
+                detail,
+            },
+        ) => Cause::Expression {
+            field: format!("pipe[{index}].{field}"),
+            expression,
+            detail,
+        },
+        (_, other) => other,
+    }
+}
+
+/// Runs one streamed event through the stages: `None` when a filter drops it.
+pub(super) fn pipe_event(
+    entry: &str,
+    pipe: &[(Option<usize>, Step)],
+    mut value: Value,
+    params: &operators::Params,
+) -> Option<Result<Value, EvalError>> {
+    for (index, step) in pipe {
+        match step.apply_event(value, params)? {
+            Ok(next) => value = next,
+            Err(cause) => return Some(Err(EvalError::new(entry, in_stage(*index, cause)))),
+        }
+    }
+    Some(Ok(value))
+}
