@@ -1,54 +1,26 @@
 //! The automation-job corner, driven the way the spec's clients drive it, on a manual clock.
 
+mod common;
+
 use std::collections::BTreeSet;
-use std::sync::Arc;
 use std::time::Duration;
 
-use axum::Router;
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
-use demo_backend::CornerContext;
+use common::{BUILT_AT, Corner};
 use demo_backend::automation::{self, FINISHED_JOB_EVENTS, RUNNING_JOB_EVENTS};
-use demo_backend::clock::{ManualClock, Millis};
-use demo_backend::options::Options;
-use http_body_util::BodyExt;
 use serde_json::Value;
-use tower::ServiceExt;
 
-const BUILT_AT: Millis = 1_790_000_000_000;
-
-struct Fixture {
-    clock: ManualClock,
-    router: Router,
-}
+type Fixture = Corner;
 
 impl Fixture {
     fn new(seed: u64) -> Fixture {
-        let clock = ManualClock::new(BUILT_AT);
-        let router = automation::router(CornerContext {
-            clock: Arc::new(clock.clone()),
-            seed,
-            built_at: BUILT_AT,
-        });
-        Fixture { clock, router }
+        Corner::build(automation::router, seed)
     }
 
     async fn get(&self, uri: &str) -> (StatusCode, Value) {
-        let request = Request::get(uri).body(Body::empty()).expect("request");
-        let response = self
-            .router
-            .clone()
-            .oneshot(request)
+        self.call(Request::get(uri).body(Body::empty()).expect("request"))
             .await
-            .expect("the router answers");
-        let status = response.status();
-        let body = response
-            .into_body()
-            .collect()
-            .await
-            .expect("body")
-            .to_bytes();
-        (status, serde_json::from_slice(&body).expect("a JSON body"))
     }
 
     async fn ok(&self, uri: &str) -> Value {
@@ -553,21 +525,11 @@ async fn malformed_and_unknown_parameters_are_refused() {
 
 #[tokio::test]
 async fn the_whole_service_serves_the_corner_with_the_per_request_controls() {
-    let clock = ManualClock::new(BUILT_AT);
-    let (router, _) = demo_backend::app(Options::seeded(7, Arc::new(clock.clone())));
-    let get = |uri: &str| {
-        let request = Request::get(uri).body(Body::empty()).expect("request");
-        router.clone().oneshot(request)
-    };
-    let events = get("/api/v2/jobs/1/job_events/?page_size=1")
-        .await
-        .expect("answers");
-    assert_eq!(events.status(), StatusCode::OK);
-    let failed = get("/api/v2/jobs/1/job_events/?page_size=1&fail=503")
-        .await
-        .expect("answers");
-    assert_eq!(failed.status(), StatusCode::SERVICE_UNAVAILABLE);
-    let body = failed.into_body().collect().await.expect("body").to_bytes();
-    let body: Value = serde_json::from_slice(&body).expect("a JSON body");
+    let service = Corner::whole(7);
+    let get = |uri: &str| service.call(Request::get(uri).body(Body::empty()).expect("request"));
+    let (status, _) = get("/api/v2/jobs/1/job_events/?page_size=1").await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, body) = get("/api/v2/jobs/1/job_events/?page_size=1&fail=503").await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
     assert!(body["error"].is_string(), "{body}");
 }

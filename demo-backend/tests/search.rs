@@ -1,36 +1,21 @@
 //! The search-index corner, driven the way the spec's clients drive it, on a manual clock.
 
+mod common;
+
 use std::collections::{BTreeSet, HashSet};
-use std::sync::Arc;
 use std::time::Duration;
 
-use axum::Router;
 use axum::body::Body;
 use axum::http::{Method, Request, StatusCode};
-use demo_backend::CornerContext;
-use demo_backend::clock::{ManualClock, Millis};
-use demo_backend::options::Options;
+use common::{BUILT_AT, Corner};
 use demo_backend::search;
-use http_body_util::BodyExt;
 use serde_json::{Value, json};
-use tower::ServiceExt;
 
-const BUILT_AT: Millis = 1_790_000_000_000;
-
-struct Fixture {
-    clock: ManualClock,
-    router: Router,
-}
+type Fixture = Corner;
 
 impl Fixture {
     fn new(seed: u64) -> Fixture {
-        let clock = ManualClock::new(BUILT_AT);
-        let router = search::router(CornerContext {
-            clock: Arc::new(clock.clone()),
-            seed,
-            built_at: BUILT_AT,
-        });
-        Fixture { clock, router }
+        Corner::build(search::router, seed)
     }
 
     async fn send(&self, method: Method, uri: &str, body: impl Into<Body>) -> (StatusCode, Value) {
@@ -38,20 +23,7 @@ impl Fixture {
             .method(method)
             .uri(uri)
             .header("content-type", "application/json");
-        let response = self
-            .router
-            .clone()
-            .oneshot(request.body(body.into()).expect("request"))
-            .await
-            .expect("answers");
-        let status = response.status();
-        let body = response
-            .into_body()
-            .collect()
-            .await
-            .expect("body")
-            .to_bytes();
-        (status, serde_json::from_slice(&body).expect("a JSON body"))
+        self.call(request.body(body.into()).expect("request")).await
     }
 
     async fn search(&self, body: Value) -> Value {
@@ -564,22 +536,20 @@ async fn sorting_by_shard_doc_alone_pages_the_same_documents() {
 
 #[tokio::test]
 async fn the_whole_service_serves_the_corner_with_the_per_request_controls() {
-    let clock = ManualClock::new(BUILT_AT);
-    let (router, _) = demo_backend::app(Options::seeded(5, Arc::new(clock.clone())));
+    let service = Corner::whole(5);
     let search = |uri: &str| {
-        let request = Request::post(uri)
-            .body(Body::from("{\"size\": 1}"))
-            .expect("request");
-        router.clone().oneshot(request)
+        service.call(
+            Request::post(uri)
+                .body(Body::from("{\"size\": 1}"))
+                .expect("request"),
+        )
     };
-    let found = search("/logs-app/_search").await.expect("answers");
-    assert_eq!(found.status(), StatusCode::OK);
-    let body = found.into_body().collect().await.expect("body").to_bytes();
-    let body: Value = serde_json::from_slice(&body).expect("a JSON body");
+    let (status, body) = search("/logs-app/_search").await;
+    assert_eq!(status, StatusCode::OK);
     assert_eq!(
         body["hits"]["total"],
         json!({ "value": 10_000, "relation": "gte" })
     );
-    let failed = search("/logs-app/_search?fail=500").await.expect("answers");
-    assert_eq!(failed.status(), StatusCode::INTERNAL_SERVER_ERROR);
+    let (status, _) = search("/logs-app/_search?fail=500").await;
+    assert_eq!(status, StatusCode::INTERNAL_SERVER_ERROR);
 }

@@ -1,12 +1,18 @@
-//! A service on a manual clock, and helpers to read its answers.
+//! A service on a manual clock, one corner's router on a manual clock, and helpers to read their
+//! answers.
 #![allow(dead_code, clippy::unwrap_used, missing_docs)]
 
 use std::sync::Arc;
 use std::time::Duration;
 
+use axum::Router;
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
 use demo_backend::clock::{Clock, ManualClock, Millis};
-use demo_backend::{Client, Options};
+use demo_backend::{Client, CornerContext, Options};
+use http_body_util::BodyExt;
 use serde_json::Value;
+use tower::ServiceExt;
 
 /// 2027-01-15T08:00:00.000Z.
 pub const T0: Millis = 1_800_000_000_000;
@@ -102,5 +108,53 @@ pub async fn json(
 pub async fn settle() {
     for _ in 0..20 {
         tokio::task::yield_now().await;
+    }
+}
+
+/// When a corner fixture's service is built.
+pub const BUILT_AT: Millis = 1_790_000_000_000;
+
+/// One corner's router (automation, search) built on a manual clock at [`BUILT_AT`], called
+/// in-process.
+pub struct Corner {
+    pub clock: ManualClock,
+    router: Router,
+}
+
+impl Corner {
+    /// The corner `router` makes, with `seed`.
+    pub fn build(router: fn(CornerContext) -> Router, seed: u64) -> Corner {
+        let clock = ManualClock::new(BUILT_AT);
+        let router = router(CornerContext {
+            clock: Arc::new(clock.clone()),
+            seed,
+            built_at: BUILT_AT,
+        });
+        Corner { clock, router }
+    }
+
+    /// The whole service built from `seed`, which serves every corner.
+    pub fn whole(seed: u64) -> Corner {
+        let clock = ManualClock::new(BUILT_AT);
+        let (router, _) = demo_backend::app(Options::seeded(seed, Arc::new(clock.clone())));
+        Corner { clock, router }
+    }
+
+    /// Sends `request`; the status and the JSON body.
+    pub async fn call(&self, request: Request<Body>) -> (StatusCode, Value) {
+        let response = self
+            .router
+            .clone()
+            .oneshot(request)
+            .await
+            .expect("the router answers");
+        let status = response.status();
+        let body = response
+            .into_body()
+            .collect()
+            .await
+            .expect("body")
+            .to_bytes();
+        (status, serde_json::from_slice(&body).expect("a JSON body"))
     }
 }
