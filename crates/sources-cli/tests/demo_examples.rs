@@ -5,9 +5,10 @@
 //! parameter is tried with the value `try` itself suggests for the demo world.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
 use serde_json::Value;
+use sources_testkit::process::outcome;
 
 fn example(extension: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../../testdata/examples/demo.{extension}"))
@@ -17,21 +18,12 @@ fn example(extension: &str) -> PathBuf {
 /// (`SOURCES_DEMO_FROZEN`): the running automation job and the log index move every second, so
 /// only a still clock prints the same twice.
 fn sources(args: &[&str]) -> (i32, String, String) {
-    let Output {
-        status,
-        stdout,
-        stderr,
-    } = Command::new(env!("CARGO_BIN_EXE_sources"))
-        .args(args)
-        .env("SOURCES_DEMO_FROZEN", "1")
-        .env_remove("SOURCES_DEMO_API")
-        .env_remove("SOURCES_CONFIG")
-        .output()
-        .expect("the binary runs");
-    (
-        status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&stdout).into_owned(),
-        String::from_utf8_lossy(&stderr).into_owned(),
+    outcome(
+        Command::new(env!("CARGO_BIN_EXE_sources"))
+            .args(args)
+            .env("SOURCES_DEMO_FROZEN", "1")
+            .env_remove("SOURCES_DEMO_API")
+            .env_remove("SOURCES_CONFIG"),
     )
 }
 

@@ -4,11 +4,12 @@
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::Value;
+use sources_testkit::process::outcome as run;
 
 fn example() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/examples/demo.yaml")
@@ -21,19 +22,6 @@ fn sources(args: &[&str]) -> Command {
         .env_remove("SOURCES_DEMO_API")
         .env_remove("SOURCES_CONFIG");
     command
-}
-
-fn run(command: &mut Command) -> (i32, String, String) {
-    let Output {
-        status,
-        stdout,
-        stderr,
-    } = command.output().expect("the binary runs");
-    (
-        status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&stdout).into_owned(),
-        String::from_utf8_lossy(&stderr).into_owned(),
-    )
 }
 
 fn try_demo(name: &str, extra: &[&str]) -> (i32, String, String) {

@@ -1,5 +1,5 @@
 //! Running the workspace's programs from tests: a command fed its standard input with its output
-//! collected, a free loopback port, and bounded waits for a server's pidfile and for its exit.
+//! collected or read as text, a free loopback port, and bounded waits for a server's pidfile and for its exit.
 //! Every wait polls for at most [`PROCESS_WAIT`]: it waits for a process, never for a clock.
 
 use std::io::Write;
@@ -28,6 +28,24 @@ pub fn run(command: &mut Command, stdin: &[u8]) -> Output {
     let _ = input.write_all(stdin);
     drop(input);
     child.wait_with_output().expect("the program finishes")
+}
+
+/// Runs `command` with no input and returns its exit code (`-1` when a signal ended it) and its
+/// standard output and error as text (invalid UTF-8 replaced).
+///
+/// # Panics
+/// When the program cannot start.
+pub fn outcome(command: &mut Command) -> (i32, String, String) {
+    let Output {
+        status,
+        stdout,
+        stderr,
+    } = command.output().expect("the program runs");
+    (
+        status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&stdout).into_owned(),
+        String::from_utf8_lossy(&stderr).into_owned(),
+    )
 }
 
 /// A port on 127.0.0.1 that was free when asked.
@@ -100,6 +118,14 @@ mod tests {
         assert_eq!(output.stdout, b"hello");
         assert_eq!(output.stderr, b"oops\n");
         assert_eq!(output.status.code(), Some(3));
+    }
+
+    #[test]
+    fn outcome_is_the_code_and_both_outputs_as_text() {
+        assert_eq!(
+            outcome(Command::new("sh").args(["-c", "printf 'a\\377'; echo b >&2; kill -9 $$"])),
+            (-1, "a\u{fffd}".to_owned(), "b\n".to_owned())
+        );
     }
 
     #[test]
