@@ -907,3 +907,58 @@ async fn the_named_entry_is_bound_once_by_the_caller() {
         Output::Stream(_) => panic!("streamed"),
     }
 }
+
+#[tokio::test]
+async fn a_compose_part_and_a_merge_child_that_stream_are_read_for_a_snapshot() {
+    let yaml = r#"
+data:
+  sources:
+    ticks:
+      type: websocket
+      url: wss://feed.example/ws
+    fixed:
+      type: static
+      data: [{p: 0}]
+    board:
+      type: compose
+      parts: {live: ticks, fixed: fixed}
+    mixed:
+      type: merge
+      sources: [fixed, ticks]
+      on_error: skip
+"#;
+    let run = Run::new(yaml, stream_io());
+    assert_eq!(
+        run.value("board", &[]).await.expect("composed"),
+        json!({"live": [{"p": 1}, {"p": 2}], "fixed": [{"p": 0}]})
+    );
+    assert_eq!(
+        run.value("mixed", &[]).await.expect("merged"),
+        json!([{"p": 0}, {"p": 1}, {"p": 2}])
+    );
+    assert!(
+        run.trace
+            .lines()
+            .iter()
+            .any(|line| line
+                == "`ticks` streams: its snapshot is the first 2 events (the stream ended)"),
+        "{:?}",
+        run.trace.lines()
+    );
+    // A failed event fails the streamed child; `on_error: skip` drops it and keeps the rest.
+    let failing = Run::new(
+        yaml,
+        FakeIo::new().with_websocket(|_| Ok(vec!["not json".into()])),
+    );
+    assert_eq!(
+        failing.value("mixed", &[]).await.expect("merged"),
+        json!([{"p": 0}])
+    );
+    assert!(
+        failing.trace.lines().iter().any(|line| line.starts_with(
+            "merge `mixed`: child `ticks` skipped: source `ticks`: event is not JSON"
+        )),
+        "{:?}",
+        failing.trace.lines()
+    );
+}
