@@ -253,9 +253,12 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
         )));
     };
     let supplied = sources_eval::params::parse_assignments(&args.params).map_err(Error::Usage)?;
+    let secrets = sources_eval::trace::Redactor::new(secret_values(&config, &supplied));
     // The one binding of the named entry's parameters: the engine takes it as it is.
-    let bound = sources_eval::params::bind_entry(source, &supplied)
-        .map_err(|message| Error::Usage(format!("`{}`: {message}", args.name)));
+    let bound = sources_eval::params::bind_entry(source, &supplied).map_err(|message| {
+        let message = secrets.redact(&message);
+        Error::Usage(format!("`{}`: {message}", args.name))
+    });
     let for_duration = args
         .for_duration
         .as_deref()
@@ -289,7 +292,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
     };
     let bound = bound?;
     let mut reporter = StderrTrace::new(args.verbose, &args.name);
-    reporter.secrets = sources_eval::trace::Redactor::new(secret_values(&config, &supplied));
+    reporter.secrets = secrets;
     let reporter = Arc::new(reporter);
     let trace: Arc<dyn Trace> = reporter.clone();
     let cadence = cadence(&config, source);

@@ -701,3 +701,24 @@ fn a_join_over_a_cached_lookup_says_each_cache_step_once() {
         );
     }
 }
+
+#[test]
+fn a_secret_of_the_wrong_type_is_not_echoed_in_the_usage_error() {
+    let (_dir, path) = with_config(
+        "data:\n  sources:\n    t:\n      type: static\n      data: []\n      parameters:\n        pin: {type: int, mask: true}\n",
+    );
+    let (code, _, stderr) = run(&mut sources(&[
+        "try",
+        "-c",
+        &path,
+        "t",
+        "--param",
+        "pin=hunter2",
+    ]));
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("parameter `pin` is declared `int` but got `[redacted]`"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("hunter2"), "{stderr}");
+}
