@@ -9,7 +9,7 @@ use sources_config::AnyValue;
 use sources_config::Config;
 use sources_config::model::{Body, Source, Window};
 use sources_config::template::{
-    NAMESPACES, Template, TemplateErrorKind, TokenKind, UrlPart, WindowToken,
+    NAMESPACES, Template, TemplateErrorKind, TokenKind, UrlPart, WindowToken, is_name,
 };
 
 use crate::fixes;
@@ -462,7 +462,12 @@ pub(crate) fn check_templates(config: &Config, file: &str, out: &mut Vec<Diagnos
                 if declared.contains(name) {
                     continue;
                 }
-                let suggestions = did_you_mean(name, declared.iter().copied());
+                // Only a filter a template can spell is suggested: a rename to `namespace}` would
+                // write `${window.filters.namespace}}`, which still reads `namespace`, and never settle.
+                let suggestions = did_you_mean(
+                    name,
+                    declared.iter().copied().filter(|filter| is_name(filter)),
+                );
                 let mut diagnostic = Diagnostic::new(
                     Rule::InvalidTemplate,
                     span,

@@ -292,7 +292,9 @@ impl UrlPart {
     }
 }
 
-fn is_name(name: &str) -> bool {
+/// Whether `name` can be written after a namespace in a token (`${params.NAME}`,
+/// `${window.filters.NAME}`): ASCII letters, digits, `_` and `-`.
+pub fn is_name(name: &str) -> bool {
     !name.is_empty()
         && name
             .chars()
