@@ -17,6 +17,7 @@ use sources_diagnostics::Severity;
 use sources_eval::engine::{Engine, EngineOptions, Output, declared_params};
 use sources_eval::io::Io;
 use sources_eval::params::Bound;
+use sources_eval::snapshot::SnapshotWindow;
 use sources_eval::trace::Silent;
 
 /// The command's name in `workspace/executeCommand`.
@@ -24,9 +25,10 @@ pub(crate) const COMMAND: &str = "sources.try";
 
 /// How long one try may take before it is abandoned.
 const DEADLINE: Duration = Duration::from_secs(30);
-/// How long a streamed entry is listened to.
+/// How long a streamed entry is listened to (also when it is read for a snapshot, as a child of a
+/// merge that polls).
 const LISTEN: Duration = Duration::from_secs(5);
-/// How many events of a stream are kept.
+/// How many events of a stream are kept (also in a snapshot of it).
 const MAX_EVENTS: usize = 20;
 
 /// The command's arguments: `[uri, entry name, {param: value}?]`.
@@ -212,7 +214,14 @@ async fn fetch(config: &Config, bound: &Bound, demo: bool) -> Outcome {
     } else {
         system
     };
-    let engine = Engine::new(config, io, Arc::new(Silent), EngineOptions::default());
+    let options = EngineOptions {
+        snapshot: SnapshotWindow {
+            events: Some(MAX_EVENTS),
+            within: LISTEN,
+        },
+        ..EngineOptions::default()
+    };
+    let engine = Engine::new(config, io, Arc::new(Silent), options);
     let output = match engine.evaluate(bound).await {
         Ok(output) => output,
         Err(error) => return Outcome::Refused(format!("`{name}`: {error}").into()),
