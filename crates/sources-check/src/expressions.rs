@@ -2,7 +2,9 @@
 //! `window.growing.while` is compiled with the `cel` crate (the engine `try` evaluates with), and a
 //! compile error becomes an `expression` diagnostic at the exact byte inside the file.
 
+use std::collections::HashMap;
 use std::ops::Range;
+use std::sync::{Mutex, PoisonError};
 
 use sources_config::Config;
 use sources_config::Text;
@@ -96,10 +98,7 @@ pub(crate) fn check_expressions(config: &Config, file: &str, out: &mut Vec<Diagn
             .unwrap_or_default();
         for body in std::iter::once(&source.body).chain(stages) {
             for site in sites(body) {
-                let Err(errors) = compile(&site.text.text) else {
-                    continue;
-                };
-                let Some(error) = errors.first() else {
+                let Err(error) = compile(&site.text.text) else {
                     continue;
                 };
                 let span = text_span(
@@ -132,9 +131,75 @@ pub struct CompileError {
     pub range: Range<usize>,
 }
 
-/// Compiles `source`, keeping only whether it compiled.
-pub(crate) fn compile(source: &str) -> Result<(), Vec<CompileError>> {
-    compile_program(source).map(|_| ())
+/// Compiles `source`, keeping only whether it compiled and, when not, its first error.
+///
+/// The outcome is a pure function of the text, and compiling is the checker's most expensive step
+/// (the CEL parser costs about as much per expression as parsing a hundred lines of YAML), so
+/// outcomes are remembered process-wide by text ([`CompileMemo`]): an expression written in many
+/// entries is compiled once, and the editor, which analyses every version of a document, compiles
+/// only the expressions whose text changed.
+pub(crate) fn compile(source: &str) -> Result<(), CompileError> {
+    static MEMO: Mutex<CompileMemo> = Mutex::new(CompileMemo::new());
+    if let Some(outcome) = MEMO
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .get(source)
+    {
+        return outcome;
+    }
+    let outcome = match compile_program(source) {
+        Ok(_) => Ok(()),
+        Err(mut errors) => Err(if errors.is_empty() {
+            CompileError {
+                message: "the expression does not compile".to_owned(),
+                range: 0..source.len(),
+            }
+        } else {
+            errors.swap_remove(0)
+        }),
+    };
+    MEMO.lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .insert(source, outcome.clone());
+    outcome
+}
+
+/// Compile outcomes by expression text, bounded: when the texts kept reach [`CompileMemo::BYTES`],
+/// the memo starts over (a document with that many distinct expressions is rare, and then it only
+/// costs the compiles it would have cost anyway).
+struct CompileMemo {
+    outcomes: Option<HashMap<String, Result<(), CompileError>>>,
+    bytes: usize,
+}
+
+impl CompileMemo {
+    /// The most expression text kept, in bytes.
+    const BYTES: usize = 1 << 20;
+
+    const fn new() -> CompileMemo {
+        CompileMemo {
+            outcomes: None,
+            bytes: 0,
+        }
+    }
+
+    fn get(&self, source: &str) -> Option<Result<(), CompileError>> {
+        self.outcomes.as_ref()?.get(source).cloned()
+    }
+
+    fn insert(&mut self, source: &str, outcome: Result<(), CompileError>) {
+        if source.len() > Self::BYTES / 16 {
+            return;
+        }
+        if self.bytes + source.len() > Self::BYTES {
+            self.outcomes = None;
+            self.bytes = 0;
+        }
+        self.bytes += source.len();
+        self.outcomes
+            .get_or_insert_with(HashMap::new)
+            .insert(source.to_owned(), outcome);
+    }
 }
 
 /// The deepest bracket nesting an expression may have. The CEL parser recurses per level and per
@@ -311,11 +376,43 @@ mod tests {
     use super::*;
 
     fn errors(source: &str) -> Vec<(String, &str)> {
-        compile(source)
+        compile_program(source)
+            .map(|_| ())
             .expect_err("does not compile")
             .into_iter()
             .map(|error| (error.message, &source[error.range]))
             .collect()
+    }
+
+    #[test]
+    fn a_remembered_outcome_is_the_first_error_of_a_fresh_compile() {
+        for source in ["status == && x", "a ==\n  b )", "health == 'ok'", ""] {
+            let fresh = compile_program(source)
+                .map(|_| ())
+                .map_err(|errors| errors[0].clone());
+            assert_eq!(compile(source), fresh, "{source:?}");
+            assert_eq!(compile(source), fresh, "{source:?}, remembered");
+        }
+    }
+
+    #[test]
+    fn the_compile_memo_starts_over_when_full_and_skips_huge_texts() {
+        let mut memo = CompileMemo::new();
+        let text = "x".repeat(CompileMemo::BYTES / 16);
+        memo.insert(&text, Ok(()));
+        assert_eq!(memo.get(&text), Some(Ok(())));
+        memo.insert(&format!("{text}y"), Ok(()));
+        assert_eq!(memo.get(&format!("{text}y")), None, "too long to keep");
+        for index in 0..16 {
+            memo.insert(&format!("{index:02}{}", &text[2..]), Ok(()));
+        }
+        assert!(memo.bytes <= CompileMemo::BYTES);
+        assert_eq!(
+            memo.get(&text),
+            None,
+            "forgotten when the memo started over"
+        );
+        assert_eq!(memo.get(&format!("15{}", &text[2..])), Some(Ok(())));
     }
 
     #[test]
@@ -367,7 +464,7 @@ mod tests {
     #[test]
     fn an_early_end_points_at_the_end() {
         let source = "count > ";
-        let error = &compile(source).expect_err("incomplete")[0];
+        let error = &compile(source).expect_err("incomplete");
         assert_eq!(error.range, 7..7);
         assert!(error.message.contains("ends too early"));
     }

@@ -120,25 +120,23 @@ fn check_declared(
             }
             if let Some(condition) = &map.condition {
                 let text = &condition.value;
-                if let Err(errors) = expressions::compile(&text.text) {
-                    if let Some(error) = errors.first() {
-                        let span = crate::templates::text_span(
-                            file,
-                            &text.text,
-                            text.style,
-                            condition.value_span,
-                            error.range.clone(),
-                        );
-                        out.push(
-                            Diagnostic::new(
-                                Rule::GrowingInvalid,
-                                span,
-                                format!("`growing.while` does not compile: {}", error.message),
-                            )
-                            .with_label("does not compile here")
-                            .with_help("`while` is a CEL expression over the `source` entry's value, e.g. `status == 'running'`"),
-                        );
-                    }
+                if let Err(error) = expressions::compile(&text.text) {
+                    let span = crate::templates::text_span(
+                        file,
+                        &text.text,
+                        text.style,
+                        condition.value_span,
+                        error.range.clone(),
+                    );
+                    out.push(
+                        Diagnostic::new(
+                            Rule::GrowingInvalid,
+                            span,
+                            format!("`growing.while` does not compile: {}", error.message),
+                        )
+                        .with_label("does not compile here")
+                        .with_help("`while` is a CEL expression over the `source` entry's value, e.g. `status == 'running'`"),
+                    );
                 }
             }
         }
