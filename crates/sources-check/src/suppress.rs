@@ -6,6 +6,8 @@
 //! `unused-suppression`, with a safe fix that removes it. This module also writes suppressions
 //! ([`suppression_edit`]) for the editor's code action and `sources lint --add-suppressions`.
 
+use std::cell::OnceCell;
+
 use sources_diagnostics::{Diagnostic, Edit, Rule, Span, did_you_mean};
 use sources_syntax::{Node, Syntax, Value};
 
@@ -50,26 +52,31 @@ struct Malformed {
 /// Where the comments of a document are: every `#` outside a string or key starts one.
 struct Comments<'a> {
     text: &'a str,
-    /// Spans of strings and keys, sorted by start.
-    strings: Vec<Span>,
+    root: Option<&'a Node>,
+    /// Spans of strings and keys, sorted by start: collected on first use, which only a line with
+    /// a `# sources:` in it needs.
+    strings: OnceCell<Vec<Span>>,
 }
 
 impl<'a> Comments<'a> {
-    fn new(text: &'a str, root: Option<&Node>) -> Comments<'a> {
+    fn new(text: &'a str, root: Option<&'a Node>) -> Comments<'a> {
         Comments {
             text,
-            strings: string_spans(root),
+            root,
+            strings: OnceCell::new(),
         }
     }
 
     /// Whether `offset` lies strictly inside a string or key (they never overlap).
     fn in_string(&self, offset: usize) -> bool {
-        let after = self.strings.partition_point(|span| span.start < offset);
-        after > 0 && offset < self.strings[after - 1].end
+        let strings = self.strings.get_or_init(|| string_spans(self.root));
+        let after = strings.partition_point(|span| span.start < offset);
+        after > 0 && offset < strings[after - 1].end
     }
 
-    /// The comment of each line that has one: (0-based line number, start of the line, offset of
-    /// the comment's `#`, end of the line before its line break).
+    /// The comment of each line that has one and a `# sources:` in it (the only comments
+    /// suppressions are read from): (0-based line number, start of the line, offset of the
+    /// comment's `#`, end of the line before its line break).
     fn each(&self) -> impl Iterator<Item = (usize, usize, usize, usize)> + '_ {
         let mut line_start = 0;
         self.text
@@ -79,6 +86,10 @@ impl<'a> Comments<'a> {
                 let start = line_start;
                 line_start += line.len();
                 let end = start + line.trim_end_matches(['\n', '\r']).len();
+                let hash = line.find('#')?;
+                // The comment starts at this `#` or a later one, so without a `# sources:` from
+                // here on the line holds no suppression.
+                sources_part(self.text, start + hash, end)?;
                 let mut search = 0;
                 while let Some(found) = line[search..].find('#') {
                     let at = search + found;
