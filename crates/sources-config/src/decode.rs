@@ -40,6 +40,7 @@ pub fn decode(root: &Node) -> (Config, Vec<Diagnostic>) {
     config.sources_span = Some(sources.value.span);
     match &sources.value.value {
         Value::Map(map) => {
+            config.entries.reserve_exact(map.entries.len());
             for entry in &map.entries {
                 let name = Spanned::new(entry.key.name.clone(), entry.key.span);
                 let source = decoder.source(name, &entry.value);
@@ -495,7 +496,7 @@ impl Decoder {
             self.wrong_type(name, "a list", node);
             return None;
         };
-        let mut values = Vec::new();
+        let mut values = Vec::with_capacity(items.len());
         for (index, node) in items.iter().enumerate() {
             self.key_span = node.span;
             if let Some(value) = item(self, &format!("{name}[{index}]"), node) {
@@ -510,7 +511,7 @@ impl Decoder {
             self.wrong_type(name, "a map", node);
             return None;
         };
-        let mut items = Vec::new();
+        let mut items = Vec::with_capacity(map.entries.len());
         for entry in &map.entries {
             let label = format!("{name}.{}", entry.key.name);
             self.key_span = entry.key.span;
@@ -655,7 +656,7 @@ impl Decoder {
                     window: self.window_field(f),
                 };
                 self.require(f, &http.url, "url", docs);
-                Body::Http(http)
+                Body::Http(Box::new(http))
             }
             Kind::Exec => {
                 let leaf = self.leaf(f);
@@ -667,7 +668,7 @@ impl Decoder {
                     window: self.window_field(f),
                 };
                 self.require(f, &exec.command, "command", docs);
-                Body::Exec(exec)
+                Body::Exec(Box::new(exec))
             }
             Kind::File => {
                 let leaf = self.leaf(f);
@@ -676,7 +677,7 @@ impl Decoder {
                     path: self.field(f, "path", Decoder::text),
                 };
                 self.require(f, &file.path, "path", docs);
-                Body::File(file)
+                Body::File(Box::new(file))
             }
             Kind::Websocket => {
                 let leaf = self.leaf(f);
@@ -689,7 +690,7 @@ impl Decoder {
                     follow: self.field(f, "follow", Decoder::boolean),
                 };
                 self.require(f, &websocket.url, "url", docs);
-                Body::Websocket(websocket)
+                Body::Websocket(Box::new(websocket))
             }
             Kind::Static => {
                 let leaf = self.leaf(f);
@@ -699,20 +700,20 @@ impl Decoder {
                     value_span: entry.value.span,
                 });
                 self.require(f, &data, "data", docs);
-                Body::Static(Static { leaf, data })
+                Body::Static(Box::new(Static { leaf, data }))
             }
             Kind::Merge => {
                 let leaf = self.leaf(f);
-                Body::Merge(Merge {
+                Body::Merge(Box::new(Merge {
                     leaf,
                     merge: self.merge_fields(f),
-                })
+                }))
             }
             Kind::Passthrough => {
                 let common = self.common(f);
                 let from = self.field(f, "from", Decoder::string);
                 self.require(f, &from, "from", docs);
-                Body::Passthrough(Passthrough { common, from })
+                Body::Passthrough(Box::new(Passthrough { common, from }))
             }
             Kind::Filter => {
                 let common = self.common(f);
@@ -720,11 +721,11 @@ impl Decoder {
                 let condition = self.field(f, "where", Decoder::text);
                 self.require(f, &from, "from", docs);
                 self.require(f, &condition, "where", docs);
-                Body::Filter(Filter {
+                Body::Filter(Box::new(Filter {
                     common,
                     from,
                     condition,
-                })
+                }))
             }
             Kind::Project => {
                 let common = self.common(f);
@@ -732,7 +733,7 @@ impl Decoder {
                 let keep = self.field(f, "keep", |d, n, v| d.named_map(n, v, Decoder::text));
                 self.require(f, &from, "from", docs);
                 self.require(f, &keep, "keep", docs);
-                Body::Project(Project { common, from, keep })
+                Body::Project(Box::new(Project { common, from, keep }))
             }
             Kind::Derive => {
                 let common = self.common(f);
@@ -740,11 +741,11 @@ impl Decoder {
                 let compute = self.field(f, "compute", |d, n, v| d.named_map(n, v, Decoder::text));
                 self.require(f, &from, "from", docs);
                 self.require(f, &compute, "compute", docs);
-                Body::Derive(Derive {
+                Body::Derive(Box::new(Derive {
                     common,
                     from,
                     compute,
-                })
+                }))
             }
             Kind::Sort => {
                 let common = self.common(f);
@@ -753,30 +754,30 @@ impl Decoder {
                 let order = self.field(f, "order", Decoder::enumeration);
                 self.require(f, &from, "from", docs);
                 self.require(f, &by, "by", docs);
-                Body::Sort(Sort {
+                Body::Sort(Box::new(Sort {
                     common,
                     from,
                     by,
                     order,
-                })
+                }))
             }
             Kind::Union => {
                 let common = self.common(f);
-                Body::Union(Union {
+                Body::Union(Box::new(Union {
                     common,
                     merge: self.merge_fields(f),
-                })
+                }))
             }
             Kind::Compose => {
                 let common = self.common(f);
                 let parts = self.field(f, "parts", |d, n, v| d.named_map(n, v, Decoder::string));
                 let on_error = self.field(f, "on_error", Decoder::enumeration);
                 self.require(f, &parts, "parts", docs);
-                Body::Compose(Compose {
+                Body::Compose(Box::new(Compose {
                     common,
                     parts,
                     on_error,
-                })
+                }))
             }
             Kind::Join => {
                 let common = self.common(f);
@@ -792,13 +793,13 @@ impl Decoder {
                 let on_error = self.field(f, "on_error", Decoder::enumeration);
                 self.require(f, &driver, "driver", docs);
                 self.require(f, &lookups, "lookups", docs);
-                Body::Join(Join {
+                Body::Join(Box::new(Join {
                     common,
                     driver,
                     lookups,
                     emit,
                     on_error,
-                })
+                }))
             }
             Kind::Cache => {
                 let common = self.common(f);
@@ -806,7 +807,7 @@ impl Decoder {
                 let ttl = self.field(f, "ttl", Decoder::duration);
                 self.require(f, &from, "from", docs);
                 self.require(f, &ttl, "ttl", docs);
-                Body::Cache(CacheOperator { common, from, ttl })
+                Body::Cache(Box::new(CacheOperator { common, from, ttl }))
             }
         }
     }
