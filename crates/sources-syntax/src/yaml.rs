@@ -279,11 +279,13 @@ impl<'t> Builder<'t> {
     fn finish(&mut self, frame: Frame, end: Option<usize>) -> (Node, usize) {
         match frame {
             Frame::Seq {
-                items,
+                mut items,
                 start,
                 flow,
                 anchor,
             } => {
+                // The tree lives as long as the analysis: no room kept for items never coming.
+                items.shrink_to_fit();
                 let last = items.last().map_or(start, |item| item.span.end);
                 let end = if flow { end.unwrap_or(last) } else { last };
                 (
@@ -318,6 +320,7 @@ impl<'t> Builder<'t> {
                 let end = if flow { end.unwrap_or(last) } else { last };
                 self.check_duplicates(&mut entries);
                 merge_into(&mut entries, merges);
+                entries.shrink_to_fit();
                 (
                     Node::new(
                         Value::Map(Map { entries }),
