@@ -36,8 +36,14 @@ fn frame(body: &str) -> Vec<u8> {
 
 impl Lsp {
     fn start() -> Lsp {
+        Lsp::start_with(&[])
+    }
+
+    /// Starts the server with these variables added to its environment.
+    fn start_with(environment: &[(&str, &str)]) -> Lsp {
         let mut child = Command::new(env!("CARGO_BIN_EXE_sources"))
             .arg("lsp")
+            .envs(environment.iter().copied())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -387,4 +393,32 @@ fn out_of_order_versions_and_ten_thousand_edits_end_on_the_last_text_sent() {
         status.success(),
         "the end of input ends the server: {status}: {stderr}"
     );
+}
+
+/// mimalloc reads its options from the environment when a process starts, so `sources lsp` starts
+/// itself again with the options that give memory back; a value the user set wins.
+#[cfg(target_os = "linux")]
+#[test]
+fn the_server_runs_with_the_allocator_options_and_the_user_s_values_win() {
+    let mut lsp = Lsp::start_with(&[("MIMALLOC_PURGE_DELAY", "5")]);
+    lsp.request(
+        1,
+        "initialize",
+        json!({ "processId": null, "rootUri": null, "capabilities": {} }),
+    );
+    let answered = lsp.response(json!(1));
+    assert_eq!(answered["result"]["serverInfo"]["name"], "sources");
+    // It answered, so it is the process started again (the first one never reads its input).
+    let environ = std::fs::read(format!("/proc/{}/environ", lsp.child.id()))
+        .expect("the server's environment is readable");
+    let variables: Vec<&[u8]> = environ.split(|byte| *byte == 0).collect();
+    assert!(variables.contains(&&b"MIMALLOC_ALLOW_THP=0"[..]));
+    assert!(variables.contains(&&b"MIMALLOC_PURGE_DELAY=5"[..]));
+    assert!(!variables.contains(&&b"MIMALLOC_PURGE_DELAY=0"[..]));
+    lsp.request(2, "shutdown", Value::Null);
+    lsp.response(json!(2));
+    lsp.notify("exit", Value::Null);
+    let (status, stderr) = lsp.finish();
+    assert!(status.success(), "{stderr}");
+    assert!(!stderr.contains("default options"), "{stderr}");
 }
