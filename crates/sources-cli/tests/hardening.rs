@@ -167,3 +167,36 @@ fn the_deepest_allowed_chain_of_operators_evaluates_in_a_debug_build() {
         "{stderr}"
     );
 }
+
+/// Found by fuzzing: `--fix` renames `apps` to `app` in both of the merge's lists, so `app` reads
+/// itself three times; working out its cadence path by path then took 3^64 steps. It finishes now
+/// (within a bounded wait) and reports the cycle.
+#[test]
+fn fixing_into_a_merge_that_reads_itself_three_times_finishes() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let path = dir.path().join("self.yaml");
+    std::fs::write(
+        &path,
+        "data:\n  sources:\n    app:\n      type: merge\n      sources: [apps, app]\n      children:\n        - source: apps\n",
+    )
+    .expect("write the config");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sources"))
+        .args(["lint", "--fix", "--format", "short", "self.yaml"])
+        .current_dir(dir.path())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    let status = sources_testkit::process::wait_for_exit(&mut child);
+    let output = child.wait_with_output().expect("the output");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("self.yaml:5:17: error[reference-cycle]: reference cycle: app → app"),
+        "{stdout}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&path).expect("read back"),
+        "data:\n  sources:\n    app:\n      type: merge\n      sources: [app, app]\n      children:\n        - source: app\n"
+    );
+}
