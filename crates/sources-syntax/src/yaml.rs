@@ -552,7 +552,12 @@ impl<'t> Builder<'t> {
         let non_specific = tag
             .as_deref()
             .is_some_and(|tag| tag.handle == "!" && tag.suffix.is_empty());
-        let text = value.into_owned();
+        // The scanner builds each scalar in a buffer of 32 bytes or more; the tree keeps one
+        // of exactly its length (most keys and values are short, and a document has many).
+        let text = match value {
+            Cow::Owned(text) if text.capacity() > text.len() => text.as_str().to_owned(),
+            value => value.into_owned(),
+        };
         let resolved = match core {
             Some("str") => Some(Value::Str(Str {
                 text: text.clone(),
