@@ -222,7 +222,7 @@ impl Decoder {
         let converted = if fields.prefix.is_empty() {
             convert(self, name, &entry.value)
         } else {
-            convert(self, &format!("{}{name}", fields.prefix), &entry.value)
+            convert(self, &[fields.prefix.as_str(), name].concat(), &entry.value)
         };
         let Some(value) = converted else {
             fields.rejected.push(name);
@@ -513,7 +513,7 @@ impl Decoder {
         };
         let mut items = Vec::with_capacity(map.entries.len());
         for entry in &map.entries {
-            let label = format!("{name}.{}", entry.key.name);
+            let label = [name, ".", &entry.key.name].concat();
             self.key_span = entry.key.span;
             if let Some(value) = item(self, &label, &entry.value) {
                 items.push(Named {
@@ -538,8 +538,8 @@ impl Decoder {
             return None;
         };
         let mut fields = Fields::new(map, self.key_span);
-        fields.label = format!("`{name}`");
-        fields.prefix = format!("{name}.");
+        fields.label = ["`", name, "`"].concat();
+        fields.prefix = [name, "."].concat();
         let value = read(self, &mut fields);
         self.finish(&fields, &fields.label, fields::for_section(section), None);
         Some(value)
@@ -549,7 +549,7 @@ impl Decoder {
 
     /// Decodes one named entry of `data.sources`.
     pub(crate) fn source(&mut self, name: Spanned<String>, node: &Node) -> Source {
-        let owner = format!("source `{}`", name.value);
+        let owner = ["source `", &name.value, "`"].concat();
         let (kind, body, keys) = self.entry(node, name.span, &owner, false);
         Source {
             name,
@@ -630,7 +630,7 @@ impl Decoder {
             }
             return (None, Body::Unknown, keys);
         };
-        let owner = format!("`{kind}` {owner}");
+        let owner = ["`", kind.as_str(), "` ", owner].concat();
         fields.label = owner.clone();
         let body = self.body(kind, &mut fields);
         self.finish(&fields, &owner, fields::for_kind(kind), Some(kind));
