@@ -78,29 +78,41 @@ impl<'a> Comments<'a> {
     /// suppressions are read from): (0-based line number, start of the line, offset of the
     /// comment's `#`, end of the line before its line break).
     fn each(&self) -> impl Iterator<Item = (usize, usize, usize, usize)> + '_ {
-        let mut line_start = 0;
-        self.text
-            .split_inclusive('\n')
-            .enumerate()
-            .filter_map(move |(number, line)| {
-                let start = line_start;
-                line_start += line.len();
-                let end = start + line.trim_end_matches(['\n', '\r']).len();
-                let hash = line.find('#')?;
+        let text = self.text;
+        // From `#` to `#` rather than line by line: most lines have none. `number` is the line
+        // number of `counted`, the start of the last line looked at.
+        let (mut search, mut counted, mut number) = (0, 0, 0);
+        std::iter::from_fn(move || {
+            loop {
+                let hash = search + text.get(search..)?.find('#')?;
+                let start = text[..hash].rfind('\n').map_or(0, |at| at + 1);
+                let line_end = text[hash..].find('\n').map_or(text.len(), |at| hash + at);
+                number += text.as_bytes()[counted..start]
+                    .iter()
+                    .filter(|&&byte| byte == b'\n')
+                    .count();
+                counted = start;
+                search = line_end + 1;
+                let end = start + text[start..line_end].trim_end_matches('\r').len();
                 // The comment starts at this `#` or a later one, so without a `# sources:` from
                 // here on the line holds no suppression.
-                sources_part(self.text, start + hash, end)?;
-                let mut search = 0;
-                while let Some(found) = line[search..].find('#') {
-                    let at = search + found;
+                if sources_part(text, hash, end).is_none() {
+                    continue;
+                }
+                let line = &text[start..line_end];
+                let mut at = hash - start;
+                loop {
                     let boundary = at == 0 || line[..at].ends_with([' ', '\t']);
                     if boundary && !self.in_string(start + at) {
                         return Some((number, start, start + at, end));
                     }
-                    search = at + 1;
+                    match line[at + 1..].find('#') {
+                        Some(next) => at += 1 + next,
+                        None => break,
+                    }
                 }
-                None
-            })
+            }
+        })
     }
 }
 
@@ -454,6 +466,31 @@ mod tests {
         let mut fixed = text.to_owned();
         fixed.replace_range(edit.span.start..edit.span.end, &edit.replacement);
         Some(fixed)
+    }
+
+    #[test]
+    fn comments_are_found_with_their_line_past_hashes_in_strings_and_crlf() {
+        let text = "a: x#sources:no  # note # sources: ignore[syntax]\n\
+                    b: 1 #no\r\n\
+                    \n\
+                    # sources: ignore-file[unknown-field]\n\
+                    c: '# sources: ignore[syntax]'\n\
+                    d: 2 # sources: ignore[syntax]";
+        let parsed = sources_syntax::parse(text, Syntax::Yaml);
+        assert!(parsed.errors.is_empty(), "{:?}", parsed.errors);
+        let comments = Comments::new(text, parsed.root.as_ref());
+        let found: Vec<(usize, &str, &str)> = comments
+            .each()
+            .map(|(number, start, hash, end)| (number, &text[start..hash], &text[hash..end]))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                (0, "a: x#sources:no  ", "# note # sources: ignore[syntax]"),
+                (3, "", "# sources: ignore-file[unknown-field]"),
+                (5, "d: 2 ", "# sources: ignore[syntax]"),
+            ]
+        );
     }
 
     #[test]
