@@ -200,3 +200,30 @@ fn fixing_into_a_merge_that_reads_itself_three_times_finishes() {
         "data:\n  sources:\n    app:\n      type: merge\n      sources: [app, app]\n      children:\n        - source: app\n"
     );
 }
+
+/// Reads multiply along a chain: each `merge` reads the entry below three times, so 21 entries
+/// (lint-clean) would read the bottom one 3^20 times and hold as many rows. The run stops at the
+/// read budget with a message saying why.
+#[test]
+fn reads_that_multiply_along_a_chain_stop_at_the_budget() {
+    let mut config = String::from("data:\n  sources:\n    s0: {type: static, data: [{n: 1}]}\n");
+    for level in 1..=20 {
+        let below = format!("s{}", level - 1);
+        config.push_str(&format!(
+            "    s{level}: {{type: merge, children: [{{source: {below}}}, {{source: {below}}}, {{source: {below}}}]}}\n"
+        ));
+    }
+    let lint = sources_check::analyze(&config, sources_syntax::Syntax::Yaml);
+    assert!(lint.diagnostics.is_empty(), "{:?}", lint.diagnostics);
+    let output = try_top(&config, "s20", &[]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains(
+            "one run may read entries at most 100000 times, and this one needs more: an entry read \
+             along several paths (the same child twice in a `merge`, a `join` lookup per row) is \
+             read once per path"
+        ),
+        "{stderr}"
+    );
+}

@@ -5,6 +5,7 @@
 //! the bound parameters that input declares (by name); a join binds its lookups through `on`.
 
 use std::collections::{BTreeMap, HashMap};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
@@ -138,6 +139,12 @@ pub struct EngineOptions {
     pub snapshot: SnapshotWindow,
 }
 
+/// The most entry reads one run may make. A chain is at most [`MAX_CHAIN_DEPTH`] deep, but reads
+/// multiply along it: an entry that reads the one below along two paths (the same child twice in
+/// a `merge`) reads it twice, so 64 such levels would read the bottom entry 2^63 times, and hold
+/// as many rows. Past this budget the run stops with [`Cause::TooManyReads`].
+pub const MAX_READS: usize = 100_000;
+
 /// Evaluates entries of one configuration through one I/O seam.
 pub struct Engine<'c> {
     config: &'c Config,
@@ -145,6 +152,8 @@ pub struct Engine<'c> {
     trace: Arc<dyn Trace>,
     options: EngineOptions,
     caches: Mutex<HashMap<String, FetchCache>>,
+    /// Entry reads so far, against [`MAX_READS`].
+    reads: AtomicUsize,
 }
 
 impl<'c> Engine<'c> {
@@ -161,6 +170,7 @@ impl<'c> Engine<'c> {
             trace,
             options,
             caches: Mutex::new(HashMap::new()),
+            reads: AtomicUsize::new(0),
         }
     }
 
@@ -258,6 +268,9 @@ impl<'c> Engine<'c> {
                 let mut cycle = stack[start..].to_vec();
                 cycle.push(name.clone());
                 return Err(fail(Cause::Cycle(cycle.join(" → "))));
+            }
+            if self.reads.fetch_add(1, Ordering::Relaxed) >= MAX_READS {
+                return Err(fail(Cause::TooManyReads { limit: MAX_READS }));
             }
             if stack.len() >= MAX_CHAIN_DEPTH {
                 return Err(fail(Cause::Cycle(format!(

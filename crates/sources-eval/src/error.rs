@@ -107,6 +107,17 @@ pub enum Cause {
         /// Items read before it.
         items: usize,
     },
+    /// One run read entries more often than [`crate::engine::MAX_READS`] allows.
+    #[error(
+        "one run may read entries at most {limit} times, and this one needs more: an entry read \
+         along several paths (the same child twice in a `merge`, a `join` lookup per row) is read \
+         once per path, so the reads multiply at each level; read each entry once, or fold steps \
+         into one `pipe`"
+    )]
+    TooManyReads {
+        /// The limit.
+        limit: usize,
+    },
     /// The configuration asks for something the engine cannot do (explained).
     #[error("{0}")]
     Unsupported(String),
