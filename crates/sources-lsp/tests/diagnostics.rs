@@ -220,6 +220,70 @@ async fn a_burst_of_changes_publishes_in_order_and_nothing_stale_follows() {
     assert!(codes(&next.diagnostics).contains(&"unknown-source".to_owned()));
 }
 
+/// Lines (0-based) of the diagnostics with `code`.
+fn lines_with_code(diagnostics: &[tower_lsp_server::ls_types::Diagnostic], code: &str) -> Vec<u32> {
+    diagnostics
+        .iter()
+        .filter(|diagnostic| {
+            diagnostic.code
+                == Some(tower_lsp_server::ls_types::NumberOrString::String(
+                    code.into(),
+                ))
+        })
+        .map(|diagnostic| diagnostic.range.start.line)
+        .collect()
+}
+
+#[tokio::test]
+async fn an_edit_in_one_entry_is_checked_against_every_other_entry() {
+    // Two filters read `apps` with the same expression: what an earlier version found for the
+    // untouched entries must not stand in for checking them against the edited one.
+    const TEXT: &str = "\
+data:
+  sources:
+    apps:
+      type: static
+      data: [{health: ok}]
+    healthy:
+      type: filter
+      from: apps
+      where: health == 'ok'
+    also:
+      type: filter
+      from: apps
+      where: health == 'ok'
+";
+    let mut client = TestClient::utf16().await;
+    client.open("app.yaml", "yaml", TEXT).await;
+    let clean = client.diagnostics("app.yaml").await;
+    assert_eq!(codes(&clean.diagnostics), Vec::<String>::new());
+    // Renaming `apps` (only its own line changes) breaks both references to it.
+    client
+        .replace("app.yaml", 2, &TEXT.replacen("    apps:", "    appz:", 1))
+        .await;
+    let renamed = client.diagnostics("app.yaml").await;
+    assert_eq!(renamed.version, Some(2));
+    assert_eq!(
+        lines_with_code(&renamed.diagnostics, "unknown-source"),
+        [7, 11]
+    );
+    // Breaking the second expression reports it there, and only there.
+    let at = TEXT.rfind("health == 'ok'").expect("the second expression");
+    let broken = format!("{}health == && 'ok'{}", &TEXT[..at], &TEXT[at + 14..]);
+    client.replace("app.yaml", 3, &broken).await;
+    let published = client.diagnostics("app.yaml").await;
+    assert_eq!(published.version, Some(3));
+    assert_eq!(lines_with_code(&published.diagnostics, "expression"), [12]);
+    assert_eq!(
+        lines_with_code(&published.diagnostics, "unknown-source"),
+        Vec::<u32>::new()
+    );
+    client.replace("app.yaml", 4, TEXT).await;
+    let repaired = client.diagnostics("app.yaml").await;
+    assert_eq!(repaired.version, Some(4));
+    assert_eq!(codes(&repaired.diagnostics), Vec::<String>::new());
+}
+
 #[tokio::test]
 async fn incremental_changes_are_applied_in_the_negotiated_encoding() {
     let mut client = TestClient::utf16().await;
