@@ -21,18 +21,12 @@ pub enum PositionEncoding {
     Utf32,
 }
 
-/// The byte offset of each line's start: 0, and every offset just past a `\n`.
-///
-/// A byte loop rather than `match_indices('\n')`: lines are short, and the searcher's set-up per
-/// match costs more than looking at each byte.
+/// The byte offset of each line's start: 0, and every offset just past a `\n` (found with
+/// `memchr`: on a large file this is most of building the index).
 fn line_starts(text: &str) -> Vec<usize> {
     let mut starts = Vec::with_capacity(text.len() / 32 + 1);
     starts.push(0);
-    for (at, byte) in text.bytes().enumerate() {
-        if byte == b'\n' {
-            starts.push(at + 1);
-        }
-    }
+    starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|at| at + 1));
     starts
 }
 
