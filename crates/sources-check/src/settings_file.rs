@@ -102,6 +102,8 @@ pub struct Finder {
     named: Option<Found>,
     /// What each directory resolves to.
     cache: HashMap<PathBuf, Option<Found>>,
+    /// Whether settings files are ignored (every rule at its default level).
+    isolated: bool,
 }
 
 impl Finder {
@@ -111,12 +113,21 @@ impl Finder {
         Ok(Finder {
             named,
             cache: HashMap::new(),
+            isolated: false,
         })
+    }
+
+    /// A finder that finds no settings: every file gets every rule at its default level.
+    pub fn isolated() -> Finder {
+        Finder {
+            isolated: true,
+            ..Finder::default()
+        }
     }
 
     /// The settings in force for a file at `path` (standard input: the current directory's).
     pub fn for_file(&mut self, path: Option<&Path>) -> Result<Option<&Found>, Error> {
-        if self.named.is_some() {
+        if self.named.is_some() || self.isolated {
             return Ok(self.named.as_ref());
         }
         let start = match path {

@@ -53,6 +53,9 @@ pub struct Args {
     /// `.sources-lint.toml`) found by walking up from each file's directory.
     #[arg(long, value_name = "PATH")]
     pub settings: Option<PathBuf>,
+    /// Ignore every settings file: each rule at its default level.
+    #[arg(long, conflicts_with = "settings")]
+    pub isolated: bool,
     /// Print the settings in force for FILE (each rule's level and where it was set: `default`
     /// or the settings file and line) instead of linting.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["fix", "diff", "add_suppressions"])]
@@ -105,7 +108,11 @@ pub enum Error {
 /// anything is printed; with `--fix`, files before it are already fixed), then renders the reports
 /// sorted by path.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
-    let mut finder = Finder::new(args.settings.as_deref())?;
+    let mut finder = if args.isolated {
+        Finder::isolated()
+    } else {
+        Finder::new(args.settings.as_deref())?
+    };
     if let Some(file) = &args.show_settings {
         let found = finder.for_file(Some(file))?;
         return match settings_file::show(found, out) {

@@ -98,7 +98,8 @@ fn lint(format: &str) -> String {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let output = Command::new(env!("CARGO_BIN_EXE_sources"))
         .current_dir(&root)
-        .args(["lint", "--format", format, "testdata"])
+        // testdata/settings holds invalid settings files on purpose.
+        .args(["lint", "--isolated", "--format", format, "testdata"])
         .output()
         .expect("run sources lint");
     assert_eq!(output.status.code(), Some(1), "the corpus has errors");

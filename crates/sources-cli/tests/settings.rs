@@ -205,3 +205,29 @@ fn an_invalid_glob_is_named_at_its_line() {
         "{stderr}"
     );
 }
+
+#[test]
+fn isolated_ignores_every_settings_file_even_an_invalid_one() {
+    let dir = project();
+    std::fs::write(
+        dir.path().join("sources-lint.toml"),
+        "[rules]\nunknown-field = \"off\"\n",
+    )
+    .expect("write settings");
+    assert_eq!(text(&lint(dir.path(), &["sub/s.yaml"]).stdout), "");
+    let output = lint(dir.path(), &["--isolated", "sub/s.yaml"]);
+    assert_eq!(
+        text(&output.stdout),
+        "sub/s.yaml:3:33: error[unknown-field]: unknown field `bogus` in `static` source `a`\n"
+    );
+    assert_eq!(output.status.code(), Some(1));
+    std::fs::write(dir.path().join("sources-lint.toml"), "[rules]\nbogus = 1\n")
+        .expect("write settings");
+    assert_eq!(lint(dir.path(), &["sub/s.yaml"]).status.code(), Some(2));
+    assert_eq!(
+        lint(dir.path(), &["--isolated", "sub/s.yaml"])
+            .status
+            .code(),
+        Some(1)
+    );
+}
