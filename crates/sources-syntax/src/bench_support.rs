@@ -44,7 +44,7 @@ fn http(out: &mut String, i: usize) {
       parameters:
         app:
           type: string
-          required: true
+          default: "app-{i}"
           description: Application id
         token:
           type: string
