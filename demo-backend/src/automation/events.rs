@@ -4,11 +4,15 @@
 //! Events are generated once, in counter order, when the corner is built. What a reader sees at a
 //! time `now` is decided by each event's `visible_at`, so the world moves on the clock alone.
 
+use std::sync::OnceLock;
+
+use axum::http::StatusCode;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 
 use crate::clock::Millis;
+use crate::error::ApiError;
 
 /// The id of the finished job with 8,000 events.
 pub const FINISHED_JOB_ID: u64 = 1;
@@ -187,6 +191,12 @@ pub struct Job {
     pub finishes_at: Millis,
     /// Every event the job will ever have, by counter; `events[i].counter == i + 1`.
     pub events: Vec<Event>,
+    /// The events' `visible_at` as one column, by counter: counting what a reader sees reads
+    /// only this.
+    pub visible_at: Vec<Millis>,
+    /// Every event as the events page lists it, in JSON, by counter: serialized on first use
+    /// (events never change), so a page copies bytes instead of serializing.
+    listed: OnceLock<Result<Vec<Box<str>>, String>>,
 }
 
 impl Job {
@@ -202,14 +212,13 @@ impl Job {
             |counter| started + Millis::from(counter) * FINISHED_EVENT_INTERVAL,
         );
         let finishes_at = started + Millis::from(FINISHED_JOB_EVENTS) * FINISHED_EVENT_INTERVAL;
-        Job {
-            id: FINISHED_JOB_ID,
-            name: "Nightly patch run",
+        Job::new(
+            FINISHED_JOB_ID,
+            "Nightly patch run",
             play,
-            started,
-            finishes_at,
+            started..finishes_at,
             events,
-        }
+        )
     }
 
     /// The running job: an event every 125 ms from `built_at`, every thirteenth saved 2 s late,
@@ -225,14 +234,50 @@ impl Job {
             }
         });
         let finishes_at = built_at + Millis::from(RUNNING_JOB_EVENTS) * RUNNING_EVENT_INTERVAL;
-        Job {
-            id: RUNNING_JOB_ID,
-            name: "Deploy web tier",
+        Job::new(
+            RUNNING_JOB_ID,
+            "Deploy web tier",
             play,
-            started: built_at,
-            finishes_at,
+            built_at..finishes_at,
             events,
+        )
+    }
+
+    /// A job running over `runs` (start to finish) with its events.
+    fn new(
+        id: u64,
+        name: &'static str,
+        play: &'static str,
+        runs: std::ops::Range<Millis>,
+        events: Vec<Event>,
+    ) -> Job {
+        Job {
+            id,
+            name,
+            play,
+            started: runs.start,
+            finishes_at: runs.end,
+            visible_at: events.iter().map(|event| event.visible_at).collect(),
+            events,
+            listed: OnceLock::new(),
         }
+    }
+
+    /// Every event as [`Job::event_record`] serializes it, by counter (index `counter - 1`);
+    /// serialized on the first call. A failure to serialize is a 500 naming it.
+    pub fn listed(&self) -> Result<&[Box<str>], ApiError> {
+        self.listed
+            .get_or_init(|| {
+                self.events
+                    .iter()
+                    .map(|event| {
+                        serde_json::to_string(&self.event_record(event)).map(String::into_boxed_str)
+                    })
+                    .collect::<Result<_, _>>()
+                    .map_err(|error| format!("cannot serialize the job's events: {error}"))
+            })
+            .as_deref()
+            .map_err(|message| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, message.clone()))
     }
 
     /// `running` until the last event is produced, then `successful`.

@@ -4,6 +4,7 @@
 use std::fmt::Write as _;
 use std::ops::Range;
 
+use axum::http::StatusCode;
 use serde::Serialize;
 
 use crate::error::ApiError;
@@ -138,6 +139,36 @@ impl QueryParams {
             previous,
             results,
         }
+    }
+
+    /// The page envelope around results already serialized: the bytes [`QueryParams::page`]
+    /// serializes to with those results, without serializing them again.
+    pub fn page_json<'r>(
+        &self,
+        path: &str,
+        paging: &PageRequest,
+        count: usize,
+        results: impl IntoIterator<Item = &'r str>,
+    ) -> Result<Vec<u8>, ApiError> {
+        let internal = |message: String| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, message);
+        let envelope = self.page(path, paging, count, Vec::<()>::new());
+        let mut body = serde_json::to_vec(&envelope)
+            .map_err(|error| internal(format!("cannot serialize a page: {error}")))?;
+        // The envelope ends with `"results":[]}`: the results go between the brackets.
+        if !body.ends_with(b"[]}") {
+            return Err(internal(
+                "a page envelope must end with its results".to_owned(),
+            ));
+        }
+        body.truncate(body.len() - 2);
+        for (index, result) in results.into_iter().enumerate() {
+            if index > 0 {
+                body.push(b',');
+            }
+            body.extend_from_slice(result.as_bytes());
+        }
+        body.extend_from_slice(b"]}");
+        Ok(body)
     }
 }
 
