@@ -26,7 +26,11 @@ if ! grep -q "'urll' was unexpected" <<<"$out"; then
 fi
 echo "ok   taplo (#:schema directive): reports 'urll' was unexpected"
 
-mapfile -t cases < <(find "$root/testdata" -name '*.toml' \( -path '*/valid/*' -o -path '*/examples/*' -o -name 'pass*' \) | sort)
+# A case that passes only through a `# sources: ignore[…]` comment is left out: a suppression
+# silences the linter, not a schema.
+mapfile -t cases < <(find "$root/testdata" -name '*.toml' \( -path '*/valid/*' -o -path '*/examples/*' -o -name 'pass*' \) \
+  -exec grep -L 'sources: ignore' {} + | sort)
+(( ${#cases[@]} > 0 )) || { echo "FAIL taplo: no TOML case to validate"; exit 1; }
 if ! out="$("$taplo" lint --schema "file://$root/schema/sources.schema.json" "${cases[@]}" 2>&1)"; then
   echo "FAIL taplo: a TOML case that lints clean does not validate:"; echo "$out"; exit 1
 fi
