@@ -13,7 +13,8 @@
 //! - a tag or an anchor moves the start of a node's span onto the property: we move it back to the
 //!   value itself;
 //! - a block scalar's span starts at its content: we move it to the `|` or `>` indicator;
-//! - a quoted scalar's span takes in the blanks after its closing quote: we trim them;
+//! - a quoted scalar's span takes in the blanks and any comment after its closing quote: it ends at
+//!   the closing quote;
 //! - `<<` merge keys (`<<: *a`, `<<: [*a, *b]`) copy the merged mappings' entries into the map
 //!   unless written there (YAML merge semantics: written keys win, then earlier merged maps); the
 //!   copies keep their spans in the anchor's text, so a diagnostic on an inherited key points at it;
@@ -542,7 +543,14 @@ impl<'t> Builder<'t> {
                 start = at;
             }
         }
-        // A quoted scalar followed by blanks spans them too (`'key' : v`); no scalar ends in one.
+        // A quoted scalar followed by blanks or a comment spans them too (`'key' : v`,
+        // `"v"  # note`): it ends at its closing quote. No scalar ends in a blank.
+        end = match style {
+            ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted => {
+                closing_quote(self.text, start, end).unwrap_or(end)
+            }
+            _ => end,
+        };
         end = start.max(trim_end(self.text, start, end));
         let span = Span::new(start, end.max(start));
         let core = tag
@@ -778,6 +786,23 @@ fn find_indicator(text: &str, from: usize, content: usize, indicator: u8) -> Opt
                 after_blank = matches!(b, b' ' | b'\t' | b'\r' | b'\n');
                 at += 1;
             }
+        }
+    }
+    None
+}
+
+/// The end of the quoted scalar that opens at `start` (just past its closing quote), looking no
+/// further than `end`: `''` inside single quotes and `\x` inside double quotes are escapes.
+fn closing_quote(text: &str, start: usize, end: usize) -> Option<usize> {
+    let bytes = text.as_bytes().get(start..end.min(text.len()))?;
+    let quote = *bytes.first().filter(|byte| matches!(byte, b'\'' | b'"'))?;
+    let mut at = 1;
+    while at < bytes.len() {
+        match bytes[at] {
+            b'\\' if quote == b'"' => at += 2,
+            b'\'' if quote == b'\'' && bytes.get(at + 1) == Some(&b'\'') => at += 2,
+            byte if byte == quote => return Some(start + at + 1),
+            _ => at += 1,
         }
     }
     None

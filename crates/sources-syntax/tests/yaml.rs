@@ -76,6 +76,17 @@ fn quoted_scalars_do_not_span_the_blanks_after_them() {
 }
 
 #[test]
+fn quoted_scalars_do_not_span_the_comment_after_them() {
+    let text =
+        "a: \"x # y\"   # note\nb: 'it''s'  # c\nc: \"q\\\" #\"  #\nd: \"two\n  lines\"  # e\n";
+    let root = root(text);
+    assert_eq!(written(text, at(&root, &["a"])), "\"x # y\"");
+    assert_eq!(written(text, at(&root, &["b"])), "'it''s'");
+    assert_eq!(written(text, at(&root, &["c"])), "\"q\\\" #\"");
+    assert_eq!(written(text, at(&root, &["d"])), "\"two\n  lines\"");
+}
+
+#[test]
 fn block_collections_span_their_entries() {
     let text = "outer:\n  inner: 1\n  list:\n    - a\n    - b\nnext: 2\n";
     let root = root(text);
