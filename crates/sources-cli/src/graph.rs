@@ -11,7 +11,7 @@ use sources_check::{EdgeKind, Graph, GraphNode, NodeKind};
 use sources_diagnostics::did_you_mean;
 
 use crate::Outcome;
-use crate::r#try::{Error, load};
+use crate::r#try::{Error, analyze_sources};
 
 /// An output format of `sources graph`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -40,12 +40,9 @@ pub struct Args {
 
 /// Runs `sources graph`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
-    let loaded = load(args.config.as_deref())?;
-    let analysis = sources_check::analyze(&loaded.text, loaded.syntax);
-    if !analysis.config.has_sources() {
-        eprintln!("sources: `{}` has no `data.sources` block", loaded.path);
+    let Some((loaded, analysis)) = analyze_sources(args.config.as_deref())? else {
         return Ok(Outcome::Failure);
-    }
+    };
     let whole = Graph::of(&analysis.config);
     let graph = match &args.name {
         None => whole,

@@ -6,7 +6,7 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 
 use crate::Outcome;
-use crate::r#try::{Error, load};
+use crate::r#try::{Error, analyze_sources};
 
 /// Arguments of `sources list`.
 #[derive(Debug, clap::Args)]
@@ -22,12 +22,9 @@ pub struct Args {
 
 /// Runs `sources list`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
-    let loaded = load(args.config.as_deref())?;
-    let analysis = sources_check::analyze(&loaded.text, loaded.syntax);
-    if !analysis.config.has_sources() {
-        eprintln!("sources: `{}` has no `data.sources` block", loaded.path);
+    let Some((_, analysis)) = analyze_sources(args.config.as_deref())? else {
         return Ok(Outcome::Failure);
-    }
+    };
     let listings = sources_eval::catalog::list(&analysis.config, args.all);
     match out.write_all(sources_eval::catalog::render(&listings).as_bytes()) {
         Err(error) if error.kind() == io::ErrorKind::BrokenPipe => {}

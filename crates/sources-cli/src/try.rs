@@ -204,6 +204,20 @@ pub fn load(explicit: Option<&Path>) -> Result<Loaded, Error> {
     })
 }
 
+/// Finds, reads and analyses the configuration file; `None`, said on standard error, when it has
+/// no `data.sources` block (for the subcommands that read entries without running them).
+pub fn analyze_sources(
+    explicit: Option<&Path>,
+) -> Result<Option<(Loaded, sources_check::Analysis)>, Error> {
+    let loaded = load(explicit)?;
+    let analysis = sources_check::analyze(&loaded.text, loaded.syntax);
+    if !analysis.config.has_sources() {
+        eprintln!("sources: `{}` has no `data.sources` block", loaded.path);
+        return Ok(None);
+    }
+    Ok(Some((loaded, analysis)))
+}
+
 /// Runs `sources try`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
     let loaded = load(args.config.as_deref())?;

@@ -325,7 +325,8 @@ fn classify(inner: &str) -> Result<TokenKind<'_>, TemplateErrorKind> {
     }
 }
 
-fn window_token(name: &str) -> Result<WindowToken<'_>, TemplateErrorKind> {
+/// The token `${window.NAME}` names, or why `NAME` names none.
+pub fn window_token(name: &str) -> Result<WindowToken<'_>, TemplateErrorKind> {
     Ok(match name {
         "offset" => WindowToken::Offset,
         "limit" => WindowToken::Limit,

@@ -11,10 +11,6 @@ use crate::diagnostics;
 use crate::document::Analyzed;
 use crate::position::Positions;
 
-fn overlaps(a: Span, b: Span) -> bool {
-    a.start <= b.end && b.start <= a.end
-}
-
 /// The quick fixes of every diagnostic whose span touches `requested`. Safe fixes are preferred.
 pub(crate) fn quick_fixes(
     analyzed: &Analyzed,
@@ -30,7 +26,7 @@ pub(crate) fn quick_fixes(
     for diagnostic in analysis
         .diagnostics
         .iter()
-        .filter(|d| overlaps(d.span, requested))
+        .filter(|d| d.span.touches(requested))
     {
         for fix in &diagnostic.fixes {
             let edits = fix

@@ -156,16 +156,9 @@ fn template(
                     let Some((entry, kind)) = site else {
                         return true;
                     };
-                    let token = match name {
-                        "offset" => WindowToken::Offset,
-                        "limit" => WindowToken::Limit,
-                        "search" => WindowToken::Search,
-                        "sort" => WindowToken::Sort,
-                        "sort_dir" => WindowToken::SortDir,
-                        "cursor" => WindowToken::Cursor,
-                        "dir" => WindowToken::Dir,
-                        _ => WindowToken::Filter(""),
-                    };
+                    // `filters` alone is a filter whose column is not typed yet.
+                    let token = sources_config::template::window_token(name)
+                        .unwrap_or(WindowToken::Filter(""));
                     sources_check::window_token_misplaced(entry, kind, &token).is_none()
                 };
                 for name in WindowToken::NAMES.iter().filter(|name| resolves(name)) {

@@ -24,8 +24,7 @@ pub(crate) fn suppress_actions(
     let mut actions = Vec::new();
     let mut offered: Vec<(Rule, usize)> = Vec::new();
     for diagnostic in &analysis.diagnostics {
-        let touches =
-            diagnostic.span.start <= requested.end && requested.start <= diagnostic.span.end;
+        let touches = diagnostic.span.touches(requested);
         if !touches || matches!(diagnostic.rule, Rule::Syntax | Rule::UnusedSuppression) {
             continue;
         }

@@ -15,6 +15,11 @@ impl Span {
         Span { start, end }
     }
 
+    /// Whether the two spans overlap or meet (an empty span at either end touches).
+    pub const fn touches(self, other: Span) -> bool {
+        self.start <= other.end && other.start <= self.end
+    }
+
     /// The empty span at `offset`.
     pub const fn empty(offset: usize) -> Span {
         Span {
