@@ -13,21 +13,6 @@ use sources_syntax::Syntax;
 /// Generated variants per case, so the run stays short.
 const VARIANTS_PER_CASE: usize = 6;
 
-fn files(dir: &Path, found: &mut Vec<PathBuf>) {
-    let mut entries: Vec<PathBuf> = fs::read_dir(dir)
-        .expect("testdata is readable")
-        .map(|entry| entry.expect("directory entry").path())
-        .collect();
-    entries.sort();
-    for path in entries {
-        if path.is_dir() {
-            files(&path, found);
-        } else if Syntax::from_path(&path).is_some() {
-            found.push(path);
-        }
-    }
-}
-
 fn errors(diagnostics: &[Diagnostic]) -> usize {
     diagnostics
         .iter()
@@ -108,11 +93,11 @@ fn variants(text: &str) -> Vec<String> {
 
 #[test]
 fn fixing_never_makes_a_document_worse_and_settles() {
-    let mut cases = Vec::new();
-    files(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata"),
-        &mut cases,
-    );
+    let cases: Vec<PathBuf> =
+        sources_testkit::files_under(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata"))
+            .into_iter()
+            .filter(|path| Syntax::from_path(path).is_some())
+            .collect();
     assert!(cases.len() > 100, "expected the testdata cases");
     let mut checked = 0;
     let mut failures = Vec::new();

@@ -34,22 +34,6 @@ fn filter() -> Option<String> {
         .filter(|filter| !filter.is_empty())
 }
 
-/// Every file under `dir`, recursively, sorted.
-fn files(dir: &Path, found: &mut Vec<PathBuf>) {
-    let mut entries: Vec<PathBuf> = fs::read_dir(dir)
-        .expect("testdata is readable")
-        .map(|entry| entry.expect("directory entry").path())
-        .collect();
-    entries.sort();
-    for path in entries {
-        if path.is_dir() {
-            files(&path, found);
-        } else {
-            found.push(path);
-        }
-    }
-}
-
 /// The path relative to `testdata/`, `/`-separated.
 fn relative(path: &Path) -> String {
     let root = testdata();
@@ -128,8 +112,7 @@ fn diff(expected: &str, actual: &str) -> String {
 #[test]
 fn testdata_cases_match_their_expectations() {
     let root = testdata();
-    let mut all = Vec::new();
-    files(&root, &mut all);
+    let all = sources_testkit::files_under(&root);
     let update = sources_testkit::blessing();
     let filter = filter();
     let selected = |relative: &str| {

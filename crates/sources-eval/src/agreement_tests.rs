@@ -70,24 +70,6 @@ fn testdata() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata")
 }
 
-fn files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut entries: Vec<PathBuf> = entries.flatten().map(|entry| entry.path()).collect();
-    entries.sort();
-    for path in entries {
-        if path.is_dir() {
-            files(&path, out);
-        } else if matches!(
-            path.extension().and_then(|ext| ext.to_str()),
-            Some("yaml" | "yml" | "toml")
-        ) {
-            out.push(path);
-        }
-    }
-}
-
 /// Every key path under `data` (map keys; list items are walked, not replaced).
 fn key_paths(value: &Value, at: &mut Vec<Step>, out: &mut Vec<Vec<Step>>) {
     match value {
@@ -147,8 +129,14 @@ fn corpus() -> Vec<(String, String, Syntax)> {
         .enumerate()
         .map(|(index, text)| (format!("case {index}"), (*text).to_owned(), Syntax::Yaml))
         .collect();
-    let mut paths = Vec::new();
-    files(&testdata(), &mut paths);
+    let paths = sources_testkit::files_under(&testdata())
+        .into_iter()
+        .filter(|path| {
+            matches!(
+                path.extension().and_then(|ext| ext.to_str()),
+                Some("yaml" | "yml" | "toml")
+            )
+        });
     let replacements = replacements();
     for path in paths {
         let Ok(text) = std::fs::read_to_string(&path) else {

@@ -13,6 +13,31 @@ pub mod process;
 
 use std::path::Path;
 
+/// Every file below `dir`, recursively, in path order (directories walked in name order).
+///
+/// # Panics
+/// When a directory cannot be read: a test corpus that is not there must not pass as empty.
+pub fn files_under(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut found = Vec::new();
+    let mut pending = vec![dir.to_path_buf()];
+    while let Some(dir) = pending.pop() {
+        let entries = std::fs::read_dir(&dir)
+            .unwrap_or_else(|error| panic!("cannot read `{}`: {error}", dir.display()));
+        for entry in entries {
+            let path = entry
+                .unwrap_or_else(|error| panic!("cannot read `{}`: {error}", dir.display()))
+                .path();
+            if path.is_dir() {
+                pending.push(path);
+            } else {
+                found.push(path);
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
 /// The environment variable that re-blesses expected files when set to `1`.
 pub const BLESS_VAR: &str = "UPDATE_EXPECT";
 
