@@ -212,7 +212,10 @@ pub fn analyze_sources(
     let loaded = load(explicit)?;
     let analysis = sources_check::analyze(&loaded.text, loaded.syntax);
     if !analysis.config.has_sources() {
-        eprintln!("sources: `{}` has no `data.sources` block", loaded.path);
+        eprintln!(
+            "sources: `{}` has no `data.sources` block: name the configuration file with `-c PATH`",
+            loaded.path
+        );
         return Ok(None);
     }
     Ok(Some((loaded, analysis)))
