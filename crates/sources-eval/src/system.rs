@@ -169,22 +169,44 @@ fn spawn_error(program: &str, error: &std::io::Error) -> IoError {
     }
 }
 
-fn command(spec: &CommandSpec) -> Result<tokio::process::Command, IoError> {
+/// A started command with its output pipes taken: the program's name (for messages), the child,
+/// its stdout and its stderr.
+struct Spawned {
+    program: String,
+    child: tokio::process::Child,
+    stdout: tokio::process::ChildStdout,
+    stderr: tokio::process::ChildStderr,
+}
+
+/// Starts `spec` with stdin closed and stdout and stderr piped; the child is killed when dropped.
+fn spawn(spec: &CommandSpec) -> Result<Spawned, IoError> {
     let Some((program, args)) = spec.argv.split_first() else {
         return Err(IoError::Spawn {
             program: String::new(),
             detail: "the command is empty".to_owned(),
         });
     };
-    let mut command = tokio::process::Command::new(program);
-    command
+    let mut child = tokio::process::Command::new(program)
         .args(args)
         .envs(spec.env.iter().map(|(name, value)| (name, value)))
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
-        .kill_on_drop(true);
-    Ok(command)
+        .kill_on_drop(true)
+        .spawn()
+        .map_err(|error| spawn_error(program, &error))?;
+    let (Some(stdout), Some(stderr)) = (child.stdout.take(), child.stderr.take()) else {
+        return Err(IoError::Spawn {
+            program: program.clone(),
+            detail: "its output could not be captured".to_owned(),
+        });
+    };
+    Ok(Spawned {
+        program: program.clone(),
+        child,
+        stdout,
+        stderr,
+    })
 }
 
 impl Io for SystemIo {
@@ -225,16 +247,12 @@ impl Io for SystemIo {
 
     fn run(&self, spec: CommandSpec) -> BoxFuture<'_, Result<CommandOutput, IoError>> {
         Box::pin(async move {
-            let program = spec.argv.first().cloned().unwrap_or_default();
-            let mut child = command(&spec)?
-                .spawn()
-                .map_err(|error| spawn_error(&program, &error))?;
-            let (Some(stdout), Some(stderr)) = (child.stdout.take(), child.stderr.take()) else {
-                return Err(IoError::Spawn {
-                    program,
-                    detail: "its output could not be captured".to_owned(),
-                });
-            };
+            let Spawned {
+                program,
+                mut child,
+                stdout,
+                stderr,
+            } = spawn(&spec)?;
             let stderr = tokio::spawn(read_tail(stderr, STDERR_KEEP));
             let stdout = read_capped(stdout, self.max_body).await;
             let stdout = match stdout {
@@ -267,16 +285,12 @@ impl Io for SystemIo {
 
     fn follow(&self, spec: CommandSpec) -> BoxFuture<'_, Result<LineStream, IoError>> {
         Box::pin(async move {
-            let program = spec.argv.first().cloned().unwrap_or_default();
-            let mut child = command(&spec)?
-                .spawn()
-                .map_err(|error| spawn_error(&program, &error))?;
-            let (Some(stdout), Some(stderr)) = (child.stdout.take(), child.stderr.take()) else {
-                return Err(IoError::Spawn {
-                    program,
-                    detail: "its output could not be captured".to_owned(),
-                });
-            };
+            let Spawned {
+                child,
+                stdout,
+                stderr,
+                ..
+            } = spawn(&spec)?;
             // A read error only shortens what an exit error shows.
             let stderr_task = tokio::spawn(read_tail(stderr, STDERR_KEEP));
             let lines = crate::fetch::lines(chunks(stdout), self.max_body);
