@@ -25,6 +25,20 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8(bytes.to_vec()).expect("utf-8")
 }
 
+/// Writes `text` to `name` under `dir`.
+fn put(dir: &Path, name: &str, text: &str) {
+    std::fs::write(dir.join(name), text).expect("write settings");
+}
+
+/// Writes a settings file `name` under `dir` that sets `unknown-field` to `level`.
+fn unknown_field_level(dir: &Path, name: &str, level: &str) {
+    put(
+        dir,
+        name,
+        &format!("[rules]\nunknown-field = \"{level}\"\n"),
+    );
+}
+
 fn project() -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("tempdir");
     std::fs::create_dir(dir.path().join("sub")).expect("mkdir");
@@ -37,11 +51,7 @@ fn a_settings_file_above_the_linted_file_changes_the_level() {
     let dir = project();
     let output = lint(dir.path(), &["sub/s.yaml"]);
     assert_eq!(output.status.code(), Some(1));
-    std::fs::write(
-        dir.path().join("sources-lint.toml"),
-        "[rules]\nunknown-field = \"warning\"\n",
-    )
-    .expect("write settings");
+    unknown_field_level(dir.path(), "sources-lint.toml", "warning");
     let output = lint(dir.path(), &["sub/s.yaml"]);
     assert_eq!(
         text(&output.stdout),
@@ -55,16 +65,8 @@ fn a_settings_file_above_the_linted_file_changes_the_level() {
 #[test]
 fn the_nearest_file_wins_and_off_drops_the_diagnostic_in_every_format() {
     let dir = project();
-    std::fs::write(
-        dir.path().join("sources-lint.toml"),
-        "[rules]\nunknown-field = \"warning\"\n",
-    )
-    .expect("write settings");
-    std::fs::write(
-        dir.path().join("sub/.sources-lint.toml"),
-        "[rules]\nunknown-field = \"off\"\n",
-    )
-    .expect("write settings");
+    unknown_field_level(dir.path(), "sources-lint.toml", "warning");
+    unknown_field_level(dir.path(), "sub/.sources-lint.toml", "off");
     for format in ["short", "json", "sarif", "github"] {
         let output = lint(dir.path(), &["--format", format, "sub/s.yaml"]);
         assert_eq!(output.status.code(), Some(0), "{format}");
@@ -75,27 +77,15 @@ fn the_nearest_file_wins_and_off_drops_the_diagnostic_in_every_format() {
         );
     }
     // In one directory, `sources-lint.toml` wins over `.sources-lint.toml`.
-    std::fs::write(
-        dir.path().join("sub/sources-lint.toml"),
-        "[rules]\nunknown-field = \"error\"\n",
-    )
-    .expect("write settings");
+    unknown_field_level(dir.path(), "sub/sources-lint.toml", "error");
     assert_eq!(lint(dir.path(), &["sub/s.yaml"]).status.code(), Some(1));
 }
 
 #[test]
 fn settings_named_on_the_command_line_replace_the_discovered_ones() {
     let dir = project();
-    std::fs::write(
-        dir.path().join("sources-lint.toml"),
-        "[rules]\nunknown-field = \"warning\"\n",
-    )
-    .expect("write settings");
-    std::fs::write(
-        dir.path().join("strict.toml"),
-        "[rules]\nunknown-field = \"error\"\n",
-    )
-    .expect("write settings");
+    unknown_field_level(dir.path(), "sources-lint.toml", "warning");
+    unknown_field_level(dir.path(), "strict.toml", "error");
     let output = lint(dir.path(), &["--settings", "strict.toml", "sub/s.yaml"]);
     assert_eq!(output.status.code(), Some(1));
     assert!(text(&output.stdout).contains("error[unknown-field]"));
@@ -104,11 +94,11 @@ fn settings_named_on_the_command_line_replace_the_discovered_ones() {
 #[test]
 fn a_bad_settings_file_is_an_error_at_its_line_and_column() {
     let dir = project();
-    std::fs::write(
-        dir.path().join("sources-lint.toml"),
+    put(
+        dir.path(),
+        "sources-lint.toml",
         "[rules]\nunknown-fild = \"off\"\n",
-    )
-    .expect("write settings");
+    );
     let output = lint(dir.path(), &["sub/s.yaml"]);
     assert_eq!(output.status.code(), Some(2));
     let stderr = text(&output.stderr);
@@ -118,11 +108,11 @@ fn a_bad_settings_file_is_an_error_at_its_line_and_column() {
         ),
         "{stderr}"
     );
-    std::fs::write(
-        dir.path().join("sources-lint.toml"),
+    put(
+        dir.path(),
+        "sources-lint.toml",
         "[rules]\nunknown-field = 3\n",
-    )
-    .expect("write settings");
+    );
     let stderr = text(&lint(dir.path(), &["sub/s.yaml"]).stderr);
     assert!(
         stderr
@@ -137,11 +127,11 @@ fn a_bad_settings_file_is_an_error_at_its_line_and_column() {
 #[test]
 fn show_settings_says_where_each_level_came_from() {
     let dir = project();
-    std::fs::write(
-        dir.path().join("sources-lint.toml"),
+    put(
+        dir.path(),
+        "sources-lint.toml",
         "# team settings\n[rules]\nunknown-field = \"warning\"\n",
-    )
-    .expect("write settings");
+    );
     let output = lint(dir.path(), &["--show-settings", "sub/s.yaml"]);
     assert_eq!(output.status.code(), Some(0));
     let stdout = text(&output.stdout);
@@ -175,11 +165,11 @@ fn include_and_exclude_choose_what_a_directory_walk_lints() {
     std::fs::create_dir(dir.path().join("old")).expect("mkdir");
     std::fs::write(dir.path().join("old/o.yaml"), CONFIG).expect("write config");
     std::fs::write(dir.path().join("top.yaml"), CONFIG).expect("write config");
-    std::fs::write(
-        dir.path().join("sources-lint.toml"),
+    put(
+        dir.path(),
+        "sources-lint.toml",
         "[files]\ninclude = [\"sub/**\", \"old/**\"]\nexclude = [\"old/*\"]\n",
-    )
-    .expect("write settings");
+    );
     let stdout = text(&lint(dir.path(), &["."]).stdout);
     assert!(stdout.contains("sub/s.yaml"), "{stdout}");
     assert!(!stdout.contains("old/o.yaml"), "{stdout}");
@@ -192,11 +182,11 @@ fn include_and_exclude_choose_what_a_directory_walk_lints() {
 #[test]
 fn an_invalid_glob_is_named_at_its_line() {
     let dir = project();
-    std::fs::write(
-        dir.path().join("sources-lint.toml"),
+    put(
+        dir.path(),
+        "sources-lint.toml",
         "[files]\nexclude = [\n  \"old/[\",\n]\n",
-    )
-    .expect("write settings");
+    );
     let output = lint(dir.path(), &["sub/s.yaml"]);
     assert_eq!(output.status.code(), Some(2));
     let stderr = text(&output.stderr);
@@ -209,11 +199,7 @@ fn an_invalid_glob_is_named_at_its_line() {
 #[test]
 fn isolated_ignores_every_settings_file_even_an_invalid_one() {
     let dir = project();
-    std::fs::write(
-        dir.path().join("sources-lint.toml"),
-        "[rules]\nunknown-field = \"off\"\n",
-    )
-    .expect("write settings");
+    unknown_field_level(dir.path(), "sources-lint.toml", "off");
     assert_eq!(text(&lint(dir.path(), &["sub/s.yaml"]).stdout), "");
     let output = lint(dir.path(), &["--isolated", "sub/s.yaml"]);
     assert_eq!(
@@ -221,8 +207,7 @@ fn isolated_ignores_every_settings_file_even_an_invalid_one() {
         "sub/s.yaml:3:33: error[unknown-field]: unknown field `bogus` in `static` source `a`\n"
     );
     assert_eq!(output.status.code(), Some(1));
-    std::fs::write(dir.path().join("sources-lint.toml"), "[rules]\nbogus = 1\n")
-        .expect("write settings");
+    put(dir.path(), "sources-lint.toml", "[rules]\nbogus = 1\n");
     assert_eq!(lint(dir.path(), &["sub/s.yaml"]).status.code(), Some(2));
     assert_eq!(
         lint(dir.path(), &["--isolated", "sub/s.yaml"])
