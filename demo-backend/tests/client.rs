@@ -38,14 +38,7 @@ async fn unset_builds_the_service_in_process_from_the_options() {
             3,
             "built from the options"
         );
-        let page = client
-            .get("/apps?limit=1")
-            .await
-            .unwrap()
-            .into_body()
-            .text()
-            .await
-            .unwrap();
+        let page = common::text(&client, "/apps?limit=1").await;
         assert!(page.starts_with("{\"total\":30,"), "{page}");
     }
     let absolute = Client::in_process(options())
@@ -70,14 +63,7 @@ async fn set_talks_to_that_server_and_ignores_the_options() {
     assert!(client.is_live());
     assert_eq!(client.base_url(), Some(base.as_str()));
     assert!(client.handle().is_none());
-    let page = client
-        .get("/apps?limit=0")
-        .await
-        .unwrap()
-        .into_body()
-        .text()
-        .await
-        .unwrap();
+    let page = common::text(&client, "/apps?limit=0").await;
     assert_eq!(
         page, "{\"total\":12,\"offset\":0,\"rows\":[]}",
         "the server's world, not the options'"

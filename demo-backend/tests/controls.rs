@@ -266,34 +266,13 @@ async fn two_clients_see_the_same_world() {
         .text()
         .await
         .unwrap();
-    let seen = cli
-        .get("/jobs?app=app-0002")
-        .await
-        .unwrap()
-        .into_body()
-        .text()
-        .await
-        .unwrap();
+    let seen = common::text(&cli, "/jobs?app=app-0002").await;
     assert!(
         job.contains("job-000001") && seen.contains("job-000001") && seen.contains("Running"),
         "{seen}"
     );
-    let a = tui
-        .get("/apps?limit=10")
-        .await
-        .unwrap()
-        .into_body()
-        .bytes()
-        .await
-        .unwrap();
-    let b = cli
-        .get("/apps?limit=10")
-        .await
-        .unwrap()
-        .into_body()
-        .bytes()
-        .await
-        .unwrap();
+    let a = common::text(&tui, "/apps?limit=10").await;
+    let b = common::text(&cli, "/apps?limit=10").await;
     assert_eq!(a, b);
 }
 

@@ -349,16 +349,7 @@ async fn a_failing_sync_log_says_it_failed_within_one_and_a_half_seconds() {
     demo.post("/apps/app-0009/sync?failing=1", 202).await;
     let log = {
         let client = demo.client.clone();
-        tokio::spawn(async move {
-            client
-                .get("/jobs/job-000001/log?rate=10")
-                .await
-                .unwrap()
-                .into_body()
-                .text()
-                .await
-                .unwrap()
-        })
+        tokio::spawn(async move { common::text(&client, "/jobs/job-000001/log?rate=10").await })
     };
     settle().await;
     demo.advance(1_500);
@@ -385,25 +376,9 @@ async fn a_finished_job_replays_its_log_and_rate_raises_the_line_rate() {
     demo.post("/apps/app-0011/sync", 202).await;
     demo.post("/apps/app-0012/refresh", 202).await;
     demo.advance(10_000);
-    let fast = demo
-        .client
-        .get("/jobs/job-000001/log?rate=1000")
-        .await
-        .unwrap()
-        .into_body()
-        .text()
-        .await
-        .unwrap();
+    let fast = common::text(&demo.client, "/jobs/job-000001/log?rate=1000").await;
     assert_eq!(fast.lines().count(), 4_000 + 2);
-    let slow = demo
-        .client
-        .get("/jobs/job-000001/log?rate=0.5")
-        .await
-        .unwrap()
-        .into_body()
-        .text()
-        .await
-        .unwrap();
+    let slow = common::text(&demo.client, "/jobs/job-000001/log?rate=0.5").await;
     assert_eq!(slow.lines().count(), 2 + 2);
     let tiny = demo
         .client
@@ -415,15 +390,7 @@ async fn a_finished_job_replays_its_log_and_rate_raises_the_line_rate() {
         1 + 2,
         "one line, then the end"
     );
-    let refresh = demo
-        .client
-        .get("/jobs/job-000002/log")
-        .await
-        .unwrap()
-        .into_body()
-        .text()
-        .await
-        .unwrap();
+    let refresh = common::text(&demo.client, "/jobs/job-000002/log").await;
     assert_eq!(
         refresh,
         "2027-01-15T08:00:00.000Z INFO  app-0012: refresh finished\n"

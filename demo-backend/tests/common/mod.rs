@@ -88,6 +88,18 @@ impl Demo {
     }
 }
 
+/// GET `path` through `client`, whatever the status; returns the body as text.
+pub async fn text(client: &Client, path: &str) -> String {
+    client
+        .get(path)
+        .await
+        .unwrap()
+        .into_body()
+        .text()
+        .await
+        .unwrap()
+}
+
 pub async fn json(
     response: http::Response<demo_backend::ClientBody>,
     status: u16,
