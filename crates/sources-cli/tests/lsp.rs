@@ -4,13 +4,14 @@
 
 use std::cell::RefCell;
 use std::collections::VecDeque;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver};
 use std::thread;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
+use sources_testkit::lsp_frame::{frame, read_message};
 
 /// How long any one expected message may take.
 const PATIENCE: Duration = Duration::from_secs(20);
@@ -26,12 +27,6 @@ struct Lsp {
     /// them (a publication can overtake the response the test waited for first).
     backlog: RefCell<VecDeque<Value>>,
     stderr: Receiver<String>,
-}
-
-fn frame(body: &str) -> Vec<u8> {
-    let mut framed = format!("Content-Length: {}\r\n\r\n", body.len()).into_bytes();
-    framed.extend_from_slice(body.as_bytes());
-    framed
 }
 
 impl Lsp {
@@ -54,25 +49,11 @@ impl Lsp {
         thread::spawn(move || {
             let mut reader = BufReader::new(stdout);
             loop {
-                let mut length = None;
-                loop {
-                    let mut line = String::new();
-                    if reader.read_line(&mut line).unwrap_or(0) == 0 {
-                        return;
-                    }
-                    let line = line.trim_end();
-                    if line.is_empty() {
-                        break;
-                    }
-                    if let Some(value) = line.strip_prefix("Content-Length: ") {
-                        length = value.parse::<usize>().ok();
-                    }
-                }
-                let mut body = vec![0; length.expect("the server frames every message")];
-                if reader.read_exact(&mut body).is_err() {
-                    return;
-                }
-                let message = serde_json::from_slice(&body).expect("the server writes JSON");
+                let message = match read_message(&mut reader) {
+                    Ok(Some(message)) => message,
+                    Ok(None) => return,
+                    Err(error) => panic!("the server wrote a broken frame: {error}"),
+                };
                 if sender.send(message).is_err() {
                     return;
                 }

@@ -1,7 +1,7 @@
 //! A client of the real language server process (`sources lsp`), to check that the editor shows
 //! exactly what `lint` reports for the same text.
 
-use std::io::{self, BufRead, BufReader, Write};
+use std::io::{self, BufReader, Write};
 use std::path::Path;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
@@ -11,6 +11,7 @@ use serde_json::{Value, json};
 use sources_cli::report::FileReport;
 use sources_diagnostics::Severity;
 use sources_syntax::{PositionEncoding, Syntax};
+use sources_testkit::lsp_frame::{frame, read_message};
 
 use crate::properties::Failure;
 
@@ -48,7 +49,7 @@ impl LspProcess {
         let (sender, messages) = channel();
         std::thread::spawn(move || {
             let mut reader = BufReader::new(stdout);
-            while let Some(message) = read_message(&mut reader) {
+            while let Ok(Some(message)) = read_message(&mut reader) {
                 if sender.send(message).is_err() {
                     break;
                 }
@@ -76,8 +77,7 @@ impl LspProcess {
     }
 
     fn send(&mut self, message: &Value) -> io::Result<()> {
-        let body = message.to_string();
-        write!(self.stdin, "Content-Length: {}\r\n\r\n{body}", body.len())?;
+        self.stdin.write_all(&frame(&message.to_string()))?;
         self.stdin.flush()
     }
 
@@ -138,27 +138,6 @@ impl Drop for LspProcess {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
-}
-
-/// Reads one framed message; `None` at the end of the stream or on a broken frame.
-fn read_message(reader: &mut impl BufRead) -> Option<Value> {
-    let mut length = None;
-    loop {
-        let mut line = String::new();
-        if reader.read_line(&mut line).ok()? == 0 {
-            return None;
-        }
-        let line = line.trim_end();
-        if line.is_empty() {
-            break;
-        }
-        if let Some(value) = line.strip_prefix("Content-Length:") {
-            length = value.trim().parse::<usize>().ok();
-        }
-    }
-    let mut body = vec![0; length?];
-    reader.read_exact(&mut body).ok()?;
-    serde_json::from_slice(&body).ok()
 }
 
 /// One diagnostic reduced to what both front ends must agree on.

@@ -5,10 +5,12 @@
 //! empty) is refused with a panic rather than guessed at, and so is blessing under CI (`CI` set to
 //! anything but `false` or `0`): a CI run must compare, never rewrite and pass.
 //!
-//! Also the helpers more than one suite needs: [`chain`] (the deepest chain of entries) and
-//! [`process`] (running programs, waiting for servers).
+//! Also the helpers more than one suite needs: [`chain`] (the deepest chain of entries),
+//! [`process`] (running programs, waiting for servers) and [`lsp_frame`] (the language server's
+//! message framing, for the clients of the real `sources lsp` process).
 
 pub mod chain;
+pub mod lsp_frame;
 pub mod process;
 
 use std::path::Path;
