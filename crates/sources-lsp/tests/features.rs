@@ -62,6 +62,30 @@ async fn open(fixture: &str) -> (TestClient, String, tower_lsp_server::ls_types:
 }
 
 /// `CONFIG` with `$0` inserted before the `nth` occurrence of `needle`, shifted by `shift` bytes.
+/// Renames the symbol at `position` of `file` (whose text is `text`) to `new_name` and returns the
+/// text with the server's edits applied.
+async fn rename(
+    client: &mut TestClient,
+    file: &str,
+    text: &str,
+    position: tower_lsp_server::ls_types::Position,
+    new_name: &str,
+) -> String {
+    let edit = client
+        .at(
+            "textDocument/rename",
+            file,
+            position,
+            json!({ "newName": new_name }),
+        )
+        .await
+        .expect("an edit");
+    let edits = edit["changes"][support::uri(file)]
+        .as_array()
+        .expect("edits");
+    apply_edits(text, edits)
+}
+
 fn at(needle: &str, nth: usize, shift: usize) -> String {
     let offset = CONFIG
         .match_indices(needle)
@@ -441,20 +465,7 @@ async fn rename_updates_the_declaration_and_every_reference() {
         .await
         .expect("a range");
     assert_eq!(prepared["placeholder"], "listing");
-    let edit = client
-        .at(
-            "textDocument/rename",
-            "f.yaml",
-            position,
-            json!({ "newName": "rows" }),
-        )
-        .await
-        .expect("an edit");
-    let edits = edit["changes"][support::uri("f.yaml")]
-        .as_array()
-        .expect("edits")
-        .clone();
-    let renamed = apply_edits(&text, &edits);
+    let renamed = rename(&mut client, "f.yaml", &text, position, "rows").await;
     assert!(
         renamed.contains("    rows:\n      type: static"),
         "{renamed}"
@@ -497,20 +508,7 @@ async fn rename_updates_the_declaration_and_every_reference() {
 #[tokio::test]
 async fn rename_of_a_parameter_updates_tokens_and_join_keys() {
     let (mut client, text, position) = open(&at("${params.id}", 0, 10)).await;
-    let edit = client
-        .at(
-            "textDocument/rename",
-            "f.yaml",
-            position,
-            json!({ "newName": "app_id" }),
-        )
-        .await
-        .expect("an edit");
-    let edits = edit["changes"][support::uri("f.yaml")]
-        .as_array()
-        .expect("edits")
-        .clone();
-    let renamed = apply_edits(&text, &edits);
+    let renamed = rename(&mut client, "f.yaml", &text, position, "app_id").await;
     assert!(
         renamed.contains("apps/${params.app_id}?region=${params.app_id}"),
         "{renamed}"
@@ -688,20 +686,7 @@ from = \"ap$0ps\"
     let mut client = TestClient::utf16().await;
     client.open("f.toml", "toml", &text).await;
     let position = utf16_position(&text, offset);
-    let edit = client
-        .at(
-            "textDocument/rename",
-            "f.toml",
-            position,
-            json!({ "newName": "rows" }),
-        )
-        .await
-        .expect("an edit");
-    let edits = edit["changes"][support::uri("f.toml")]
-        .as_array()
-        .expect("edits")
-        .clone();
-    let renamed = apply_edits(&text, &edits);
+    let renamed = rename(&mut client, "f.toml", &text, position, "rows").await;
     assert!(renamed.contains("[data.sources.rows]\n"), "{renamed}");
     assert!(
         renamed.contains("[data.sources.rows.window]\n"),
@@ -738,20 +723,7 @@ data:
         location["range"]["start"],
         json!(utf16_position(&text, offset_of(&text, "wanted:")))
     );
-    let edit = client
-        .at(
-            "textDocument/rename",
-            "f.yaml",
-            position,
-            json!({ "newName": "choice" }),
-        )
-        .await
-        .expect("an edit");
-    let edits = edit["changes"][support::uri("f.yaml")]
-        .as_array()
-        .expect("edits")
-        .clone();
-    let renamed = apply_edits(&text, &edits);
+    let renamed = rename(&mut client, "f.yaml", &text, position, "choice").await;
     assert!(
         renamed.contains("where: name == params.choice || params.choice == \"\""),
         "{renamed}"
