@@ -35,12 +35,7 @@ async fn a_rule_turned_off_in_the_settings_file_is_not_published() {
         )]
     );
     std::fs::write(&settings, "[rules]\nunknown-field = \"off\"\n").expect("write settings");
-    client
-        .notify(
-            "textDocument/didChange",
-            json!({ "textDocument": { "uri": uri, "version": 2 }, "contentChanges": [{ "text": TEXT }] }),
-        )
-        .await;
+    client.replace_uri(&uri, 2, TEXT).await;
     let published = client.publication().await;
     assert!(
         published.diagnostics.is_empty(),
@@ -48,12 +43,7 @@ async fn a_rule_turned_off_in_the_settings_file_is_not_published() {
         published.diagnostics
     );
     std::fs::write(&settings, "[rules]\nunknown-fild = \"off\"\n").expect("write settings");
-    client
-        .notify(
-            "textDocument/didChange",
-            json!({ "textDocument": { "uri": uri, "version": 3 }, "contentChanges": [{ "text": TEXT }] }),
-        )
-        .await;
+    client.replace_uri(&uri, 3, TEXT).await;
     let shown = client.message("window/showMessage").await;
     let message = shown
         .params()

@@ -195,9 +195,14 @@ impl TestClient {
 
     /// Replaces a document's whole text.
     pub async fn replace(&mut self, name: &str, version: i32, text: &str) {
+        self.replace_uri(&uri(name), version, text).await;
+    }
+
+    /// Replaces the whole text of a document at any URI.
+    pub async fn replace_uri(&mut self, uri: &str, version: i32, text: &str) {
         self.notify(
             "textDocument/didChange",
-            json!({ "textDocument": { "uri": uri(name), "version": version }, "contentChanges": [{ "text": text }] }),
+            json!({ "textDocument": { "uri": uri, "version": version }, "contentChanges": [{ "text": text }] }),
         )
         .await;
     }
