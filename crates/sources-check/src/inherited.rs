@@ -6,14 +6,16 @@ use sources_diagnostics::{Diagnostic, Label, Rule};
 use sources_syntax::{Node, Span, Value};
 
 /// One entry of `data.sources` and the places it inherits from anchors.
-struct Inheritor<'t> {
-    name: &'t str,
+#[derive(Debug)]
+pub(crate) struct Inheritor {
+    name: String,
     name_span: Span,
     regions: Vec<Span>,
 }
 
-/// Names the inheriting entries in every diagnostic that lies in inherited text.
-pub(crate) fn attribute(root: &Node, diagnostics: &mut [Diagnostic]) {
+/// The entries of `data.sources` that inherit from anchors, read from the tree before it is given
+/// up for decoding (most documents have none).
+pub(crate) fn inheritors(root: &Node) -> Vec<Inheritor> {
     let Some(sources) = root
         .as_map()
         .and_then(|root| root.value("data"))
@@ -21,28 +23,31 @@ pub(crate) fn attribute(root: &Node, diagnostics: &mut [Diagnostic]) {
         .and_then(|data| data.value("sources"))
         .and_then(Node::as_map)
     else {
-        return;
+        return Vec::new();
     };
-    let inheritors: Vec<Inheritor<'_>> = sources
-        .entries
-        .iter()
-        .map(|entry| {
-            let mut regions = Vec::new();
-            inherited_regions(&entry.value, &mut regions);
-            Inheritor {
-                name: &entry.key.name,
+    let mut inheritors = Vec::new();
+    for entry in &sources.entries {
+        let mut regions = Vec::new();
+        inherited_regions(&entry.value, &mut regions);
+        if !regions.is_empty() {
+            inheritors.push(Inheritor {
+                name: entry.key.name.clone(),
                 name_span: entry.key.span,
                 regions,
-            }
-        })
-        .filter(|inheritor| !inheritor.regions.is_empty())
-        .collect();
+            });
+        }
+    }
+    inheritors
+}
+
+/// Names the inheriting entries in every diagnostic that lies in inherited text.
+pub(crate) fn attribute(inheritors: &[Inheritor], diagnostics: &mut [Diagnostic]) {
     if inheritors.is_empty() {
         return;
     }
     for diagnostic in diagnostics.iter_mut().filter(|d| d.rule != Rule::Syntax) {
         let span = diagnostic.span;
-        let heirs: Vec<&Inheritor<'_>> = inheritors
+        let heirs: Vec<&Inheritor> = inheritors
             .iter()
             .filter(|heir| {
                 heir.regions
@@ -55,7 +60,7 @@ pub(crate) fn attribute(root: &Node, diagnostics: &mut [Diagnostic]) {
         }
         // A message that names the entry it was found in (`http` source `pods`) is about that
         // heir alone.
-        let named: Vec<&Inheritor<'_>> = heirs
+        let named: Vec<&Inheritor> = heirs
             .iter()
             .copied()
             .filter(|heir| diagnostic.message.contains(&format!("`{}`", heir.name)))

@@ -57,23 +57,25 @@ pub fn analyze(text: &str, syntax: Syntax) -> Analysis {
         .iter()
         .map(|error| Diagnostic::new(Rule::Syntax, error.span, error.message.clone()))
         .collect();
-    let config = match &parse.root {
+    // What the steps after the checks need from the tree is read now: the decoder takes the tree,
+    // moving its strings into the model and freeing the rest as it goes.
+    let suppressions = suppress::find(text, parse.root.as_ref());
+    let (config, inheritors) = match parse.root {
         Some(root) => {
+            let inheritors = inherited::inheritors(&root);
             let (config, decoded) = sources_config::decode(root);
             diagnostics.extend(decoded);
-            config
+            (config, inheritors)
         }
-        None => Config::default(),
+        None => (Config::default(), Vec::new()),
     };
     if config.has_sources() {
         check(&config, text, &mut diagnostics);
     }
-    if let Some(root) = &parse.root {
-        inherited::attribute(root, &mut diagnostics);
-    }
+    inherited::attribute(&inheritors, &mut diagnostics);
     drop_recovered(&parse.errors, &mut diagnostics);
     let parsed = parse.errors.is_empty();
-    suppress::apply(text, parse.root.as_ref(), &mut diagnostics, parsed);
+    suppress::apply(text, suppressions, &mut diagnostics, parsed);
     sources_diagnostics::sort(&mut diagnostics);
     Analysis {
         diagnostics,

@@ -148,6 +148,22 @@ fn string_spans(root: Option<&Node>) -> Vec<Span> {
     spans
 }
 
+/// The suppression comments of a document, read before the tree is given up for decoding.
+#[derive(Debug, Default)]
+pub(crate) struct Found {
+    suppressions: Vec<Suppression>,
+    malformed: Vec<Malformed>,
+}
+
+/// Every suppression and malformed `# sources:` comment of the document.
+pub(crate) fn find(text: &str, root: Option<&Node>) -> Found {
+    let (suppressions, malformed) = collect(text, root);
+    Found {
+        suppressions,
+        malformed,
+    }
+}
+
 /// Every suppression and malformed `# sources:` comment of the document.
 fn collect(text: &str, root: Option<&Node>) -> (Vec<Suppression>, Vec<Malformed>) {
     let comments = Comments::new(text, root);
@@ -234,11 +250,14 @@ fn parse(rest: &str, at: usize) -> Option<(bool, Vec<Code>)> {
 /// make every suppression look unused).
 pub(crate) fn apply(
     text: &str,
-    root: Option<&Node>,
+    found: Found,
     diagnostics: &mut Vec<Diagnostic>,
     report_unused: bool,
 ) {
-    let (mut suppressions, malformed) = collect(text, root);
+    let Found {
+        mut suppressions,
+        malformed,
+    } = found;
     if suppressions.is_empty() && malformed.is_empty() {
         return;
     }

@@ -14,7 +14,7 @@ fn decode(c: &mut Criterion) {
     group.bench_function("parse+decode", |b| {
         b.iter(|| {
             let parse = sources_syntax::parse(&text, Syntax::Yaml);
-            parse.root.as_ref().map(sources_config::decode)
+            parse.root.map(sources_config::decode)
         })
     });
     group.finish();

@@ -175,7 +175,7 @@ mod tests {
     fn config(text: &str) -> Config {
         let parse = sources_syntax::parse(text, sources_syntax::Syntax::Yaml);
         assert!(parse.errors.is_empty(), "{:?}", parse.errors);
-        crate::decode(&parse.root.expect("a root")).0
+        crate::decode(parse.root.expect("a root")).0
     }
 
     fn of(config: &Config, name: &str) -> Cadence {

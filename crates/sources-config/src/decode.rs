@@ -16,34 +16,46 @@ use crate::spanned::{AnyValue, Field, Named, NamedMap, Spanned, Text};
 
 /// Decodes the document's root into the model, reporting every decoding problem.
 ///
+/// The tree is taken by value: its strings move into the model rather than being copied, and each
+/// part of it is freed as soon as it is decoded.
+///
 /// A document without a `data.sources` block decodes to an empty [`Config`] whose
 /// [`Config::has_sources`] is false, with no diagnostics: such files are not ours.
-pub fn decode(root: &Node) -> (Config, Vec<Diagnostic>) {
+pub fn decode(root: Node) -> (Config, Vec<Diagnostic>) {
     let mut decoder = Decoder {
         diagnostics: Vec::new(),
         key_span: Span::default(),
     };
     let mut config = Config::default();
-    let Value::Map(root_map) = &root.value else {
+    let Value::Map(root_map) = root.value else {
         return (config, decoder.diagnostics);
     };
-    let Some(data) = get(root_map, "data") else {
-        return (config, decoder.diagnostics);
-    };
-    let Value::Map(data_map) = &data.value.value else {
-        return (config, decoder.diagnostics);
-    };
-    let Some(sources) = get(data_map, "sources") else {
+    let (mut data, mut tui) = (None, None);
+    for entry in root_map.entries {
+        match entry.key.name.as_str() {
+            "data" if data.is_none() => data = Some(entry.value),
+            "tui" if tui.is_none() => tui = Some(entry.value),
+            _ => {}
+        }
+    }
+    let sources = data.and_then(|data| match data.value {
+        Value::Map(map) => map
+            .entries
+            .into_iter()
+            .find(|entry| entry.key.name == "sources"),
+        _ => None,
+    });
+    let Some(sources) = sources else {
         return (config, decoder.diagnostics);
     };
     config.sources_key = Some(sources.key.span);
     config.sources_span = Some(sources.value.span);
-    match &sources.value.value {
+    match sources.value.value {
         Value::Map(map) => {
             config.entries.reserve_exact(map.entries.len());
-            for entry in &map.entries {
-                let name = Spanned::new(entry.key.name.clone(), entry.key.span);
-                let source = decoder.source(name, &entry.value);
+            for entry in map.entries {
+                let name = Spanned::new(entry.key.name, entry.key.span);
+                let source = decoder.source(name, entry.value);
                 config.entries.push(source);
             }
         }
@@ -54,14 +66,15 @@ pub fn decode(root: &Node) -> (Config, Vec<Diagnostic>) {
                 sources.value.span,
                 format!(
                     "`data.sources` must be a map from entry names to entries, found {}",
-                    describe(other)
+                    describe(&other)
                 ),
             )
             .with_help("write each source as `NAME:` followed by its fields, under `data.sources`"),
         ),
     }
-    if let Some(components) = get(root_map, "tui")
-        .and_then(|tui| as_map(&tui.value))
+    if let Some(components) = tui
+        .as_ref()
+        .and_then(as_map)
         .and_then(|tui| get(tui, "components"))
     {
         config.components = decoder.components(&components.value);
@@ -118,8 +131,11 @@ pub fn name_span(span: Span, name: &str) -> Option<Span> {
 }
 
 /// The reader of one map: takes known fields by name; the rest are unknown.
-pub(crate) struct Fields<'a> {
-    entries: &'a [Entry],
+///
+/// It owns the map: a taken field's value moves out, and its key stays for the messages about the
+/// fields that were not taken.
+pub(crate) struct Fields {
+    entries: Vec<Entry>,
     taken: Vec<bool>,
     /// Every field name the decoder asked for: the fields this map accepts.
     pub(crate) asked: Vec<&'static str>,
@@ -135,11 +151,17 @@ pub(crate) struct Fields<'a> {
     prefix: String,
 }
 
-impl<'a> Fields<'a> {
-    pub(crate) fn new(map: &'a Map, owner_span: Span) -> Fields<'a> {
+/// A field taken from its map: where its key is written, and its value.
+struct Taken {
+    key_span: Span,
+    value: Node,
+}
+
+impl Fields {
+    pub(crate) fn new(map: Map, owner_span: Span) -> Fields {
         Fields {
-            entries: &map.entries,
             taken: vec![false; map.entries.len()],
+            entries: map.entries,
             asked: Vec::new(),
             owner_span,
             stage: false,
@@ -149,14 +171,20 @@ impl<'a> Fields<'a> {
         }
     }
 
-    /// The first entry named `name`, marking every entry of that name as known.
-    fn take(&mut self, name: &'static str) -> Option<&'a Entry> {
+    /// The value of the first entry named `name`, marking every entry of that name as known.
+    fn take(&mut self, name: &'static str) -> Option<Taken> {
         self.asked.push(name);
         let mut first = None;
-        for (index, entry) in self.entries.iter().enumerate() {
+        for (index, entry) in self.entries.iter_mut().enumerate() {
             if entry.key.name == name {
                 self.taken[index] = true;
-                first.get_or_insert(entry);
+                if first.is_none() {
+                    let span = entry.value.span;
+                    first = Some(Taken {
+                        key_span: entry.key.span,
+                        value: std::mem::replace(&mut entry.value, Node::new(Value::Null, span)),
+                    });
+                }
             }
         }
         first
@@ -172,8 +200,9 @@ impl<'a> Fields<'a> {
         self.entries.iter().any(|entry| entry.key.name == name)
     }
 
-    fn keys(&self) -> Vec<Key> {
-        self.entries.iter().map(|entry| entry.key.clone()).collect()
+    /// Every key of the map, in source order.
+    fn into_keys(self) -> Vec<Key> {
+        self.entries.into_iter().map(|entry| entry.key).collect()
     }
 }
 
@@ -185,7 +214,7 @@ pub(crate) struct Decoder {
     pub(crate) key_span: Span,
 }
 
-type Convert<T> = fn(&mut Decoder, &str, &Node) -> Option<T>;
+type Convert<T> = fn(&mut Decoder, &str, Node) -> Option<T>;
 
 impl Decoder {
     fn report(&mut self, diagnostic: Diagnostic) {
@@ -213,37 +242,32 @@ impl Decoder {
     /// Reads field `name` with `convert`; a wrong value is reported and gives `None`.
     fn field<T>(
         &mut self,
-        fields: &mut Fields<'_>,
+        fields: &mut Fields,
         name: &'static str,
         convert: Convert<T>,
     ) -> Option<Field<T>> {
-        let entry = fields.take(name)?;
-        self.key_span = entry.key.span;
+        let Taken { key_span, value } = fields.take(name)?;
+        self.key_span = key_span;
+        let value_span = value.span;
         let converted = if fields.prefix.is_empty() {
-            convert(self, name, &entry.value)
+            convert(self, name, value)
         } else {
-            convert(self, &[fields.prefix.as_str(), name].concat(), &entry.value)
+            convert(self, &[fields.prefix.as_str(), name].concat(), value)
         };
         let Some(value) = converted else {
             fields.rejected.push(name);
             return None;
         };
         Some(Field {
-            key_span: entry.key.span,
+            key_span,
             value,
-            value_span: entry.value.span,
+            value_span,
         })
     }
 
     /// Reports `missing-field` for `name` unless it is written (a written but invalid value was
     /// reported already).
-    fn require<T>(
-        &mut self,
-        fields: &Fields<'_>,
-        value: &Option<T>,
-        name: &str,
-        docs: &[FieldInfo],
-    ) {
+    fn require<T>(&mut self, fields: &Fields, value: &Option<T>, name: &str, docs: &[FieldInfo]) {
         let owner = &fields.label;
         if value.is_some() || fields.written(name) || (fields.stage && name == "from") {
             return;
@@ -287,7 +311,7 @@ impl Decoder {
     }
 
     /// Reports every field `fields` did not take as `unknown-field`.
-    fn finish(&mut self, fields: &Fields<'_>, owner: &str, docs: &[FieldInfo], kind: Option<Kind>) {
+    fn finish(&mut self, fields: &Fields, owner: &str, docs: &[FieldInfo], kind: Option<Kind>) {
         // Names a rename already proposes: a second misspelling of the same field gets the
         // did-you-mean but no fix, so that fixing both never writes the key twice.
         let mut proposed: Vec<&str> = Vec::new();
@@ -376,72 +400,74 @@ impl Decoder {
 
     // ----- values -----
 
-    fn string(&mut self, name: &str, node: &Node) -> Option<String> {
-        match &node.value {
-            Value::Str(text) => Some(text.text.clone()),
-            _ => {
-                self.wrong_type(name, "a string", node);
-                None
-            }
-        }
+    fn string(&mut self, name: &str, node: Node) -> Option<String> {
+        let Node {
+            value: Value::Str(text),
+            ..
+        } = node
+        else {
+            self.wrong_type(name, "a string", &node);
+            return None;
+        };
+        Some(text.text)
     }
 
     /// Text for templates and expressions: a string, or a number or boolean kept as written.
-    fn text(&mut self, name: &str, node: &Node) -> Option<Text> {
+    fn text(&mut self, name: &str, node: Node) -> Option<Text> {
         let plain = |text: String| {
             Some(Text {
                 text,
                 style: ScalarStyle::Plain,
             })
         };
-        match &node.value {
+        match node.value {
             Value::Str(text) => Some(Text {
-                text: text.text.clone(),
+                text: text.text,
                 style: text.style,
             }),
             Value::Int(value) => plain(value.to_string()),
-            Value::Float(value) => plain(float_text(*value)),
+            Value::Float(value) => plain(float_text(value)),
             Value::Bool(value) => plain(value.to_string()),
             _ => {
-                self.wrong_type(name, "a string", node);
+                self.wrong_type(name, "a string", &node);
                 None
             }
         }
     }
 
     /// A scalar kept as its text (parameter defaults, option values).
-    fn scalar_text(&mut self, name: &str, node: &Node) -> Option<String> {
+    fn scalar_text(&mut self, name: &str, node: Node) -> Option<String> {
         self.text(name, node).map(|text| text.text)
     }
 
-    fn boolean(&mut self, name: &str, node: &Node) -> Option<bool> {
-        match &node.value {
-            Value::Bool(value) => Some(*value),
+    fn boolean(&mut self, name: &str, node: Node) -> Option<bool> {
+        match node.value {
+            Value::Bool(value) => Some(value),
             _ => {
-                self.wrong_type(name, "`true` or `false`", node);
+                self.wrong_type(name, "`true` or `false`", &node);
                 None
             }
         }
     }
 
-    fn integer(&mut self, name: &str, node: &Node) -> Option<i64> {
-        match &node.value {
-            Value::Int(value) => Some(*value),
+    fn integer(&mut self, name: &str, node: Node) -> Option<i64> {
+        match node.value {
+            Value::Int(value) => Some(value),
             _ => {
-                self.wrong_type(name, "an integer", node);
+                self.wrong_type(name, "an integer", &node);
                 None
             }
         }
     }
 
-    fn duration(&mut self, name: &str, node: &Node) -> Option<GoDuration> {
-        let text = match &node.value {
-            Value::Str(text) => text.text.clone(),
+    fn duration(&mut self, name: &str, node: Node) -> Option<GoDuration> {
+        let text = match node.value {
+            Value::Str(text) => text.text,
             Value::Int(0) => return Some(GoDuration::default()),
             Value::Int(value) => value.to_string(),
-            Value::Float(value) => float_text(*value),
+            Value::Float(value) => float_text(value),
             _ => {
-                self.wrong_type(name, "a duration such as `30s`", node);
+                self.wrong_type(name, "a duration such as `30s`", &node);
                 return None;
             }
         };
@@ -462,10 +488,10 @@ impl Decoder {
         }
     }
 
-    fn enumeration<E: Enumeration>(&mut self, name: &str, node: &Node) -> Option<E> {
+    fn enumeration<E: Enumeration>(&mut self, name: &str, node: Node) -> Option<E> {
         let Value::Str(text) = &node.value else {
             let names: Vec<String> = E::names().iter().map(|n| format!("`{n}`")).collect();
-            self.wrong_type(name, &format!("one of {}", names.join(", ")), node);
+            self.wrong_type(name, &format!("one of {}", names.join(", ")), &node);
             return None;
         };
         if let Some(value) = E::from_name(&text.text) {
@@ -476,49 +502,55 @@ impl Decoder {
     }
 
     /// `method`: a template; when it holds no token it must name a standard method.
-    fn method(&mut self, name: &str, node: &Node) -> Option<Text> {
+    fn method(&mut self, name: &str, node: Node) -> Option<Text> {
+        let span = node.span;
         let text = self.text(name, node)?;
         if !text.text.contains("${") && Method::from_name(&text.text.to_ascii_uppercase()).is_none()
         {
-            self.report(invalid_choice(
-                name,
-                &text.text,
-                node.span,
-                &Method::names(),
-            ));
+            self.report(invalid_choice(name, &text.text, span, &Method::names()));
             return None;
         }
         Some(text)
     }
 
-    fn list<T>(&mut self, name: &str, node: &Node, item: Convert<T>) -> Option<Vec<Spanned<T>>> {
-        let Value::Seq(items) = &node.value else {
-            self.wrong_type(name, "a list", node);
+    fn list<T>(&mut self, name: &str, node: Node, item: Convert<T>) -> Option<Vec<Spanned<T>>> {
+        let Node {
+            value: Value::Seq(items),
+            ..
+        } = node
+        else {
+            self.wrong_type(name, "a list", &node);
             return None;
         };
         let mut values = Vec::with_capacity(items.len());
-        for (index, node) in items.iter().enumerate() {
-            self.key_span = node.span;
+        for (index, node) in items.into_iter().enumerate() {
+            let span = node.span;
+            self.key_span = span;
             if let Some(value) = item(self, &format!("{name}[{index}]"), node) {
-                values.push(Spanned::new(value, node.span));
+                values.push(Spanned::new(value, span));
             }
         }
         Some(values)
     }
 
-    fn named_map<T>(&mut self, name: &str, node: &Node, item: Convert<T>) -> Option<NamedMap<T>> {
-        let Value::Map(map) = &node.value else {
-            self.wrong_type(name, "a map", node);
+    fn named_map<T>(&mut self, name: &str, node: Node, item: Convert<T>) -> Option<NamedMap<T>> {
+        let Node {
+            value: Value::Map(map),
+            ..
+        } = node
+        else {
+            self.wrong_type(name, "a map", &node);
             return None;
         };
         let mut items = Vec::with_capacity(map.entries.len());
-        for entry in &map.entries {
+        for entry in map.entries {
             let label = [name, ".", &entry.key.name].concat();
             self.key_span = entry.key.span;
-            if let Some(value) = item(self, &label, &entry.value) {
+            let value_span = entry.value.span;
+            if let Some(value) = item(self, &label, entry.value) {
                 items.push(Named {
-                    name: Spanned::new(entry.key.name.clone(), entry.key.span),
-                    value: Spanned::new(value, entry.value.span),
+                    name: Spanned::new(entry.key.name, entry.key.span),
+                    value: Spanned::new(value, value_span),
                 });
             }
         }
@@ -529,12 +561,16 @@ impl Decoder {
     fn section<T>(
         &mut self,
         name: &str,
-        node: &Node,
+        node: Node,
         section: Section,
-        read: fn(&mut Decoder, &mut Fields<'_>) -> T,
+        read: fn(&mut Decoder, &mut Fields) -> T,
     ) -> Option<T> {
-        let Value::Map(map) = &node.value else {
-            self.wrong_type(name, "a map", node);
+        let Node {
+            value: Value::Map(map),
+            ..
+        } = node
+        else {
+            self.wrong_type(name, "a map", &node);
             return None;
         };
         let mut fields = Fields::new(map, self.key_span);
@@ -548,23 +584,25 @@ impl Decoder {
     // ----- entries -----
 
     /// Decodes one named entry of `data.sources`.
-    pub(crate) fn source(&mut self, name: Spanned<String>, node: &Node) -> Source {
+    pub(crate) fn source(&mut self, name: Spanned<String>, node: Node) -> Source {
         let owner = ["source `", &name.value, "`"].concat();
+        let span = node.span;
         let (kind, body, keys) = self.entry(node, name.span, &owner, false);
         Source {
             name,
-            span: node.span,
+            span,
             kind,
             body,
             keys,
         }
     }
 
-    fn stage(&mut self, name: &str, node: &Node) -> Option<Stage> {
+    fn stage(&mut self, name: &str, node: Node) -> Option<Stage> {
         let owner = format!("stage `{name}`");
-        let (kind, body, keys) = self.entry(node, node.span, &owner, true);
+        let span = node.span;
+        let (kind, body, keys) = self.entry(node, span, &owner, true);
         Some(Stage {
-            span: node.span,
+            span,
             kind,
             body,
             keys,
@@ -573,12 +611,16 @@ impl Decoder {
 
     fn entry(
         &mut self,
-        node: &Node,
+        node: Node,
         owner_span: Span,
         owner: &str,
         stage: bool,
     ) -> (Option<Spanned<Kind>>, Body, Vec<Key>) {
-        let Value::Map(map) = &node.value else {
+        let Node {
+            value: Value::Map(map),
+            ..
+        } = node
+        else {
             if matches!(node.value, Value::Invalid) {
                 return (None, Body::Unknown, Vec::new());
             }
@@ -597,7 +639,6 @@ impl Decoder {
         };
         let mut fields = Fields::new(map, owner_span);
         fields.stage = stage;
-        let keys = fields.keys();
         let Some(type_entry) = fields.take("type") else {
             let kinds: Vec<String> = Kind::names().iter().map(|n| format!("`{n}`")).collect();
             self.report(
@@ -609,11 +650,11 @@ impl Decoder {
                 .with_label("`type` is required")
                 .with_help(format!("add `type:` with one of {}", kinds.join(", "))),
             );
-            return (None, Body::Unknown, keys);
+            return (None, Body::Unknown, fields.into_keys());
         };
         let Value::Str(type_name) = &type_entry.value.value else {
             self.wrong_type("type", "a kind name such as `http`", &type_entry.value);
-            return (None, Body::Unknown, keys);
+            return (None, Body::Unknown, fields.into_keys());
         };
         let Some(kind) = Kind::from_name(&type_name.text) else {
             self.report(unknown_kind(&type_name.text, type_entry.value.span));
@@ -628,17 +669,21 @@ impl Decoder {
                 self.body(guess, &mut fields);
                 self.finish(&fields, &owner, fields::for_kind(guess), Some(guess));
             }
-            return (None, Body::Unknown, keys);
+            return (None, Body::Unknown, fields.into_keys());
         };
         let owner = ["`", kind.as_str(), "` ", owner].concat();
         fields.label = owner.clone();
         let body = self.body(kind, &mut fields);
         self.finish(&fields, &owner, fields::for_kind(kind), Some(kind));
-        (Some(Spanned::new(kind, type_entry.value.span)), body, keys)
+        (
+            Some(Spanned::new(kind, type_entry.value.span)),
+            body,
+            fields.into_keys(),
+        )
     }
 
     /// Decodes the fields of a `kind` entry (the `type` key is already taken).
-    pub(crate) fn body(&mut self, kind: Kind, f: &mut Fields<'_>) -> Body {
+    pub(crate) fn body(&mut self, kind: Kind, f: &mut Fields) -> Body {
         let docs = fields::for_kind(kind);
         match kind {
             Kind::Http => {
@@ -694,10 +739,10 @@ impl Decoder {
             }
             Kind::Static => {
                 let leaf = self.leaf(f);
-                let data = f.take("data").map(|entry| Field {
-                    key_span: entry.key.span,
-                    value: AnyValue(entry.value.clone()),
-                    value_span: entry.value.span,
+                let data = f.take("data").map(|taken| Field {
+                    key_span: taken.key_span,
+                    value_span: taken.value.span,
+                    value: AnyValue(taken.value),
                 });
                 self.require(f, &data, "data", docs);
                 Body::Static(Box::new(Static { leaf, data }))
@@ -812,7 +857,7 @@ impl Decoder {
         }
     }
 
-    fn common(&mut self, f: &mut Fields<'_>) -> Common {
+    fn common(&mut self, f: &mut Fields) -> Common {
         Common {
             parameters: self.field(f, "parameters", |d, n, v| {
                 d.named_map(n, v, |d, n, v| {
@@ -823,7 +868,7 @@ impl Decoder {
         }
     }
 
-    fn leaf(&mut self, f: &mut Fields<'_>) -> LeafFields {
+    fn leaf(&mut self, f: &mut Fields) -> LeafFields {
         LeafFields {
             common: self.common(f),
             root: self.field(f, "root", Decoder::string),
@@ -836,13 +881,13 @@ impl Decoder {
         }
     }
 
-    fn window_field(&mut self, f: &mut Fields<'_>) -> Option<Field<Window>> {
+    fn window_field(&mut self, f: &mut Fields) -> Option<Field<Window>> {
         self.field(f, "window", |d, n, v| {
             d.section(n, v, Section::Window, Decoder::window)
         })
     }
 
-    fn merge_fields(&mut self, f: &mut Fields<'_>) -> MergeFields {
+    fn merge_fields(&mut self, f: &mut Fields) -> MergeFields {
         MergeFields {
             sources: self.field(f, "sources", |d, n, v| d.list(n, v, Decoder::string)),
             tag_field: self.field(f, "tag_field", Decoder::string),
@@ -858,7 +903,7 @@ impl Decoder {
 
     // ----- sections -----
 
-    pub(crate) fn merge_child(&mut self, f: &mut Fields<'_>) -> MergeChild {
+    pub(crate) fn merge_child(&mut self, f: &mut Fields) -> MergeChild {
         let child = MergeChild {
             source: self.field(f, "source", Decoder::string),
             tags: self.field(f, "tags", |d, n, v| d.named_map(n, v, Decoder::scalar_text)),
@@ -872,7 +917,7 @@ impl Decoder {
         child
     }
 
-    pub(crate) fn parameter(&mut self, f: &mut Fields<'_>) -> Parameter {
+    pub(crate) fn parameter(&mut self, f: &mut Fields) -> Parameter {
         Parameter {
             kind: self.field(f, "type", Decoder::enumeration),
             required: self.field(f, "required", Decoder::boolean),
@@ -886,7 +931,7 @@ impl Decoder {
         }
     }
 
-    pub(crate) fn paginate(&mut self, f: &mut Fields<'_>) -> Paginate {
+    pub(crate) fn paginate(&mut self, f: &mut Fields) -> Paginate {
         let paginate = Paginate {
             strategy: self.field(f, "strategy", Decoder::enumeration),
             next_path: self.field(f, "next_path", Decoder::string),
@@ -901,7 +946,7 @@ impl Decoder {
         paginate
     }
 
-    pub(crate) fn window(&mut self, f: &mut Fields<'_>) -> Window {
+    pub(crate) fn window(&mut self, f: &mut Fields) -> Window {
         Window {
             page_size: self.field(f, "page_size", Decoder::integer),
             prefetch: self.field(f, "prefetch", Decoder::integer),
@@ -915,10 +960,10 @@ impl Decoder {
             sort_desc_prefix: self.field(f, "sort_desc_prefix", Decoder::string),
             cursor: self.field(f, "cursor", Decoder::string),
             older: self.field(f, "older", |d, n, v| {
-                d.named_map(n, v, |_, _, v| Some(AnyValue(v.clone())))
+                d.named_map(n, v, |_, _, v| Some(AnyValue(v)))
             }),
             newer: self.field(f, "newer", |d, n, v| {
-                d.named_map(n, v, |_, _, v| Some(AnyValue(v.clone())))
+                d.named_map(n, v, |_, _, v| Some(AnyValue(v)))
             }),
             anchor: self.field(f, "anchor", Decoder::enumeration),
             growing: self.field(f, "growing", Decoder::growing),
@@ -927,27 +972,27 @@ impl Decoder {
         }
     }
 
-    fn growing(&mut self, name: &str, node: &Node) -> Option<Growing> {
-        match &node.value {
-            Value::Bool(flag) => Some(Growing::Flag(*flag)),
+    fn growing(&mut self, name: &str, node: Node) -> Option<Growing> {
+        match node.value {
+            Value::Bool(flag) => Some(Growing::Flag(flag)),
             Value::Map(_) => self
                 .section(name, node, Section::Growing, Decoder::growing_while)
                 .map(Growing::While),
             _ => {
-                self.wrong_type(name, "`true` or a map with `source` and `while`", node);
+                self.wrong_type(name, "`true` or a map with `source` and `while`", &node);
                 None
             }
         }
     }
 
-    pub(crate) fn growing_while(&mut self, f: &mut Fields<'_>) -> GrowingWhile {
+    pub(crate) fn growing_while(&mut self, f: &mut Fields) -> GrowingWhile {
         GrowingWhile {
             source: self.field(f, "source", Decoder::string),
             condition: self.field(f, "while", Decoder::text),
         }
     }
 
-    pub(crate) fn cache_spec(&mut self, f: &mut Fields<'_>) -> CacheSpec {
+    pub(crate) fn cache_spec(&mut self, f: &mut Fields) -> CacheSpec {
         let cache = CacheSpec {
             ttl: self.field(f, "ttl", Decoder::duration),
             size: self.field(f, "size", Decoder::integer),
@@ -956,7 +1001,7 @@ impl Decoder {
         cache
     }
 
-    pub(crate) fn join_driver(&mut self, f: &mut Fields<'_>) -> JoinDriver {
+    pub(crate) fn join_driver(&mut self, f: &mut Fields) -> JoinDriver {
         let driver = JoinDriver {
             from: self.field(f, "from", Decoder::string),
         };
@@ -969,7 +1014,7 @@ impl Decoder {
         driver
     }
 
-    pub(crate) fn join_lookup(&mut self, f: &mut Fields<'_>) -> JoinLookup {
+    pub(crate) fn join_lookup(&mut self, f: &mut Fields) -> JoinLookup {
         let lookup = JoinLookup {
             from: self.field(f, "from", Decoder::string),
             on: self.field(f, "on", |d, n, v| d.named_map(n, v, Decoder::text)),
@@ -1021,7 +1066,7 @@ impl Decoder {
                     _ => None,
                 });
         let source = get(map, "source").and_then(|entry| {
-            self.string("source", &entry.value)
+            self.string("source", entry.value.clone())
                 .map(|value| Spanned::new(value, entry.value.span))
         });
         let columns = match get(map, "columns").map(|entry| &entry.value.value) {
@@ -1030,7 +1075,7 @@ impl Decoder {
         };
         let start = match kind.as_ref().map(|kind| &kind.value) {
             Some(ComponentKind::Eventlog) => get(map, "start").and_then(|entry| {
-                self.enumeration::<EventlogStart>("start", &entry.value)
+                self.enumeration::<EventlogStart>("start", entry.value.clone())
                     .map(|value| Spanned::new(value, entry.value.span))
             }),
             _ => None,
@@ -1075,7 +1120,7 @@ impl Decoder {
             _ => None,
         };
         let sortable = get(map, "sortable").and_then(|entry| {
-            self.boolean("sortable", &entry.value)
+            self.boolean("sortable", entry.value.clone())
                 .map(|value| Spanned::new(value, entry.value.span))
         });
         Some(Column {

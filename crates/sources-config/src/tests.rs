@@ -13,7 +13,7 @@ fn run(text: &str, syntax: Syntax) -> (Config, Vec<Diagnostic>) {
     let parse = sources_syntax::parse(text, syntax);
     assert!(parse.errors.is_empty(), "{:?}", parse.errors);
     let root = parse.root.expect("a root");
-    decode(&root)
+    decode(root)
 }
 
 fn yaml(text: &str) -> (Config, Vec<Diagnostic>) {
@@ -31,13 +31,12 @@ fn position(text: &str, diagnostic: &Diagnostic) -> (u32, u32) {
 
 #[test]
 fn decoder_accepts_exactly_the_schema_fields_of_each_kind() {
-    let empty = Map::default();
     for kind in Kind::ALL {
         let mut decoder = Decoder {
             diagnostics: Vec::new(),
             key_span: Default::default(),
         };
-        let mut reader = Fields::new(&empty, Default::default());
+        let mut reader = Fields::new(Map::default(), Default::default());
         reader.take_type_for_test();
         decoder.body(*kind, &mut reader);
         let mut asked: Vec<&str> = reader.asked.clone();
@@ -57,7 +56,7 @@ fn decoder_accepts_exactly_the_schema_fields_of_each_kind() {
             "docs of `{kind}`"
         );
     }
-    type Read = fn(&mut Decoder, &mut Fields<'_>);
+    type Read = fn(&mut Decoder, &mut Fields);
     let sections: [(Section, Read); 8] = [
         (Section::Parameter, |d, f| {
             let _ = d.parameter(f);
@@ -90,7 +89,7 @@ fn decoder_accepts_exactly_the_schema_fields_of_each_kind() {
             diagnostics: Vec::new(),
             key_span: Default::default(),
         };
-        let mut reader = Fields::new(&empty, Default::default());
+        let mut reader = Fields::new(Map::default(), Default::default());
         read(&mut decoder, &mut reader);
         let mut asked: Vec<&str> = reader.asked.clone();
         asked.sort_unstable();

@@ -119,7 +119,7 @@ mod tests {
     fn config(text: &str) -> Config {
         let parse = sources_syntax::parse(text, sources_syntax::Syntax::Yaml);
         let root = parse.root.expect("parses");
-        sources_config::decode(&root).0
+        sources_config::decode(root).0
     }
 
     const CONFIG: &str = r#"

@@ -17,7 +17,7 @@ fn config(text: &str) -> Config {
     let parse = sources_syntax::parse(text, sources_syntax::Syntax::Yaml);
     assert!(parse.errors.is_empty(), "{:?}", parse.errors);
     let root = parse.root.expect("parses");
-    sources_config::decode(&root).0
+    sources_config::decode(root).0
 }
 
 fn params(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
