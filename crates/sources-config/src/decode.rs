@@ -10,8 +10,9 @@ use sources_syntax::{Entry, Key, Map, Node, ScalarStyle, Span, Value};
 use crate::config::Config;
 use crate::duration::{GoDuration, parse_duration};
 use crate::enums::{Enumeration, EventlogStart, Kind, Method};
-use crate::fields::{self, FieldInfo, Section};
+use crate::fields::{self, Section};
 use crate::model::*;
+use crate::reference::Block;
 use crate::spanned::{AnyValue, Field, Named, NamedMap, Spanned, Text};
 
 /// Decodes the document's root into the model, reporting every decoding problem.
@@ -137,7 +138,9 @@ pub fn name_span(span: Span, name: &str) -> Option<Span> {
 pub(crate) struct Fields {
     entries: Vec<Entry>,
     taken: Vec<bool>,
-    /// Every field name the decoder asked for: the fields this map accepts.
+    /// Every field name the decoder asked for: the fields this map accepts (the decoder's test
+    /// holds them against the schema).
+    #[cfg(test)]
     pub(crate) asked: Vec<&'static str>,
     /// Where `missing-field` points: the entry's name, the section's key, or the list item.
     owner_span: Span,
@@ -162,6 +165,7 @@ impl Fields {
         Fields {
             taken: vec![false; map.entries.len()],
             entries: map.entries,
+            #[cfg(test)]
             asked: Vec::new(),
             owner_span,
             stage: false,
@@ -173,6 +177,7 @@ impl Fields {
 
     /// The value of the first entry named `name`, marking every entry of that name as known.
     fn take(&mut self, name: &'static str) -> Option<Taken> {
+        #[cfg(test)]
         self.asked.push(name);
         let mut first = None;
         for (index, entry) in self.entries.iter_mut().enumerate() {
@@ -267,11 +272,12 @@ impl Decoder {
 
     /// Reports `missing-field` for `name` unless it is written (a written but invalid value was
     /// reported already).
-    fn require<T>(&mut self, fields: &Fields, value: &Option<T>, name: &str, docs: &[FieldInfo]) {
+    fn require<T>(&mut self, fields: &Fields, value: &Option<T>, name: &str, block: Block) {
         let owner = &fields.label;
         if value.is_some() || fields.written(name) || (fields.stage && name == "from") {
             return;
         }
+        let docs = block.fields();
         let doc = docs
             .iter()
             .find(|info| info.name == name)
@@ -311,7 +317,10 @@ impl Decoder {
     }
 
     /// Reports every field `fields` did not take as `unknown-field`.
-    fn finish(&mut self, fields: &Fields, owner: &str, docs: &[FieldInfo], kind: Option<Kind>) {
+    ///
+    /// The field list is looked up only when there is one: building it is the decoder's most
+    /// expensive step, and a document without mistakes never needs it.
+    fn finish(&mut self, fields: &Fields, owner: &str, block: Block, kind: Option<Kind>) {
         // Names a rename already proposes: a second misspelling of the same field gets the
         // did-you-mean but no fix, so that fixing both never writes the key twice.
         let mut proposed: Vec<&str> = Vec::new();
@@ -325,6 +334,7 @@ impl Decoder {
                 // more than `unknown-field` could; one mistake gets one diagnostic.
                 continue;
             }
+            let docs = block.fields();
             let suggestions = did_you_mean(name, docs.iter().map(|info| info.name.as_str()));
             let other_kinds: Vec<Kind> = match kind {
                 Some(kind) => fields::kinds_with_field(name)
@@ -577,7 +587,7 @@ impl Decoder {
         fields.label = ["`", name, "`"].concat();
         fields.prefix = [name, "."].concat();
         let value = read(self, &mut fields);
-        self.finish(&fields, &fields.label, fields::for_section(section), None);
+        self.finish(&fields, &fields.label, Block::Section(section), None);
         Some(value)
     }
 
@@ -667,14 +677,14 @@ impl Decoder {
                 );
                 fields.label = owner.clone();
                 self.body(guess, &mut fields);
-                self.finish(&fields, &owner, fields::for_kind(guess), Some(guess));
+                self.finish(&fields, &owner, Block::Kind(guess), Some(guess));
             }
             return (None, Body::Unknown, fields.into_keys());
         };
         let owner = ["`", kind.as_str(), "` ", owner].concat();
         fields.label = owner.clone();
         let body = self.body(kind, &mut fields);
-        self.finish(&fields, &owner, fields::for_kind(kind), Some(kind));
+        self.finish(&fields, &owner, Block::Kind(kind), Some(kind));
         (
             Some(Spanned::new(kind, type_entry.value.span)),
             body,
@@ -684,7 +694,7 @@ impl Decoder {
 
     /// Decodes the fields of a `kind` entry (the `type` key is already taken).
     pub(crate) fn body(&mut self, kind: Kind, f: &mut Fields) -> Body {
-        let docs = fields::for_kind(kind);
+        let block = Block::Kind(kind);
         match kind {
             Kind::Http => {
                 let leaf = self.leaf(f);
@@ -700,7 +710,7 @@ impl Decoder {
                     }),
                     window: self.window_field(f),
                 };
-                self.require(f, &http.url, "url", docs);
+                self.require(f, &http.url, "url", block);
                 Body::Http(Box::new(http))
             }
             Kind::Exec => {
@@ -712,7 +722,7 @@ impl Decoder {
                     follow: self.field(f, "follow", Decoder::boolean),
                     window: self.window_field(f),
                 };
-                self.require(f, &exec.command, "command", docs);
+                self.require(f, &exec.command, "command", block);
                 Body::Exec(Box::new(exec))
             }
             Kind::File => {
@@ -721,7 +731,7 @@ impl Decoder {
                     leaf,
                     path: self.field(f, "path", Decoder::text),
                 };
-                self.require(f, &file.path, "path", docs);
+                self.require(f, &file.path, "path", block);
                 Body::File(Box::new(file))
             }
             Kind::Websocket => {
@@ -734,7 +744,7 @@ impl Decoder {
                         .field(f, "initial_messages", |d, n, v| d.list(n, v, Decoder::text)),
                     follow: self.field(f, "follow", Decoder::boolean),
                 };
-                self.require(f, &websocket.url, "url", docs);
+                self.require(f, &websocket.url, "url", block);
                 Body::Websocket(Box::new(websocket))
             }
             Kind::Static => {
@@ -744,7 +754,7 @@ impl Decoder {
                     value_span: taken.value.span,
                     value: AnyValue(taken.value),
                 });
-                self.require(f, &data, "data", docs);
+                self.require(f, &data, "data", block);
                 Body::Static(Box::new(Static { leaf, data }))
             }
             Kind::Merge => {
@@ -757,15 +767,15 @@ impl Decoder {
             Kind::Passthrough => {
                 let common = self.common(f);
                 let from = self.field(f, "from", Decoder::string);
-                self.require(f, &from, "from", docs);
+                self.require(f, &from, "from", block);
                 Body::Passthrough(Box::new(Passthrough { common, from }))
             }
             Kind::Filter => {
                 let common = self.common(f);
                 let from = self.field(f, "from", Decoder::string);
                 let condition = self.field(f, "where", Decoder::text);
-                self.require(f, &from, "from", docs);
-                self.require(f, &condition, "where", docs);
+                self.require(f, &from, "from", block);
+                self.require(f, &condition, "where", block);
                 Body::Filter(Box::new(Filter {
                     common,
                     from,
@@ -776,16 +786,16 @@ impl Decoder {
                 let common = self.common(f);
                 let from = self.field(f, "from", Decoder::string);
                 let keep = self.field(f, "keep", |d, n, v| d.named_map(n, v, Decoder::text));
-                self.require(f, &from, "from", docs);
-                self.require(f, &keep, "keep", docs);
+                self.require(f, &from, "from", block);
+                self.require(f, &keep, "keep", block);
                 Body::Project(Box::new(Project { common, from, keep }))
             }
             Kind::Derive => {
                 let common = self.common(f);
                 let from = self.field(f, "from", Decoder::string);
                 let compute = self.field(f, "compute", |d, n, v| d.named_map(n, v, Decoder::text));
-                self.require(f, &from, "from", docs);
-                self.require(f, &compute, "compute", docs);
+                self.require(f, &from, "from", block);
+                self.require(f, &compute, "compute", block);
                 Body::Derive(Box::new(Derive {
                     common,
                     from,
@@ -797,8 +807,8 @@ impl Decoder {
                 let from = self.field(f, "from", Decoder::string);
                 let by = self.field(f, "by", Decoder::text);
                 let order = self.field(f, "order", Decoder::enumeration);
-                self.require(f, &from, "from", docs);
-                self.require(f, &by, "by", docs);
+                self.require(f, &from, "from", block);
+                self.require(f, &by, "by", block);
                 Body::Sort(Box::new(Sort {
                     common,
                     from,
@@ -817,7 +827,7 @@ impl Decoder {
                 let common = self.common(f);
                 let parts = self.field(f, "parts", |d, n, v| d.named_map(n, v, Decoder::string));
                 let on_error = self.field(f, "on_error", Decoder::enumeration);
-                self.require(f, &parts, "parts", docs);
+                self.require(f, &parts, "parts", block);
                 Body::Compose(Box::new(Compose {
                     common,
                     parts,
@@ -836,8 +846,8 @@ impl Decoder {
                 });
                 let emit = self.field(f, "emit", Decoder::enumeration);
                 let on_error = self.field(f, "on_error", Decoder::enumeration);
-                self.require(f, &driver, "driver", docs);
-                self.require(f, &lookups, "lookups", docs);
+                self.require(f, &driver, "driver", block);
+                self.require(f, &lookups, "lookups", block);
                 Body::Join(Box::new(Join {
                     common,
                     driver,
@@ -850,8 +860,8 @@ impl Decoder {
                 let common = self.common(f);
                 let from = self.field(f, "from", Decoder::string);
                 let ttl = self.field(f, "ttl", Decoder::duration);
-                self.require(f, &from, "from", docs);
-                self.require(f, &ttl, "ttl", docs);
+                self.require(f, &from, "from", block);
+                self.require(f, &ttl, "ttl", block);
                 Body::Cache(Box::new(CacheOperator { common, from, ttl }))
             }
         }
@@ -912,7 +922,7 @@ impl Decoder {
             f,
             &child.source,
             "source",
-            fields::for_section(Section::MergeChild),
+            Block::Section(Section::MergeChild),
         );
         child
     }
@@ -938,10 +948,10 @@ impl Decoder {
             max_pages: self.field(f, "max_pages", Decoder::integer),
             on_page_error: self.field(f, "on_page_error", Decoder::enumeration),
         };
-        let docs = fields::for_section(Section::Paginate);
-        self.require(f, &paginate.strategy, "strategy", docs);
+        let block = Block::Section(Section::Paginate);
+        self.require(f, &paginate.strategy, "strategy", block);
         if paginate.strategy.is_some() {
-            self.require(f, &paginate.next_path, "next_path", docs);
+            self.require(f, &paginate.next_path, "next_path", block);
         }
         paginate
     }
@@ -997,7 +1007,7 @@ impl Decoder {
             ttl: self.field(f, "ttl", Decoder::duration),
             size: self.field(f, "size", Decoder::integer),
         };
-        self.require(f, &cache.ttl, "ttl", fields::for_section(Section::Cache));
+        self.require(f, &cache.ttl, "ttl", Block::Section(Section::Cache));
         cache
     }
 
@@ -1005,12 +1015,7 @@ impl Decoder {
         let driver = JoinDriver {
             from: self.field(f, "from", Decoder::string),
         };
-        self.require(
-            f,
-            &driver.from,
-            "from",
-            fields::for_section(Section::JoinDriver),
-        );
+        self.require(f, &driver.from, "from", Block::Section(Section::JoinDriver));
         driver
     }
 
@@ -1019,9 +1024,9 @@ impl Decoder {
             from: self.field(f, "from", Decoder::string),
             on: self.field(f, "on", |d, n, v| d.named_map(n, v, Decoder::text)),
         };
-        let docs = fields::for_section(Section::JoinLookup);
-        self.require(f, &lookup.from, "from", docs);
-        self.require(f, &lookup.on, "on", docs);
+        let block = Block::Section(Section::JoinLookup);
+        self.require(f, &lookup.from, "from", block);
+        self.require(f, &lookup.on, "on", block);
         lookup
     }
 

@@ -150,8 +150,7 @@ impl<'a> Template<'a> {
         let mut template = Template::default();
         let mut literal_start = 0;
         let mut cursor = 0;
-        while let Some(found) = text[cursor..].find("${") {
-            let start = cursor + found;
+        while let Some(start) = token_start(text, cursor) {
             let Some(close) = text[start + 2..].find('}') else {
                 template.errors.push(TemplateError {
                     kind: TemplateErrorKind::Unclosed,
@@ -290,6 +289,21 @@ impl UrlPart {
             (part, _) => part,
         }
     }
+}
+
+/// The offset of the first `${` at or after `from`. Templates are short and most hold a `$` only
+/// where a token starts: a scan for `$` costs less than setting up a substring search.
+fn token_start(text: &str, from: usize) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut at = from;
+    while let Some(found) = bytes.get(at..)?.iter().position(|&byte| byte == b'$') {
+        let dollar = at + found;
+        if bytes.get(dollar + 1) == Some(&b'{') {
+            return Some(dollar);
+        }
+        at = dollar + 1;
+    }
+    None
 }
 
 /// Whether `name` can be written after a namespace in a token (`${params.NAME}`,
