@@ -3,7 +3,7 @@
 //! which entries inherit it, with a label at each one's name.
 
 use sources_diagnostics::{Diagnostic, Label, Rule};
-use sources_syntax::{Node, Span, Value};
+use sources_syntax::{Node, Span, Syntax, Value};
 
 /// One entry of `data.sources` and the places it inherits from anchors.
 #[derive(Debug)]
@@ -14,8 +14,12 @@ pub(crate) struct Inheritor {
 }
 
 /// The entries of `data.sources` that inherit from anchors, read from the tree before it is given
-/// up for decoding (most documents have none).
-pub(crate) fn inheritors(root: &Node) -> Vec<Inheritor> {
+/// up for decoding. Most documents have none: YAML without a `&` has no anchor to inherit from,
+/// and its tree is not walked.
+pub(crate) fn inheritors(root: &Node, text: &str, syntax: Syntax) -> Vec<Inheritor> {
+    if syntax == Syntax::Yaml && !text.contains('&') {
+        return Vec::new();
+    }
     let Some(sources) = root
         .as_map()
         .and_then(|root| root.value("data"))

@@ -62,7 +62,7 @@ pub fn analyze(text: &str, syntax: Syntax) -> Analysis {
     let suppressions = suppress::find(text, parse.root.as_ref());
     let (config, inheritors) = match parse.root {
         Some(root) => {
-            let inheritors = inherited::inheritors(&root);
+            let inheritors = inherited::inheritors(&root, text, syntax);
             let (config, decoded) = sources_config::decode(root);
             diagnostics.extend(decoded);
             (config, inheritors)
@@ -111,8 +111,9 @@ fn check(config: &Config, text: &str, out: &mut Vec<Diagnostic>) {
     anchored::check_anchored(config, out);
     growing::check_growing(config, text, out);
     bindings::check_bindings(config, text, out);
-    params::check_params(config, text, out);
-    templates::check_templates(config, text, out);
+    let templates = templates::Templates::parse(config);
+    params::check_params(config, &templates, text, out);
+    templates::check_templates(config, &templates, text, out);
     expressions::check_expressions(config, text, out);
     operators::check_operators(config, text, out);
     ineffective::check_ineffective(config, text, out);

@@ -5,26 +5,32 @@
 //! token inside the string).
 
 use sources_config::param_value::{ParamValueError, parse_param_value};
-use sources_config::template::{Template, TokenKind, is_name};
+use sources_config::template::{TokenKind, is_name};
 use sources_config::{
     Body, Config, Named, NamedMap, ParamType, Parameter, ReferenceField, Source, Spanned,
 };
 use sources_diagnostics::{Diagnostic, Rule, did_you_mean};
 
-use crate::{fixes, templates};
+use crate::fixes;
+use crate::templates::{self, ParsedSite, Templates};
 
 /// Every parameter rule, for every entry.
-pub(crate) fn check_params(config: &Config, file: &str, out: &mut Vec<Diagnostic>) {
+pub(crate) fn check_params(
+    config: &Config,
+    templates: &Templates<'_>,
+    file: &str,
+    out: &mut Vec<Diagnostic>,
+) {
     check_component_params(config, file, out);
     check_unbound(config, out);
-    for source in &config.entries {
+    for (index, source) in config.entries.iter().enumerate() {
         let declared = declared(source);
         if let Some(parameters) = declared {
             for parameter in parameters.iter() {
                 check_declaration(parameter, file, out);
             }
         }
-        check_references(source, declared, file, out);
+        check_references(source, templates.of(index), declared, file, out);
         if let Body::Join(join) = &source.body {
             for lookup in join.lookups.iter().flat_map(|lookups| lookups.value.iter()) {
                 let lookup = &lookup.value.value;
@@ -278,6 +284,7 @@ fn check_supplied(
 /// `undeclared-param-reference`: `${params.X}` in a template of `source` where `X` is not declared.
 fn check_references(
     source: &Source,
+    sites: &[ParsedSite<'_>],
     declared: Option<&NamedMap<Parameter>>,
     file: &str,
     out: &mut Vec<Diagnostic>,
@@ -293,8 +300,8 @@ fn check_references(
     // Only a name a template can spell is suggested: renaming `${params.wait}` to a declared
     // `wait}` would write `${params.wait}}`, which still reads `wait`, so the fix never settles.
     let referenceable: Vec<&str> = names.iter().copied().filter(|name| is_name(name)).collect();
-    for site in templates::sites(source) {
-        for token in Template::parse(site.text).tokens() {
+    for ParsedSite { site, template } in sites {
+        for token in template.tokens() {
             let TokenKind::Param(name) = token.kind else {
                 continue;
             };

@@ -383,13 +383,59 @@ fn unencoded_url_tokens(
     }
 }
 
+/// A template site and its parse.
+pub(crate) struct ParsedSite<'a> {
+    /// Where the template is written.
+    pub(crate) site: TemplateSite<'a>,
+    /// The template.
+    pub(crate) template: Template<'a>,
+}
+
+/// Every template of every entry, parsed once per analysis for each check that reads them.
+pub(crate) struct Templates<'a> {
+    sites: Vec<ParsedSite<'a>>,
+    /// Where each entry's sites end in `sites`, by entry index.
+    ends: Vec<usize>,
+}
+
+impl<'a> Templates<'a> {
+    /// Parses the template sites of every entry of `config`.
+    pub(crate) fn parse(config: &'a Config) -> Templates<'a> {
+        let mut sites = Vec::new();
+        let mut ends = Vec::with_capacity(config.entries.len());
+        for source in &config.entries {
+            sites.extend(self::sites(source).into_iter().map(|site| ParsedSite {
+                template: Template::parse(site.text),
+                site,
+            }));
+            ends.push(sites.len());
+        }
+        Templates { sites, ends }
+    }
+
+    /// The sites of the entry at `index` of `config.entries`, in source order of the fields.
+    pub(crate) fn of(&self, index: usize) -> &[ParsedSite<'a>] {
+        let start = index
+            .checked_sub(1)
+            .and_then(|previous| self.ends.get(previous))
+            .copied()
+            .unwrap_or(0);
+        let end = self.ends.get(index).copied().unwrap_or(start);
+        self.sites.get(start..end).unwrap_or_default()
+    }
+}
+
 /// `invalid-template`, `unknown-namespace` and `window-token-misplaced` over every template of
 /// every entry.
-pub(crate) fn check_templates(config: &Config, file: &str, out: &mut Vec<Diagnostic>) {
-    for source in &config.entries {
+pub(crate) fn check_templates(
+    config: &Config,
+    templates: &Templates<'_>,
+    file: &str,
+    out: &mut Vec<Diagnostic>,
+) {
+    for (index, source) in config.entries.iter().enumerate() {
         let window = source.body.window().map(|field| &field.value);
-        for site in sites(source) {
-            let template = Template::parse(site.text);
+        for ParsedSite { site, template } in templates.of(index) {
             for error in &template.errors {
                 let span = site.span_of(file, error.range.clone());
                 let mut diagnostic =
@@ -441,7 +487,7 @@ pub(crate) fn check_templates(config: &Config, file: &str, out: &mut Vec<Diagnos
                 out.push(diagnostic);
             }
             if site.kind == SiteKind::Url {
-                unencoded_url_tokens(&site, &template, file, out);
+                unencoded_url_tokens(site, template, file, out);
             }
             for token in template.tokens() {
                 let TokenKind::Window(window_token) = &token.kind else {
