@@ -111,9 +111,8 @@ fn check(config: &Config, text: &str, out: &mut Vec<Diagnostic>) {
     anchored::check_anchored(config, out);
     growing::check_growing(config, text, out);
     bindings::check_bindings(config, text, out);
-    let templates = templates::Templates::parse(config);
-    params::check_params(config, &templates, text, out);
-    templates::check_templates(config, &templates, text, out);
+    params::check_params(config, text, out);
+    templates::check_template_uses(config, text, out);
     expressions::check_expressions(config, text, out);
     operators::check_operators(config, text, out);
     ineffective::check_ineffective(config, text, out);

@@ -12,25 +12,19 @@ use sources_config::{
 use sources_diagnostics::{Diagnostic, Rule, did_you_mean};
 
 use crate::fixes;
-use crate::templates::{self, ParsedSite, Templates};
+use crate::templates::{self, ParsedSite};
 
 /// Every parameter rule, for every entry.
-pub(crate) fn check_params(
-    config: &Config,
-    templates: &Templates<'_>,
-    file: &str,
-    out: &mut Vec<Diagnostic>,
-) {
+pub(crate) fn check_params(config: &Config, file: &str, out: &mut Vec<Diagnostic>) {
     check_component_params(config, file, out);
     check_unbound(config, out);
-    for (index, source) in config.entries.iter().enumerate() {
+    for source in &config.entries {
         let declared = declared(source);
         if let Some(parameters) = declared {
             for parameter in parameters.iter() {
                 check_declaration(parameter, file, out);
             }
         }
-        check_references(source, templates.of(index), declared, file, out);
         if let Body::Join(join) = &source.body {
             for lookup in join.lookups.iter().flat_map(|lookups| lookups.value.iter()) {
                 let lookup = &lookup.value.value;
@@ -282,13 +276,13 @@ fn check_supplied(
 }
 
 /// `undeclared-param-reference`: `${params.X}` in a template of `source` where `X` is not declared.
-fn check_references(
+pub(crate) fn check_references(
     source: &Source,
     sites: &[ParsedSite<'_>],
-    declared: Option<&NamedMap<Parameter>>,
     file: &str,
     out: &mut Vec<Diagnostic>,
 ) {
+    let declared = declared(source);
     let names: Vec<&str> = declared
         .map(|declared| {
             declared

@@ -124,12 +124,6 @@ struct Edge {
 
 /// Reports every strongly connected group of entries once, naming one cycle through it.
 pub(crate) fn check_cycles(config: &Config, out: &mut Vec<Diagnostic>) {
-    let mut first_index = std::collections::HashMap::new();
-    for (index, source) in config.entries.iter().enumerate() {
-        first_index
-            .entry(source.name.value.as_str())
-            .or_insert(index);
-    }
     let edges: Vec<Vec<Edge>> = config
         .entries
         .iter()
@@ -138,7 +132,7 @@ pub(crate) fn check_cycles(config: &Config, out: &mut Vec<Diagnostic>) {
                 .references()
                 .into_iter()
                 .filter_map(|reference| {
-                    let to = *first_index.get(reference.name.value.as_str())?;
+                    let to = config.position(&reference.name.value)?;
                     Some(Edge { to, reference })
                 })
                 .collect()

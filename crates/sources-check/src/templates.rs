@@ -12,7 +12,7 @@ use sources_config::template::{
     NAMESPACES, Template, TemplateErrorKind, TokenKind, UrlPart, WindowToken, is_name,
 };
 
-use crate::fixes;
+use crate::{fixes, params};
 use sources_diagnostics::{Diagnostic, Rule, Span, did_you_mean};
 use sources_syntax::{Node, ScalarStyle, Str, Value};
 
@@ -391,163 +391,143 @@ pub(crate) struct ParsedSite<'a> {
     pub(crate) template: Template<'a>,
 }
 
-/// Every template of every entry, parsed once per analysis for each check that reads them.
-pub(crate) struct Templates<'a> {
-    sites: Vec<ParsedSite<'a>>,
-    /// Where each entry's sites end in `sites`, by entry index.
-    ends: Vec<usize>,
-}
-
-impl<'a> Templates<'a> {
-    /// Parses the template sites of every entry of `config`.
-    pub(crate) fn parse(config: &'a Config) -> Templates<'a> {
-        let mut sites = Vec::new();
-        let mut ends = Vec::with_capacity(config.entries.len());
-        for source in &config.entries {
-            sites.extend(self::sites(source).into_iter().map(|site| ParsedSite {
-                template: Template::parse(site.text),
-                site,
-            }));
-            ends.push(sites.len());
-        }
-        Templates { sites, ends }
-    }
-
-    /// The sites of the entry at `index` of `config.entries`, in source order of the fields.
-    pub(crate) fn of(&self, index: usize) -> &[ParsedSite<'a>] {
-        let start = index
-            .checked_sub(1)
-            .and_then(|previous| self.ends.get(previous))
-            .copied()
-            .unwrap_or(0);
-        let end = self.ends.get(index).copied().unwrap_or(start);
-        self.sites.get(start..end).unwrap_or_default()
+/// The checks that read an entry's templates, entry by entry: each template is parsed once, for
+/// the template rules and for `undeclared-param-reference`, and only one entry's parses are held
+/// at a time.
+pub(crate) fn check_template_uses(config: &Config, file: &str, out: &mut Vec<Diagnostic>) {
+    let mut parsed: Vec<ParsedSite<'_>> = Vec::new();
+    for source in &config.entries {
+        parsed.clear();
+        parsed.extend(sites(source).into_iter().map(|site| ParsedSite {
+            template: Template::parse(site.text),
+            site,
+        }));
+        params::check_references(source, &parsed, file, out);
+        check_templates(source, &parsed, file, out);
     }
 }
 
-/// `invalid-template`, `unknown-namespace` and `window-token-misplaced` over every template of
-/// every entry.
-pub(crate) fn check_templates(
-    config: &Config,
-    templates: &Templates<'_>,
+/// `invalid-template`, `unknown-namespace` and `window-token-misplaced` over the templates of one
+/// entry.
+fn check_templates(
+    source: &Source,
+    parsed: &[ParsedSite<'_>],
     file: &str,
     out: &mut Vec<Diagnostic>,
 ) {
-    for (index, source) in config.entries.iter().enumerate() {
-        let window = source.body.window().map(|field| &field.value);
-        for ParsedSite { site, template } in templates.of(index) {
-            for error in &template.errors {
-                let span = site.span_of(file, error.range.clone());
-                let mut diagnostic =
-                    Diagnostic::new(Rule::InvalidTemplate, span, error.message(site.text));
-                match &error.kind {
-                    TemplateErrorKind::UnknownWindowToken(name) => {
-                        let known = WindowToken::NAMES
-                            .iter()
-                            .copied()
-                            .filter(|n| *n != "filters");
-                        let suggestions = did_you_mean(name, known);
-                        diagnostic = diagnostic.with_label("unknown window token");
-                        diagnostic = match suggestions.first() {
+    let window = source.body.window().map(|field| &field.value);
+    for ParsedSite { site, template } in parsed {
+        for error in &template.errors {
+            let span = site.span_of(file, error.range.clone());
+            let mut diagnostic =
+                Diagnostic::new(Rule::InvalidTemplate, span, error.message(site.text));
+            match &error.kind {
+                TemplateErrorKind::UnknownWindowToken(name) => {
+                    let known = WindowToken::NAMES
+                        .iter()
+                        .copied()
+                        .filter(|n| *n != "filters");
+                    let suggestions = did_you_mean(name, known);
+                    diagnostic = diagnostic.with_label("unknown window token");
+                    diagnostic = match suggestions.first() {
                             Some(best) => diagnostic.with_help(format!("did you mean `${{window.{best}}}`?")),
                             None => diagnostic.with_help(
                                 "window tokens: offset, limit, search, sort, sort_dir, cursor, dir, filters.NAME",
                             ),
                         };
-                        if let [best] = suggestions.as_slice() {
-                            let name_start = error.range.start + "${window.".len();
-                            let name_span = site.span_of(file, name_start..name_start + name.len());
-                            if fixes::written_as(file, name_span, name) {
-                                diagnostic = diagnostic.with_replacement(
-                                    format!("Rename `{name}` to `{best}`"),
-                                    name_span,
-                                    *best,
-                                );
-                            }
+                    if let [best] = suggestions.as_slice() {
+                        let name_start = error.range.start + "${window.".len();
+                        let name_span = site.span_of(file, name_start..name_start + name.len());
+                        if fixes::written_as(file, name_span, name) {
+                            diagnostic = diagnostic.with_replacement(
+                                format!("Rename `{name}` to `{best}`"),
+                                name_span,
+                                *best,
+                            );
                         }
                     }
-                    TemplateErrorKind::UnknownNamespace(namespace) => {
-                        diagnostic = unknown_namespace(
-                            Diagnostic::new(Rule::UnknownNamespace, span, error.message(site.text)),
-                            namespace,
-                            site.span_of(
-                                file,
-                                error.range.start + 2..error.range.start + 2 + namespace.len(),
-                            ),
+                }
+                TemplateErrorKind::UnknownNamespace(namespace) => {
+                    diagnostic = unknown_namespace(
+                        Diagnostic::new(Rule::UnknownNamespace, span, error.message(site.text)),
+                        namespace,
+                        site.span_of(
                             file,
-                        );
-                    }
-                    TemplateErrorKind::Unclosed => {
-                        diagnostic = diagnostic.with_label("no closing `}`");
-                    }
-                    TemplateErrorKind::Malformed => {
-                        diagnostic = diagnostic.with_label("malformed token");
-                    }
-                }
-                out.push(diagnostic);
-            }
-            if site.kind == SiteKind::Url {
-                unencoded_url_tokens(site, template, file, out);
-            }
-            for token in template.tokens() {
-                let TokenKind::Window(window_token) = &token.kind else {
-                    continue;
-                };
-                let span = site.span_of(file, token.range.clone());
-                if let Some(message) = misplaced(source, window, site.kind, window_token) {
-                    out.push(
-                        Diagnostic::new(Rule::WindowTokenMisplaced, span, message)
-                            .with_label("stays empty here"),
+                            error.range.start + 2..error.range.start + 2 + namespace.len(),
+                        ),
+                        file,
                     );
-                    continue;
                 }
-                let (WindowToken::Filter(name), Some(window)) = (window_token, window) else {
-                    continue;
-                };
-                let declared = filter_names(window);
-                if declared.contains(name) {
-                    continue;
+                TemplateErrorKind::Unclosed => {
+                    diagnostic = diagnostic.with_label("no closing `}`");
                 }
-                // Only a filter a template can spell is suggested: a rename to `namespace}` would
-                // write `${window.filters.namespace}}`, which still reads `namespace`, and never settle.
-                let suggestions = did_you_mean(
-                    name,
-                    declared.iter().copied().filter(|filter| is_name(filter)),
-                );
-                let mut diagnostic = Diagnostic::new(
-                    Rule::InvalidTemplate,
-                    span,
-                    format!(
-                        "`{}` names no filter of `window.filters`",
-                        window_token_text(window_token)
-                    ),
-                )
-                .with_label("unknown filter token");
-                match window.filters.as_ref() {
-                    Some(filters) => {
-                        diagnostic =
-                            diagnostic.with_secondary(filters.key_span, "filters declared here");
-                    }
-                    None => {
-                        diagnostic = diagnostic.with_help(format!(
-                            "map a column to it in `window.filters` (for example `Region: {name}`)"
-                        ));
-                    }
+                TemplateErrorKind::Malformed => {
+                    diagnostic = diagnostic.with_label("malformed token");
                 }
-                if let [best] = suggestions.as_slice() {
-                    let name_start = token.range.start + "${window.filters.".len();
-                    let name_span = site.span_of(file, name_start..name_start + name.len());
-                    diagnostic = diagnostic.with_help(format!("did you mean `{best}`?"));
-                    if fixes::written_as(file, name_span, name) {
-                        diagnostic = diagnostic.with_replacement(
-                            format!("Rename `{name}` to `{best}`"),
-                            name_span,
-                            *best,
-                        );
-                    }
-                }
-                out.push(diagnostic);
             }
+            out.push(diagnostic);
+        }
+        if site.kind == SiteKind::Url {
+            unencoded_url_tokens(site, template, file, out);
+        }
+        for token in template.tokens() {
+            let TokenKind::Window(window_token) = &token.kind else {
+                continue;
+            };
+            let span = site.span_of(file, token.range.clone());
+            if let Some(message) = misplaced(source, window, site.kind, window_token) {
+                out.push(
+                    Diagnostic::new(Rule::WindowTokenMisplaced, span, message)
+                        .with_label("stays empty here"),
+                );
+                continue;
+            }
+            let (WindowToken::Filter(name), Some(window)) = (window_token, window) else {
+                continue;
+            };
+            let declared = filter_names(window);
+            if declared.contains(name) {
+                continue;
+            }
+            // Only a filter a template can spell is suggested: a rename to `namespace}` would
+            // write `${window.filters.namespace}}`, which still reads `namespace`, and never settle.
+            let suggestions = did_you_mean(
+                name,
+                declared.iter().copied().filter(|filter| is_name(filter)),
+            );
+            let mut diagnostic = Diagnostic::new(
+                Rule::InvalidTemplate,
+                span,
+                format!(
+                    "`{}` names no filter of `window.filters`",
+                    window_token_text(window_token)
+                ),
+            )
+            .with_label("unknown filter token");
+            match window.filters.as_ref() {
+                Some(filters) => {
+                    diagnostic =
+                        diagnostic.with_secondary(filters.key_span, "filters declared here");
+                }
+                None => {
+                    diagnostic = diagnostic.with_help(format!(
+                        "map a column to it in `window.filters` (for example `Region: {name}`)"
+                    ));
+                }
+            }
+            if let [best] = suggestions.as_slice() {
+                let name_start = token.range.start + "${window.filters.".len();
+                let name_span = site.span_of(file, name_start..name_start + name.len());
+                diagnostic = diagnostic.with_help(format!("did you mean `{best}`?"));
+                if fixes::written_as(file, name_span, name) {
+                    diagnostic = diagnostic.with_replacement(
+                        format!("Rename `{name}` to `{best}`"),
+                        name_span,
+                        *best,
+                    );
+                }
+            }
+            out.push(diagnostic);
         }
     }
 }

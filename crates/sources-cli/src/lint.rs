@@ -317,7 +317,10 @@ pub fn lint_bytes(path: &str, bytes: &[u8], syntax: Syntax, named: bool) -> Lint
             has_sources: false,
         })
     };
-    if let Some(nul) = bytes.iter().position(|&byte| byte == 0) {
+    // `contains` looks for a byte with memchr; the position is needed only when there is one.
+    if bytes.contains(&0)
+        && let Some(nul) = bytes.iter().position(|&byte| byte == 0)
+    {
         if !named {
             return Linted::NotOurs;
         }

@@ -129,9 +129,13 @@ impl Config {
 
     /// The first entry named `name`.
     pub fn get(&self, name: &str) -> Option<&Source> {
-        self.index
-            .get(name)
-            .and_then(|index| self.entries.get(*index))
+        self.position(name)
+            .and_then(|index| self.entries.get(index))
+    }
+
+    /// The index in [`Config::entries`] of the first entry named `name`.
+    pub fn position(&self, name: &str) -> Option<usize> {
+        self.index.get(name).copied()
     }
 
     /// The entry whose name or value contains `offset`.
@@ -181,6 +185,7 @@ impl Config {
 
     pub(crate) fn build_index(&mut self) {
         self.index.clear();
+        self.index.reserve(self.entries.len());
         for (index, source) in self.entries.iter().enumerate() {
             self.index.entry(source.name.value.clone()).or_insert(index);
         }

@@ -86,10 +86,17 @@ pub fn parse(text: &str, syntax: Syntax) -> Parse {
 /// The first character neither syntax allows outside a string escape: a C0 control other than tab,
 /// line feed and carriage return, or DEL.
 fn control_character(text: &str) -> Option<SyntaxError> {
-    let at = text
-        .bytes()
-        .position(|b| (b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r')) || b == 0x7f)?;
-    let code = text.as_bytes()[at];
+    let is_control = |b: u8| (b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r')) || b == 0x7f;
+    // Whole chunks are tested without stopping at the first hit, which the compiler vectorises;
+    // only the chunk that holds one is searched byte by byte.
+    const CHUNK: usize = 64;
+    let bytes = text.as_bytes();
+    let chunk = bytes
+        .chunks(CHUNK)
+        .position(|chunk| chunk.iter().fold(false, |found, &b| found | is_control(b)))?;
+    let from = chunk * CHUNK;
+    let at = from + bytes[from..].iter().position(|&b| is_control(b))?;
+    let code = bytes[at];
     let name = match code {
         0 => " (NUL)".to_owned(),
         0x7f => " (DEL)".to_owned(),
