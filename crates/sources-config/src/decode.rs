@@ -131,6 +131,46 @@ pub fn name_span(span: Span, name: &str) -> Option<Span> {
     }
 }
 
+/// Where a value is, as messages name it (`url`, `parameters.id.default`, `command[1]`): a chain of
+/// borrowed pieces, written out only when a message or a section's reader needs the text.
+#[derive(Clone, Copy)]
+pub(crate) enum Path<'a> {
+    /// A field of the entry, or a name as written.
+    Name(&'a str),
+    /// `parent.name`: a field of a section, or a key of a map.
+    Child(&'a Path<'a>, &'a str),
+    /// `parent[index]`: an item of a list.
+    Index(&'a Path<'a>, usize),
+}
+
+impl Path<'_> {
+    /// Appends the path's text to `out`.
+    fn write_to(&self, out: &mut String) {
+        match self {
+            Path::Name(name) => out.push_str(name),
+            Path::Child(parent, name) => {
+                parent.write_to(out);
+                out.push('.');
+                out.push_str(name);
+            }
+            Path::Index(parent, index) => {
+                parent.write_to(out);
+                out.push('[');
+                out.push_str(&index.to_string());
+                out.push(']');
+            }
+        }
+    }
+}
+
+impl std::fmt::Display for Path<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut text = String::new();
+        self.write_to(&mut text);
+        f.write_str(&text)
+    }
+}
+
 /// The reader of one map: takes known fields by name; the rest are unknown.
 ///
 /// It owns the map: a taken field's value moves out, and its key stays for the messages about the
@@ -148,9 +188,11 @@ pub(crate) struct Fields {
     stage: bool,
     /// Fields written with a value that was reported as invalid: no rule reports them missing.
     rejected: Vec<&'static str>,
-    /// How messages name the map (`` `http` source `users` ``, `` `window` ``).
+    /// How messages name an entry's map (`` `http` source `users` ``); empty for a section, which
+    /// messages name by its path.
     label: String,
-    /// What field names are prefixed with in messages (`window.`, `parameters.id.`).
+    /// A section's path, which its field names are prefixed with in messages (`window`,
+    /// `parameters.id`); empty for an entry's map.
     prefix: String,
 }
 
@@ -205,6 +247,15 @@ impl Fields {
         self.entries.iter().any(|entry| entry.key.name == name)
     }
 
+    /// How messages name the map: its label, or a section's path in backquotes.
+    fn label(&self) -> std::borrow::Cow<'_, str> {
+        if self.label.is_empty() && !self.prefix.is_empty() {
+            std::borrow::Cow::Owned(["`", &self.prefix, "`"].concat())
+        } else {
+            std::borrow::Cow::Borrowed(&self.label)
+        }
+    }
+
     /// Every key of the map, in source order.
     fn into_keys(self) -> Vec<Key> {
         self.entries.into_iter().map(|entry| entry.key).collect()
@@ -219,14 +270,14 @@ pub(crate) struct Decoder {
     pub(crate) key_span: Span,
 }
 
-type Convert<T> = fn(&mut Decoder, &str, Node) -> Option<T>;
+type Convert<T> = fn(&mut Decoder, Path<'_>, Node) -> Option<T>;
 
 impl Decoder {
     fn report(&mut self, diagnostic: Diagnostic) {
         self.diagnostics.push(diagnostic);
     }
 
-    fn wrong_type(&mut self, name: &str, expected: &str, node: &Node) {
+    fn wrong_type(&mut self, name: Path<'_>, expected: &str, node: &Node) {
         if matches!(node.value, Value::Invalid) {
             // The syntax error that made it unreadable is the one diagnostic.
             return;
@@ -255,9 +306,9 @@ impl Decoder {
         self.key_span = key_span;
         let value_span = value.span;
         let converted = if fields.prefix.is_empty() {
-            convert(self, name, value)
+            convert(self, Path::Name(name), value)
         } else {
-            convert(self, &[fields.prefix.as_str(), name].concat(), value)
+            convert(self, Path::Child(&Path::Name(&fields.prefix), name), value)
         };
         let Some(value) = converted else {
             fields.rejected.push(name);
@@ -273,10 +324,10 @@ impl Decoder {
     /// Reports `missing-field` for `name` unless it is written (a written but invalid value was
     /// reported already).
     fn require<T>(&mut self, fields: &Fields, value: &Option<T>, name: &str, block: Block) {
-        let owner = &fields.label;
         if value.is_some() || fields.written(name) || (fields.stage && name == "from") {
             return;
         }
+        let owner = fields.label();
         let docs = block.fields();
         let doc = docs
             .iter()
@@ -320,7 +371,7 @@ impl Decoder {
     ///
     /// The field list is looked up only when there is one: building it is the decoder's most
     /// expensive step, and a document without mistakes never needs it.
-    fn finish(&mut self, fields: &Fields, owner: &str, block: Block, kind: Option<Kind>) {
+    fn finish(&mut self, fields: &Fields, block: Block, kind: Option<Kind>) {
         // Names a rename already proposes: a second misspelling of the same field gets the
         // did-you-mean but no fix, so that fixing both never writes the key twice.
         let mut proposed: Vec<&str> = Vec::new();
@@ -335,6 +386,7 @@ impl Decoder {
                 continue;
             }
             let docs = block.fields();
+            let owner = fields.label();
             let suggestions = did_you_mean(name, docs.iter().map(|info| info.name.as_str()));
             let other_kinds: Vec<Kind> = match kind {
                 Some(kind) => fields::kinds_with_field(name)
@@ -410,7 +462,7 @@ impl Decoder {
 
     // ----- values -----
 
-    fn string(&mut self, name: &str, node: Node) -> Option<String> {
+    fn string(&mut self, name: Path<'_>, node: Node) -> Option<String> {
         let Node {
             value: Value::Str(text),
             ..
@@ -423,7 +475,7 @@ impl Decoder {
     }
 
     /// Text for templates and expressions: a string, or a number or boolean kept as written.
-    fn text(&mut self, name: &str, node: Node) -> Option<Text> {
+    fn text(&mut self, name: Path<'_>, node: Node) -> Option<Text> {
         let plain = |text: String| {
             Some(Text {
                 text,
@@ -446,11 +498,11 @@ impl Decoder {
     }
 
     /// A scalar kept as its text (parameter defaults, option values).
-    fn scalar_text(&mut self, name: &str, node: Node) -> Option<String> {
+    fn scalar_text(&mut self, name: Path<'_>, node: Node) -> Option<String> {
         self.text(name, node).map(|text| text.text)
     }
 
-    fn boolean(&mut self, name: &str, node: Node) -> Option<bool> {
+    fn boolean(&mut self, name: Path<'_>, node: Node) -> Option<bool> {
         match node.value {
             Value::Bool(value) => Some(value),
             _ => {
@@ -460,7 +512,7 @@ impl Decoder {
         }
     }
 
-    fn integer(&mut self, name: &str, node: Node) -> Option<i64> {
+    fn integer(&mut self, name: Path<'_>, node: Node) -> Option<i64> {
         match node.value {
             Value::Int(value) => Some(value),
             _ => {
@@ -470,7 +522,7 @@ impl Decoder {
         }
     }
 
-    fn duration(&mut self, name: &str, node: Node) -> Option<GoDuration> {
+    fn duration(&mut self, name: Path<'_>, node: Node) -> Option<GoDuration> {
         let text = match node.value {
             Value::Str(text) => text.text,
             Value::Int(0) => return Some(GoDuration::default()),
@@ -498,7 +550,7 @@ impl Decoder {
         }
     }
 
-    fn enumeration<E: Enumeration>(&mut self, name: &str, node: Node) -> Option<E> {
+    fn enumeration<E: Enumeration>(&mut self, name: Path<'_>, node: Node) -> Option<E> {
         let Value::Str(text) = &node.value else {
             let names: Vec<String> = E::names().iter().map(|n| format!("`{n}`")).collect();
             self.wrong_type(name, &format!("one of {}", names.join(", ")), &node);
@@ -512,7 +564,7 @@ impl Decoder {
     }
 
     /// `method`: a template; when it holds no token it must name a standard method.
-    fn method(&mut self, name: &str, node: Node) -> Option<Text> {
+    fn method(&mut self, name: Path<'_>, node: Node) -> Option<Text> {
         let span = node.span;
         let text = self.text(name, node)?;
         if !text.text.contains("${") && Method::from_name(&text.text.to_ascii_uppercase()).is_none()
@@ -523,7 +575,7 @@ impl Decoder {
         Some(text)
     }
 
-    fn list<T>(&mut self, name: &str, node: Node, item: Convert<T>) -> Option<Vec<Spanned<T>>> {
+    fn list<T>(&mut self, name: Path<'_>, node: Node, item: Convert<T>) -> Option<Vec<Spanned<T>>> {
         let Node {
             value: Value::Seq(items),
             ..
@@ -536,14 +588,19 @@ impl Decoder {
         for (index, node) in items.into_iter().enumerate() {
             let span = node.span;
             self.key_span = span;
-            if let Some(value) = item(self, &format!("{name}[{index}]"), node) {
+            if let Some(value) = item(self, Path::Index(&name, index), node) {
                 values.push(Spanned::new(value, span));
             }
         }
         Some(values)
     }
 
-    fn named_map<T>(&mut self, name: &str, node: Node, item: Convert<T>) -> Option<NamedMap<T>> {
+    fn named_map<T>(
+        &mut self,
+        name: Path<'_>,
+        node: Node,
+        item: Convert<T>,
+    ) -> Option<NamedMap<T>> {
         let Node {
             value: Value::Map(map),
             ..
@@ -554,10 +611,9 @@ impl Decoder {
         };
         let mut items = Vec::with_capacity(map.entries.len());
         for entry in map.entries {
-            let label = [name, ".", &entry.key.name].concat();
             self.key_span = entry.key.span;
             let value_span = entry.value.span;
-            if let Some(value) = item(self, &label, entry.value) {
+            if let Some(value) = item(self, Path::Child(&name, &entry.key.name), entry.value) {
                 items.push(Named {
                     name: Spanned::new(entry.key.name, entry.key.span),
                     value: Spanned::new(value, value_span),
@@ -570,7 +626,7 @@ impl Decoder {
     /// A nested map read with its own field reader and its section's field list.
     fn section<T>(
         &mut self,
-        name: &str,
+        name: Path<'_>,
         node: Node,
         section: Section,
         read: fn(&mut Decoder, &mut Fields) -> T,
@@ -584,10 +640,9 @@ impl Decoder {
             return None;
         };
         let mut fields = Fields::new(map, self.key_span);
-        fields.label = ["`", name, "`"].concat();
-        fields.prefix = [name, "."].concat();
+        name.write_to(&mut fields.prefix);
         let value = read(self, &mut fields);
-        self.finish(&fields, &fields.label, Block::Section(section), None);
+        self.finish(&fields, Block::Section(section), None);
         Some(value)
     }
 
@@ -607,7 +662,7 @@ impl Decoder {
         }
     }
 
-    fn stage(&mut self, name: &str, node: Node) -> Option<Stage> {
+    fn stage(&mut self, name: Path<'_>, node: Node) -> Option<Stage> {
         let owner = format!("stage `{name}`");
         let span = node.span;
         let (kind, body, keys) = self.entry(node, span, &owner, true);
@@ -663,7 +718,11 @@ impl Decoder {
             return (None, Body::Unknown, fields.into_keys());
         };
         let Value::Str(type_name) = &type_entry.value.value else {
-            self.wrong_type("type", "a kind name such as `http`", &type_entry.value);
+            self.wrong_type(
+                Path::Name("type"),
+                "a kind name such as `http`",
+                &type_entry.value,
+            );
             return (None, Body::Unknown, fields.into_keys());
         };
         let Some(kind) = Kind::from_name(&type_name.text) else {
@@ -671,20 +730,18 @@ impl Decoder {
             // The fields are checked against the kind the did-you-mean picks, so that every
             // rename `--fix` would make after correcting the kind is reported now.
             if let Some(guess) = guessed_kind(&type_name.text) {
-                let owner = format!(
+                fields.label = format!(
                     "{owner} (read as `{guess}`, the closest kind to `{}`)",
                     type_name.text
                 );
-                fields.label = owner.clone();
                 self.body(guess, &mut fields);
-                self.finish(&fields, &owner, Block::Kind(guess), Some(guess));
+                self.finish(&fields, Block::Kind(guess), Some(guess));
             }
             return (None, Body::Unknown, fields.into_keys());
         };
-        let owner = ["`", kind.as_str(), "` ", owner].concat();
-        fields.label = owner.clone();
+        fields.label = ["`", kind.as_str(), "` ", owner].concat();
         let body = self.body(kind, &mut fields);
-        self.finish(&fields, &owner, Block::Kind(kind), Some(kind));
+        self.finish(&fields, Block::Kind(kind), Some(kind));
         (
             Some(Spanned::new(kind, type_entry.value.span)),
             body,
@@ -982,7 +1039,7 @@ impl Decoder {
         }
     }
 
-    fn growing(&mut self, name: &str, node: Node) -> Option<Growing> {
+    fn growing(&mut self, name: Path<'_>, node: Node) -> Option<Growing> {
         match node.value {
             Value::Bool(flag) => Some(Growing::Flag(flag)),
             Value::Map(_) => self
@@ -1071,7 +1128,7 @@ impl Decoder {
                     _ => None,
                 });
         let source = get(map, "source").and_then(|entry| {
-            self.string("source", entry.value.clone())
+            self.string(Path::Name("source"), entry.value.clone())
                 .map(|value| Spanned::new(value, entry.value.span))
         });
         let columns = match get(map, "columns").map(|entry| &entry.value.value) {
@@ -1080,7 +1137,7 @@ impl Decoder {
         };
         let start = match kind.as_ref().map(|kind| &kind.value) {
             Some(ComponentKind::Eventlog) => get(map, "start").and_then(|entry| {
-                self.enumeration::<EventlogStart>("start", entry.value.clone())
+                self.enumeration::<EventlogStart>(Path::Name("start"), entry.value.clone())
                     .map(|value| Spanned::new(value, entry.value.span))
             }),
             _ => None,
@@ -1125,7 +1182,7 @@ impl Decoder {
             _ => None,
         };
         let sortable = get(map, "sortable").and_then(|entry| {
-            self.boolean("sortable", entry.value.clone())
+            self.boolean(Path::Name("sortable"), entry.value.clone())
                 .map(|value| Spanned::new(value, entry.value.span))
         });
         Some(Column {
@@ -1146,7 +1203,12 @@ fn join_or(items: &[String]) -> String {
 }
 
 /// `invalid-value` for a value outside its enumeration, with a did-you-mean and a fix.
-fn invalid_choice(name: &str, written: &str, span: Span, allowed: &[&'static str]) -> Diagnostic {
+fn invalid_choice(
+    name: Path<'_>,
+    written: &str,
+    span: Span,
+    allowed: &[&'static str],
+) -> Diagnostic {
     let list: Vec<String> = allowed.iter().map(|value| format!("`{value}`")).collect();
     let mut diagnostic = Diagnostic::new(
         Rule::InvalidValue,
