@@ -51,7 +51,13 @@ pub struct Analysis {
 
 /// Analyses one document. Never panics, never performs I/O.
 pub fn analyze(text: &str, syntax: Syntax) -> Analysis {
-    let parse = sources_syntax::parse(text, syntax);
+    analyze_parsed(text, syntax, sources_syntax::parse(text, syntax))
+}
+
+/// Analyses one document from its parse, which must be `sources_syntax::parse(text, syntax)` (the
+/// editor keeps a [`sources_syntax::Tree`] and reparses only what an edit changed). Gives exactly
+/// what [`analyze`] gives for the same text.
+pub fn analyze_parsed(text: &str, syntax: Syntax, parse: sources_syntax::Parse) -> Analysis {
     let mut diagnostics: Vec<Diagnostic> = parse
         .errors
         .iter()

@@ -1,6 +1,7 @@
 //! `sources lsp` as a process: malformed frames, invalid messages, unknown methods, out-of-order
 //! versions, a flood of edits and requests after `shutdown`. The server answers every request,
-//! with the right content, and stays up until `exit` or the end of its input.
+//! with the right content, and stays up until `exit` or the end of its input. Edits inside one
+//! entry, which the server reparses alone, publish what a fresh open of the same text publishes.
 
 use std::cell::RefCell;
 use std::collections::VecDeque;
@@ -369,6 +370,115 @@ fn out_of_order_versions_and_ten_thousand_edits_end_on_the_last_text_sent() {
     assert_eq!(next["version"], 20_000);
     assert_eq!(codes(&next), vec!["unknown-source"]);
 
+    let (status, stderr) = lsp.finish();
+    assert!(
+        status.success(),
+        "the end of input ends the server: {status}: {stderr}"
+    );
+}
+
+/// A configuration with several entries, for edits inside one of them.
+const ENTRIES: &str = "app:\n  name: edits\ndata:\n  sources:\n    apps:\n      type: http\n      url: https://e.invalid/apps?page=${params.page}\n      refresh: 30s\n      parameters:\n        page:\n          type: int\n          default: 1\n    jobs:\n      type: exec\n      command: [\"list-jobs\"]\n      timeout: 5s\n    healthy:\n      type: filter\n      from: apps\n      where: health == \"Healthy\"\n    sorted:\n      type: sort\n      from: healthy\n      by: name\n";
+
+/// The LSP position (line, UTF-16 character) of byte `offset` of an ASCII `text`.
+fn position(text: &str, offset: usize) -> Value {
+    let line = text[..offset].matches('\n').count();
+    let character = offset - text[..offset].rfind('\n').map_or(0, |newline| newline + 1);
+    json!({ "line": line, "character": character })
+}
+
+#[test]
+fn edits_inside_an_entry_publish_what_opening_the_same_text_publishes() {
+    let mut lsp = Lsp::start();
+    initialize(&mut lsp);
+    let uri = "file:///work/edited.yaml";
+    lsp.notify(
+        "textDocument/didOpen",
+        json!({ "textDocument": { "uri": uri, "languageId": "yaml", "version": 1, "text": ENTRIES } }),
+    );
+    assert_eq!(codes(&lsp.published(uri)), Vec::<String>::new());
+    // Each edit replaces the first `from` text after `after` with `to`: a reference broken and
+    // mended, a duration and a CEL expression broken, a field and an entry added, an entry renamed
+    // (its references then dangle), a syntax error and its repair.
+    let edits: [(&str, &str, &str); 9] = [
+        ("healthy:", "from: apps", "from: appz"),
+        ("jobs:", "timeout: 5s", "timeout: 5 seconds"),
+        ("healthy:", "health == \"Healthy\"", "health == "),
+        ("sorted:", "by: name", "by: name\n      order: sideways"),
+        ("healthy:", "from: appz", "from: apps"),
+        ("sources:", "    apps:", "    applications:"),
+        (
+            "jobs:",
+            "command: [\"list-jobs\"]",
+            "command: [\"list-jobs\"",
+        ),
+        (
+            "jobs:",
+            "command: [\"list-jobs\"",
+            "command: [\"list-jobs\"]",
+        ),
+        (
+            "sorted:",
+            "by: name\n",
+            "by: name\n    extra:\n      type: static\n      data: []\n",
+        ),
+    ];
+    let mut text = ENTRIES.to_owned();
+    let mut expected_codes = Vec::new();
+    for (index, (after, from, to)) in edits.into_iter().enumerate() {
+        let version = 2 + index as i64;
+        let entry = text.find(after).expect("the entry is in the text");
+        let start = entry
+            + text[entry..]
+                .find(from)
+                .expect("the edited text is in the entry");
+        let end = start + from.len();
+        lsp.notify(
+            "textDocument/didChange",
+            json!({
+                "textDocument": { "uri": uri, "version": version },
+                "contentChanges": [{
+                    "range": { "start": position(&text, start), "end": position(&text, end) },
+                    "text": to,
+                }],
+            }),
+        );
+        text.replace_range(start..end, to);
+        let edited = lsp.expect("the publication of the edit", |message| {
+            message["method"] == "textDocument/publishDiagnostics"
+                && message["params"]["version"] == version
+        });
+        let fresh_uri = format!("file:///work/fresh-{version}.yaml");
+        lsp.notify(
+            "textDocument/didOpen",
+            json!({ "textDocument": { "uri": fresh_uri, "languageId": "yaml", "version": 1, "text": text } }),
+        );
+        let fresh = lsp.published(&fresh_uri);
+        assert_eq!(
+            edited["params"]["diagnostics"], fresh["diagnostics"],
+            "after edit {index} the text is\n{text}"
+        );
+        expected_codes.push(codes(&fresh));
+    }
+    // The edits were seen: each publication names what that edit broke.
+    assert_eq!(expected_codes[0], vec!["unknown-source"]);
+    assert!(
+        expected_codes[1]
+            .iter()
+            .any(|code| code == "invalid-duration"),
+        "{expected_codes:?}"
+    );
+    assert!(
+        expected_codes[3].iter().any(|code| code == "invalid-value"),
+        "{expected_codes:?}"
+    );
+    assert!(
+        expected_codes[5]
+            .iter()
+            .any(|code| code == "unknown-source"),
+        "{expected_codes:?}"
+    );
+    assert_eq!(expected_codes[6], vec!["syntax"]);
     let (status, stderr) = lsp.finish();
     assert!(
         status.success(),

@@ -18,6 +18,8 @@ pub struct Input {
     pub syntax: Syntax,
     /// The seed it came from and the mutations applied, for the failure report.
     pub origin: String,
+    /// The seed's text: the version before the edit, for the editor's incremental reparse.
+    pub before: String,
 }
 
 /// Values that stress the checker: templates, CEL, durations, numbers, quoting, multibyte text.
@@ -111,6 +113,7 @@ pub fn generate(corpus: &Corpus, run_seed: u64, index: u64) -> Input {
         bytes: text,
         syntax: seed.syntax,
         origin: format!("{} ({})", seed.name, steps.join(", ")),
+        before: seed.text.clone(),
     }
 }
 

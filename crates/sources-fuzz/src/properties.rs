@@ -1,5 +1,6 @@
 //! The properties every input must keep, checked through the code the front ends run: the CLI's
-//! `lint_bytes` (which the language server shares), its JSON renderer, and `fix_all`.
+//! `lint_bytes` (which the language server shares), its JSON renderer, `fix_all`, and the editor's
+//! incremental reparse (`sources_syntax::Tree` from the seed's text to the input and back).
 
 use sources_cli::lint::{Linted, lint_bytes};
 use sources_cli::report::FileReport;
@@ -11,7 +12,7 @@ use crate::mutate::Input;
 /// A broken property, with what shows it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Failure {
-    /// Which property (`span`, `json`, `fix`, `lsp`, `panic`, `hang`).
+    /// Which property (`span`, `json`, `fix`, `incremental`, `lsp`, `panic`, `hang`).
     pub property: &'static str,
     /// What was found.
     pub detail: String,
@@ -54,8 +55,37 @@ pub fn check(input: &Input) -> Result<FileReport, Failure> {
         if !text.contains('\0') {
             check_fix(text, input.syntax, &report.diagnostics)?;
         }
+        check_incremental(&input.before, text, input.syntax)?;
     }
     Ok(report)
+}
+
+/// The editor's reparse of an edit is the whole parse: a tree built from `before` and updated to
+/// `after` (then back) equals `parse` of the new text, spans and errors included, and when only an
+/// entry was reparsed, `analyze_parsed` on it gives `analyze`'s diagnostics.
+pub fn check_incremental(before: &str, after: &str, syntax: Syntax) -> Result<(), Failure> {
+    let mut tree = sources_syntax::Tree::new(before, syntax);
+    for (old, new) in [(before, after), (after, before)] {
+        let how = tree.update(old, new);
+        let whole = sources_syntax::parse(new, syntax);
+        let (got, want) = (format!("{:?}", tree.parse()), format!("{whole:?}"));
+        if got != want {
+            return Err(Failure::new(
+                "incremental",
+                format!("{how:?} reparse of\n{new}\ngives\n{got}\nnot\n{want}"),
+            ));
+        }
+        if how == sources_syntax::Reparse::Spliced {
+            let got = sources_check::analyze_parsed(new, syntax, tree.parse().clone()).diagnostics;
+            if got != sources_check::analyze(new, syntax).diagnostics {
+                return Err(Failure::new(
+                    "incremental",
+                    format!("the reparsed tree of\n{new}\ngives other diagnostics: {got:?}"),
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Every span of every diagnostic, label and fix edit is inside the text and on char boundaries.

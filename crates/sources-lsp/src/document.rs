@@ -3,15 +3,19 @@
 //! The server analyses a version once and shares the result between the diagnostics it publishes
 //! and the requests it answers: whoever asks first analyses it, everyone else waits for that
 //! result. Answers always describe the text the client sees. The last analysis that parsed
-//! cleanly is kept, so a half-typed document still has its outline and names.
+//! cleanly is kept, so a half-typed document still has its outline and names. Once a document is
+//! edited, so is the tree of its last analysed version with that version's text: the next version
+//! reparses only the entry an edit changed where that is sound (`sources_syntax::Tree`), then
+//! runs the one analysis on the tree. A document only opened never holds a tree (it costs several
+//! times the text's size).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 
-use sources_check::{Analysis, analyze};
+use sources_check::{Analysis, analyze, analyze_parsed};
 use sources_config::Config;
 use sources_diagnostics::Rule;
-use sources_syntax::{LineIndex, PositionEncoding, Syntax};
+use sources_syntax::{LineIndex, PositionEncoding, Syntax, Tree};
 use tower_lsp_server::ls_types::{TextDocumentContentChangeEvent, Uri};
 
 use crate::guard::{self, Panicked};
@@ -33,23 +37,53 @@ impl Analyzed {
     /// Analyses `text`, after the checks every front end makes first (size limit, NUL bytes):
     /// text they refuse is not analysed, and the analysis holds only the reason.
     pub(crate) fn of(text: &str, syntax: Syntax) -> Analyzed {
-        match sources_check::input::refuse_text(text) {
-            Some(refusal) => Analyzed {
-                syntax,
-                analysis: Analysis {
-                    diagnostics: vec![refusal],
-                    config: Config::default(),
-                    line_index: LineIndex::new(""),
-                    has_sources: false,
-                },
-                refused: true,
-            },
-            None => Analyzed {
-                syntax,
-                analysis: analyze(text, syntax),
-                refused: false,
-            },
+        Analyzed::refused(text, syntax).unwrap_or_else(|| Analyzed {
+            syntax,
+            analysis: analyze(text, syntax),
+            refused: false,
+        })
+    }
+
+    /// Analyses `text` as [`Analyzed::of`] does, parsing it from the tree `kept` holds (the
+    /// previous version's) when there is one, and leaving this version's tree there.
+    fn from_kept(text: &Arc<String>, syntax: Syntax, kept: &Mutex<Option<Kept>>) -> Analyzed {
+        if let Some(refused) = Analyzed::refused(text, syntax) {
+            return refused;
         }
+        let previous = kept.lock().unwrap_or_else(PoisonError::into_inner).take();
+        let tree = match previous {
+            Some(mut previous) if previous.syntax == syntax => {
+                previous.tree.update(&previous.text, text);
+                previous.tree
+            }
+            _ => Tree::new(text, syntax),
+        };
+        let analysis = analyze_parsed(text, syntax, tree.parse().clone());
+        *kept.lock().unwrap_or_else(PoisonError::into_inner) = Some(Kept {
+            text: text.clone(),
+            syntax,
+            tree,
+        });
+        Analyzed {
+            syntax,
+            analysis,
+            refused: false,
+        }
+    }
+
+    /// The analysis of a text the checks made before analysis refuse, if they do.
+    fn refused(text: &str, syntax: Syntax) -> Option<Analyzed> {
+        let refusal = sources_check::input::refuse_text(text)?;
+        Some(Analyzed {
+            syntax,
+            analysis: Analysis {
+                diagnostics: vec![refusal],
+                config: Config::default(),
+                line_index: LineIndex::new(""),
+                has_sources: false,
+            },
+            refused: true,
+        })
     }
 
     /// The analysed text.
@@ -87,14 +121,26 @@ impl Snapshot {
     }
 }
 
+/// The tree of a document's last analysed version, with the text and syntax it was parsed from.
+#[derive(Debug)]
+struct Kept {
+    text: Arc<String>,
+    syntax: Syntax,
+    tree: Tree,
+}
+
 /// One version of a document's text, and its analysis once someone has asked for it.
 #[derive(Debug)]
 pub(crate) struct Version {
     /// The client's version number.
     pub(crate) number: i32,
-    text: String,
+    text: Arc<String>,
     syntax: Syntax,
     analysis: OnceLock<Result<Arc<Analyzed>, Panicked>>,
+    /// The document's kept tree, shared by all its versions: whichever is analysed takes it.
+    kept: Arc<Mutex<Option<Kept>>>,
+    /// Whether this version came from an edit (only then is a tree kept for the next one).
+    edited: bool,
 }
 
 impl Version {
@@ -103,7 +149,14 @@ impl Version {
     pub(crate) fn analysis(&self) -> Result<Arc<Analyzed>, Panicked> {
         self.analysis
             .get_or_init(|| {
-                guard::catch("analysis", || Analyzed::of(&self.text, self.syntax)).map(Arc::new)
+                guard::catch("analysis", || {
+                    if self.edited {
+                        Analyzed::from_kept(&self.text, self.syntax, &self.kept)
+                    } else {
+                        Analyzed::of(&self.text, self.syntax)
+                    }
+                })
+                .map(Arc::new)
             })
             .clone()
     }
@@ -145,9 +198,11 @@ impl DocumentStore {
     pub(crate) fn open(&self, uri: Uri, text: String, version: i32, syntax: Syntax) {
         let latest = Arc::new(Version {
             number: version,
-            text,
+            text: Arc::new(text),
             syntax,
             analysis: OnceLock::new(),
+            kept: Arc::default(),
+            edited: false,
         });
         let mut documents = self.lock();
         let analysing = documents.get(&uri).is_some_and(|open| open.analysing);
@@ -172,14 +227,16 @@ impl DocumentStore {
         let document = documents.get_mut(uri).ok_or(ChangeError::NotOpen)?;
         let mut text = match changes.first() {
             Some(change) if change.range.is_none() => String::new(),
-            _ => document.latest.text.clone(),
+            _ => document.latest.text.as_ref().clone(),
         };
         apply_changes(&mut text, changes, encoding);
         document.latest = Arc::new(Version {
             number: version,
-            text,
+            text: Arc::new(text),
             syntax: document.latest.syntax,
             analysis: OnceLock::new(),
+            kept: document.latest.kept.clone(),
+            edited: true,
         });
         Ok(())
     }
@@ -256,17 +313,32 @@ impl DocumentStore {
         let current = version.analysis()?;
         let mut documents = self.lock();
         let document = documents.get_mut(uri);
+        let mut replaced = None;
         let last_good = match document {
             Some(document) => {
                 if Arc::ptr_eq(&document.latest, version) && current.parsed_cleanly() {
-                    document.last_good = Some(current.clone());
+                    replaced = document.last_good.replace(current.clone());
                 }
                 document.last_good.clone()
             }
             None => None,
         };
+        drop(documents);
+        retire(replaced);
         Ok(Snapshot { current, last_good })
     }
+}
+
+/// Lets go of an analysis. Freeing the last reference to a large one takes milliseconds, so that
+/// is done on a thread of its own, off the way to the next publication.
+fn retire(analysis: Option<Arc<Analyzed>>) {
+    let Some(analysis) = analysis.filter(|analysis| Arc::strong_count(analysis) == 1) else {
+        return;
+    };
+    // Spawning only fails when the system is out of threads: then it is freed here.
+    let _ = std::thread::Builder::new()
+        .name("retire".to_owned())
+        .spawn(move || drop(analysis));
 }
 
 /// Applies content changes to `text`: a change without a range replaces the whole text, one with

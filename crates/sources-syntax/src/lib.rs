@@ -5,6 +5,9 @@
 //! it could find) and a [`LineIndex`] converts byte offsets to positions.
 //! [`str_offset`] maps an offset inside a string's decoded text back to the file.
 //!
+//! [`Tree`] keeps a parse for the document's next version, which reparses only the entry an edit
+//! lies in where that is sound (`incremental`).
+//!
 //! Modules: `yaml` (saphyr-parser's spanned events to the tree, and saphyr's quirks), `toml`
 //! (`toml`'s recoverable parser to the tree), `string_offset`, `line_index`, `span`, `tree`, and,
 //! behind the `bench-support` feature, `bench_support` (the config generator benchmarks share).
@@ -13,6 +16,7 @@
 
 #[cfg(feature = "bench-support")]
 pub mod bench_support;
+mod incremental;
 mod line_index;
 mod span;
 mod string_offset;
@@ -20,6 +24,7 @@ mod toml;
 mod tree;
 mod yaml;
 
+pub use incremental::{Reparse, Tree};
 pub use line_index::{LineCol, LineIndex, PositionEncoding};
 pub use span::Span;
 pub use string_offset::str_offset;
@@ -85,7 +90,7 @@ pub fn parse(text: &str, syntax: Syntax) -> Parse {
 
 /// The first character neither syntax allows outside a string escape: a C0 control other than tab,
 /// line feed and carriage return, or DEL.
-fn control_character(text: &str) -> Option<SyntaxError> {
+pub(crate) fn control_character(text: &str) -> Option<SyntaxError> {
     let is_control = |b: u8| (b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r')) || b == 0x7f;
     // Whole chunks are tested without stopping at the first hit, which the compiler vectorises;
     // only the chunk that holds one is searched byte by byte.

@@ -155,10 +155,19 @@ struct Builder<'t> {
     root: Option<Node>,
     /// Byte offset where the previous event ended.
     last_end: usize,
+    /// Whether an anchor, alias or `<<` merge key was seen: then a node's value may come from
+    /// text elsewhere in the document.
+    shared: bool,
 }
 
 /// Parses YAML text. Never panics; stops at the first syntax error with what was read before it.
 pub(crate) fn parse(text: &str) -> Parse {
+    parse_local(text).0
+}
+
+/// Parses YAML text as [`parse`] does, and says whether the tree is local: no anchor, alias or
+/// `<<` merge key, so each node's value comes only from the text within its span.
+pub(crate) fn parse_local(text: &str) -> (Parse, bool) {
     let mut builder = Builder {
         text,
         bytes: CharToByte::new(text),
@@ -169,13 +178,17 @@ pub(crate) fn parse(text: &str) -> Parse {
         errors: Vec::new(),
         root: None,
         last_end: 0,
+        shared: false,
     };
     builder.run(Parser::new_from_str(text));
     let Builder {
-        mut errors, root, ..
+        mut errors,
+        root,
+        shared,
+        ..
     } = builder;
     errors.sort_by_key(|error| error.span);
-    Parse { root, errors }
+    (Parse { root, errors }, !shared)
 }
 
 impl<'t> Builder<'t> {
@@ -352,6 +365,7 @@ impl<'t> Builder<'t> {
     /// Records a finished node under its anchor, then places it in its parent.
     fn complete(&mut self, node: Node, anchor: usize) -> bool {
         if anchor != 0 {
+            self.shared = true;
             let (height, size) = measure(&node);
             self.anchors.insert(
                 anchor,
@@ -429,6 +443,7 @@ impl<'t> Builder<'t> {
             }
         };
         if name == "<<" && self.text.as_bytes().get(node.span.start) == Some(&b'<') {
+            self.shared = true;
             return PendingKey::Merge(node.span);
         }
         PendingKey::Key(Key {
@@ -479,6 +494,7 @@ impl<'t> Builder<'t> {
     }
 
     fn alias(&mut self, id: usize, start: usize, end: usize) -> Node {
+        self.shared = true;
         let span = Span::new(start, end);
         let name = self
             .text

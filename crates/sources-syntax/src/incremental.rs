@@ -1,0 +1,371 @@
+//! Parsing a document's next version from its previous tree: when an edit lies inside one entry of
+//! a block mapping, only that entry's text is parsed again and its subtree spliced in.
+//!
+//! The splice is taken only where parsing the entry alone provably gives what parsing the whole
+//! text would: YAML (TOML is always parsed whole), a previous tree without syntax errors, anchors,
+//! aliases or merge keys (so no node's value comes from text outside its span), an entry of a block
+//! mapping reached through block mappings only, whose new text starts with its key at the same
+//! column, indents every other line deeper than that key (so it cannot end the mapping or belong to
+//! a parent), holds no tab, lone carriage return, byte order mark or control character, ends at a
+//! line end, and parses alone into exactly one entry, without errors, anchors or aliases, under a
+//! key no sibling has. Anything else parses the whole text. The entries around it keep their
+//! subtrees; those after it move by the edit's length.
+
+use crate::{Entry, Node, Parse, Span, Syntax, Value, yaml};
+
+/// A document's parse, kept so that its next version can be parsed from it.
+#[derive(Clone, Debug)]
+pub struct Tree {
+    syntax: Syntax,
+    parse: Parse,
+    /// Whether entries may be spliced: YAML that parsed without errors into a root and uses no
+    /// anchors, aliases or merge keys.
+    splicable: bool,
+}
+
+/// How [`Tree::update`] made the new version's tree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reparse {
+    /// The text did not change.
+    Unchanged,
+    /// One entry was parsed again and spliced in.
+    Spliced,
+    /// The whole text was parsed again.
+    Full,
+}
+
+/// The changed part of a text: `old[start..old_end]` became `new[start..new_end]`.
+#[derive(Clone, Copy, Debug)]
+struct Edit {
+    start: usize,
+    old_end: usize,
+    new_end: usize,
+}
+
+impl Tree {
+    /// Parses `text` as [`crate::parse`] does, keeping what the next version needs.
+    pub fn new(text: &str, syntax: Syntax) -> Tree {
+        let (parse, local) = match syntax {
+            Syntax::Yaml if crate::control_character(text).is_none() => yaml::parse_local(text),
+            _ => (crate::parse(text, syntax), false),
+        };
+        let splicable = local && parse.errors.is_empty() && parse.root.is_some();
+        Tree {
+            syntax,
+            parse,
+            splicable,
+        }
+    }
+
+    /// The parse of the text this tree was last built or updated from.
+    pub fn parse(&self) -> &Parse {
+        &self.parse
+    }
+
+    /// The parse, giving up the tree.
+    pub fn into_parse(self) -> Parse {
+        self.parse
+    }
+
+    /// Moves the tree from `old` (the text it was built from) to `new`; the result always equals
+    /// `parse(new)`, spans and errors included.
+    pub fn update(&mut self, old: &str, new: &str) -> Reparse {
+        let Some(edit) = Edit::between(old, new) else {
+            return Reparse::Unchanged;
+        };
+        if self.splicable
+            && let Some(root) = self.parse.root.as_mut()
+            && splice(root, old, new, edit)
+        {
+            return Reparse::Spliced;
+        }
+        *self = Tree::new(new, self.syntax);
+        Reparse::Full
+    }
+}
+
+impl Edit {
+    /// The smallest edit turning `old` into `new`; `None` when they are equal.
+    fn between(old: &str, new: &str) -> Option<Edit> {
+        let (old, new) = (old.as_bytes(), new.as_bytes());
+        let start = common_prefix(old, new);
+        if start == old.len() && start == new.len() {
+            return None;
+        }
+        let room = old.len().min(new.len()) - start;
+        let suffix = common_suffix(&old[old.len() - room..], &new[new.len() - room..]);
+        Some(Edit {
+            start,
+            old_end: old.len() - suffix,
+            new_end: new.len() - suffix,
+        })
+    }
+
+    /// How much longer the new text is.
+    fn delta(&self) -> isize {
+        self.new_end as isize - self.old_end as isize
+    }
+}
+
+/// Length of the common prefix, compared a block at a time.
+fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+    const BLOCK: usize = 256;
+    let len = a.len().min(b.len());
+    let mut at = 0;
+    while at + BLOCK <= len && a[at..at + BLOCK] == b[at..at + BLOCK] {
+        at += BLOCK;
+    }
+    while at < len && a[at] == b[at] {
+        at += 1;
+    }
+    at
+}
+
+/// Length of the common suffix of two slices of equal length.
+fn common_suffix(a: &[u8], b: &[u8]) -> usize {
+    const BLOCK: usize = 256;
+    let len = a.len();
+    let mut matched = 0;
+    while matched + BLOCK <= len
+        && a[len - matched - BLOCK..len - matched] == b[len - matched - BLOCK..len - matched]
+    {
+        matched += BLOCK;
+    }
+    while matched < len && a[len - matched - 1] == b[len - matched - 1] {
+        matched += 1;
+    }
+    matched
+}
+
+/// One step of the path from the root to the edited entry: the entry's index in its mapping and
+/// the text it owns, `[start, end)` in the old text (from its key's line to the next key's line).
+#[derive(Clone, Copy, Debug)]
+struct Step {
+    index: usize,
+    start: usize,
+    end: usize,
+}
+
+/// Splices the edit into the tree at the deepest entry where that is sound; `false` (and the tree
+/// untouched) when there is none.
+fn splice(root: &mut Node, old: &str, new: &str, edit: Edit) -> bool {
+    let path = path_to(root, old, edit);
+    for depth in (0..path.len()).rev() {
+        let Some(map) = mapping_at(root, &path[..depth]) else {
+            return false;
+        };
+        let Some(entry) = reparse_entry(map, path[depth], old, new, edit) else {
+            continue;
+        };
+        let delta = edit.delta();
+        let at = path[depth].index;
+        map.entries[at] = entry;
+        for later in &mut map.entries[at + 1..] {
+            shift_entry(later, delta);
+        }
+        fix_ends(root, &path[..=depth], delta);
+        return true;
+    }
+    false
+}
+
+/// The entries from the root down whose text holds the whole edit, each in a block mapping.
+fn path_to(root: &Node, old: &str, edit: Edit) -> Vec<Step> {
+    let mut path = Vec::new();
+    let mut node = root;
+    let mut end = old.len();
+    loop {
+        let Value::Map(map) = &node.value else {
+            return path;
+        };
+        if old.as_bytes().get(node.span.start) == Some(&b'{') || map.entries.is_empty() {
+            return path;
+        }
+        let entries = &map.entries;
+        let region = |i: usize| {
+            let start = line_start(old, entries[i].key.span.start);
+            let stop = entries
+                .get(i + 1)
+                .map_or(end, |next| line_start(old, next.key.span.start));
+            (start, stop)
+        };
+        let after = entries.partition_point(|entry| entry.key.span.start <= edit.start);
+        let candidates = [after, after.wrapping_sub(1)];
+        let Some((index, (start, stop))) = candidates
+            .into_iter()
+            .filter(|&i| i < entries.len())
+            .map(|i| (i, region(i)))
+            .find(|&(_, (start, stop))| start <= edit.start && edit.old_end <= stop)
+        else {
+            return path;
+        };
+        path.push(Step {
+            index,
+            start,
+            end: stop,
+        });
+        node = &entries[index].value;
+        end = stop;
+    }
+}
+
+/// The mapping reached by following `path` from the root (every step's value is a mapping).
+fn mapping_at<'n>(root: &'n mut Node, path: &[Step]) -> Option<&'n mut crate::Map> {
+    let mut node = root;
+    for step in path {
+        let Value::Map(map) = &mut node.value else {
+            return None;
+        };
+        node = map
+            .entries
+            .get_mut(step.index)
+            .map(|entry| &mut entry.value)?;
+    }
+    match &mut node.value {
+        Value::Map(map) => Some(map),
+        _ => None,
+    }
+}
+
+/// The entry at `step` parsed again from its new text, when that gives what a whole parse would.
+fn reparse_entry(map: &crate::Map, step: Step, old: &str, new: &str, edit: Edit) -> Option<Entry> {
+    let old_entry = &map.entries[step.index];
+    let column = old_entry.key.span.start - step.start;
+    if !old.as_bytes()[step.start..old_entry.key.span.start]
+        .iter()
+        .all(|&b| b == b' ')
+    {
+        return None;
+    }
+    let end = step.end.checked_add_signed(edit.delta())?;
+    let region = new.get(step.start..end)?;
+    if end < new.len() && !region.ends_with('\n') {
+        return None;
+    }
+    if !entry_text_is_local(region, column) {
+        return None;
+    }
+    let (parse, local) = yaml::parse_local(region);
+    if !local || !parse.errors.is_empty() {
+        return None;
+    }
+    let mut root = parse.root?;
+    let Value::Map(alone) = &mut root.value else {
+        return None;
+    };
+    if alone.entries.len() != 1 || root.span.start != column {
+        return None;
+    }
+    let mut entry = alone.entries.pop()?;
+    if entry.key.span.start != column {
+        return None;
+    }
+    let renamed = entry.key.name != old_entry.key.name;
+    if renamed
+        && map
+            .entries
+            .iter()
+            .any(|other| other.key.name == entry.key.name)
+    {
+        return None;
+    }
+    shift_entry(&mut entry, step.start as isize);
+    Some(entry)
+}
+
+/// Whether an entry's text, alone, parses as it does inside the document: its first line is the
+/// key at `column`, every other line that is not blank is indented deeper, and it holds nothing
+/// whose meaning depends on where it is (tabs, lone carriage returns, a byte order mark, a
+/// directive or document marker, control characters).
+fn entry_text_is_local(region: &str, column: usize) -> bool {
+    let bytes = region.as_bytes();
+    let Some(&first) = bytes.get(column) else {
+        return false;
+    };
+    if !bytes[..column].iter().all(|&b| b == b' ')
+        || matches!(
+            first,
+            b' ' | b'\t' | b'\r' | b'\n' | b'#' | b'?' | b'-' | b'.' | b'%' | b'[' | b'{'
+        )
+    {
+        return false;
+    }
+    if region.contains(['\t', '\u{feff}']) || crate::control_character(region).is_some() {
+        return false;
+    }
+    if bytes
+        .iter()
+        .enumerate()
+        .any(|(i, &b)| b == b'\r' && bytes.get(i + 1) != Some(&b'\n'))
+    {
+        return false;
+    }
+    region.split('\n').skip(1).all(|line| {
+        let indent = line.bytes().take_while(|&b| b == b' ').count();
+        line[indent..].trim_end_matches('\r').is_empty() || indent > column
+    })
+}
+
+/// The start of the line holding byte `at`.
+fn line_start(text: &str, at: usize) -> usize {
+    text.as_bytes()[..at]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |newline| newline + 1)
+}
+
+/// Moves a span by `delta` bytes.
+fn shift_span(span: &mut Span, delta: isize) {
+    *span = Span::new(
+        span.start.wrapping_add_signed(delta),
+        span.end.wrapping_add_signed(delta),
+    );
+}
+
+/// Moves an entry's key and value by `delta` bytes.
+fn shift_entry(entry: &mut Entry, delta: isize) {
+    shift_span(&mut entry.key.span, delta);
+    shift_node(&mut entry.value, delta);
+}
+
+/// Moves a node and everything in it by `delta` bytes.
+fn shift_node(node: &mut Node, delta: isize) {
+    let mut stack = vec![node];
+    while let Some(node) = stack.pop() {
+        shift_span(&mut node.span, delta);
+        match &mut node.value {
+            Value::Seq(items) => stack.extend(items.iter_mut()),
+            Value::Map(map) => {
+                for entry in &mut map.entries {
+                    shift_span(&mut entry.key.span, delta);
+                    stack.push(&mut entry.value);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// After a splice at the end of `path`: moves the entries after each step's entry, and ends each
+/// mapping on the path where its last entry's value now ends (a block mapping's span ends there).
+fn fix_ends(root: &mut Node, path: &[Step], delta: isize) {
+    fn walk(node: &mut Node, path: &[Step], delta: isize) {
+        let Value::Map(map) = &mut node.value else {
+            return;
+        };
+        if let Some((step, deeper)) = path.split_first() {
+            if !deeper.is_empty() {
+                walk(&mut map.entries[step.index].value, deeper, delta);
+                for later in &mut map.entries[step.index + 1..] {
+                    shift_entry(later, delta);
+                }
+            }
+        }
+        let end = map
+            .entries
+            .last()
+            .map_or(node.span.start, |entry| entry.value.span.end);
+        node.span = Span::new(node.span.start, end.max(node.span.start));
+    }
+    walk(root, path, delta);
+}
