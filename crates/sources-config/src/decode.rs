@@ -178,6 +178,8 @@ impl std::fmt::Display for Path<'_> {
 pub(crate) struct Fields {
     entries: Vec<Entry>,
     taken: Vec<bool>,
+    /// How many entries are not taken yet: once none is left, asking for a field looks no further.
+    left: usize,
     /// Every field name the decoder asked for: the fields this map accepts (the decoder's test
     /// holds them against the schema).
     #[cfg(test)]
@@ -206,6 +208,7 @@ impl Fields {
     pub(crate) fn new(map: Map, owner_span: Span) -> Fields {
         Fields {
             taken: vec![false; map.entries.len()],
+            left: map.entries.len(),
             entries: map.entries,
             #[cfg(test)]
             asked: Vec::new(),
@@ -221,10 +224,16 @@ impl Fields {
     fn take(&mut self, name: &'static str) -> Option<Taken> {
         #[cfg(test)]
         self.asked.push(name);
+        if self.left == 0 {
+            return None;
+        }
         let mut first = None;
         for (index, entry) in self.entries.iter_mut().enumerate() {
             if entry.key.name == name {
-                self.taken[index] = true;
+                if !self.taken[index] {
+                    self.taken[index] = true;
+                    self.left -= 1;
+                }
                 if first.is_none() {
                     let span = entry.value.span;
                     first = Some(Taken {
