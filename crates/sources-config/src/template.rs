@@ -448,4 +448,18 @@ mod tests {
         assert_eq!(out, "a 1 b ${params.y} $5");
         assert!(Template::parse("plain $ text").is_literal());
     }
+
+    #[test]
+    fn a_token_starts_at_the_dollar_right_before_its_brace() {
+        let text = "$$${env.HOME}$x/${params.id}$";
+        let template = Template::parse(text);
+        assert!(template.errors.is_empty());
+        let ranges: Vec<&str> = template
+            .tokens()
+            .map(|token| &text[token.range.clone()])
+            .collect();
+        assert_eq!(ranges, ["${env.HOME}", "${params.id}"]);
+        assert_eq!(template.segments.first(), Some(&Segment::Literal("$$")));
+        assert!(Template::parse("$").is_literal() && Template::parse("").segments.is_empty());
+    }
 }

@@ -427,6 +427,26 @@ fn binary_junk_is_one_clear_error() {
 }
 
 #[test]
+fn the_first_control_character_is_found_anywhere_in_a_long_text() {
+    // The scan tests the text in chunks: a character at a chunk's first or last byte, or deep into
+    // the text, is found at its own offset, and the first of several is the one reported.
+    for at in [0, 63, 64, 127, 1000, 4095] {
+        let mut text = "a: 1\n".repeat(at / 5 + 1);
+        text.truncate(at);
+        text.push('\u{7}');
+        text.push_str("\nb: 2\n\u{7f}\n");
+        let parse = yaml(&text);
+        assert_eq!(parse.errors.len(), 1, "at {at}");
+        assert_eq!(parse.errors[0].span.start, at, "at {at}");
+        assert!(parse.errors[0].message.contains("U+0007"), "at {at}");
+    }
+    let clean: String = (0..20)
+        .map(|i| format!("key{i}: value\t# tab, CR and LF are allowed\r\n"))
+        .collect();
+    assert!(yaml(&clean).errors.is_empty());
+}
+
+#[test]
 fn tabs_in_indentation_get_a_hint() {
     let parse = yaml("a:\n\tb: 1\n");
     assert_eq!(parse.errors.len(), 1);
