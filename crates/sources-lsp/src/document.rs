@@ -16,10 +16,9 @@ use sources_check::{Analysis, analyze, analyze_parsed};
 use sources_config::Config;
 use sources_diagnostics::Rule;
 use sources_syntax::{LineIndex, PositionEncoding, Syntax, Tree};
-use tower_lsp_server::ls_types::{TextDocumentContentChangeEvent, Uri};
+use tower_lsp_server::ls_types::{Position, TextDocumentContentChangeEvent, Uri};
 
 use crate::guard::{self, Panicked};
-use crate::position::Positions;
 
 /// One analysed version of a document.
 #[derive(Debug)]
@@ -352,9 +351,13 @@ pub(crate) fn apply_changes(
         match change.range {
             None => *text = change.text,
             Some(range) => {
-                let index = LineIndex::new(text);
-                let span = Positions::new(&index, encoding).span(range);
-                text.replace_range(span.start..span.end, &change.text);
+                // One lookup each: cheaper than indexing a large text's lines for it.
+                let offset = |at: Position| {
+                    sources_syntax::offset_in(text, at.line, at.character, encoding)
+                        .unwrap_or(text.len())
+                };
+                let (start, end) = (offset(range.start), offset(range.end));
+                text.replace_range(start.min(end)..start.max(end), &change.text);
             }
         }
     }

@@ -25,7 +25,7 @@ mod tree;
 mod yaml;
 
 pub use incremental::{Reparse, Tree};
-pub use line_index::{LineCol, LineIndex, PositionEncoding};
+pub use line_index::{LineCol, LineIndex, PositionEncoding, offset_in};
 pub use span::Span;
 pub use string_offset::str_offset;
 pub use tree::{Entry, Key, Map, Node, ScalarStyle, Str, Value};

@@ -30,6 +30,40 @@ fn line_starts(text: &str) -> Vec<usize> {
     starts
 }
 
+/// What [`LineIndex::offset`] gives for `text`, found without indexing it: one pass over the lines
+/// before `line`, for a single lookup (an editor's change) in a large text.
+pub fn offset_in(
+    text: &str,
+    line: u32,
+    character: u32,
+    encoding: PositionEncoding,
+) -> Option<usize> {
+    let mut start = 0;
+    for _ in 0..line {
+        start += memchr::memchr(b'\n', &text.as_bytes()[start..])? + 1;
+    }
+    let end = memchr::memchr(b'\n', &text.as_bytes()[start..]).map_or(text.len(), |at| start + at);
+    Some(start + column_offset(&text[start..end], character, encoding))
+}
+
+/// The byte offset in `line_text` (one line, without its `\n`) of `character` counted in
+/// `encoding`, clamped to the line's end (before a `\r` ending it).
+fn column_offset(line_text: &str, character: u32, encoding: PositionEncoding) -> usize {
+    let line_text = line_text.strip_suffix('\r').unwrap_or(line_text);
+    let mut counted = 0u32;
+    for (index, ch) in line_text.char_indices() {
+        if counted >= character {
+            return index;
+        }
+        counted += match encoding {
+            PositionEncoding::Utf8 => ch.len_utf8() as u32,
+            PositionEncoding::Utf16 => ch.len_utf16() as u32,
+            PositionEncoding::Utf32 => 1,
+        };
+    }
+    line_text.len()
+}
+
 /// Line starts of one text, to convert between byte offsets and positions.
 #[derive(Clone, Debug)]
 pub struct LineIndex {
@@ -97,20 +131,7 @@ impl LineIndex {
             .line_starts
             .get(line as usize + 1)
             .map_or(self.text.len(), |next| next - 1);
-        let line_text = &self.text[start..end];
-        let line_text = line_text.strip_suffix('\r').unwrap_or(line_text);
-        let mut counted = 0u32;
-        for (index, ch) in line_text.char_indices() {
-            if counted >= character {
-                return Some(start + index);
-            }
-            counted += match encoding {
-                PositionEncoding::Utf8 => ch.len_utf8() as u32,
-                PositionEncoding::Utf16 => ch.len_utf16() as u32,
-                PositionEncoding::Utf32 => 1,
-            };
-        }
-        Some(start + line_text.len())
+        Some(start + column_offset(&self.text[start..end], character, encoding))
     }
 }
 
@@ -128,6 +149,21 @@ mod tests {
         assert_eq!(index.position(x, PositionEncoding::Utf8), (0, 9));
         assert_eq!(index.position(x, PositionEncoding::Utf32), (0, 5));
         assert_eq!(index.offset(0, 6, PositionEncoding::Utf16), Some(x));
+        for line in 0..4 {
+            for character in 0..9 {
+                for encoding in [
+                    PositionEncoding::Utf8,
+                    PositionEncoding::Utf16,
+                    PositionEncoding::Utf32,
+                ] {
+                    assert_eq!(
+                        offset_in(text, line, character, encoding),
+                        index.offset(line, character, encoding),
+                        "line {line}, character {character}, {encoding:?}"
+                    );
+                }
+            }
+        }
         assert_eq!(
             index.line_col(text.find('b').expect("b")),
             LineCol { line: 2, column: 1 }
