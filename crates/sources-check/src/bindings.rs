@@ -11,14 +11,20 @@ use sources_config::{
 };
 use sources_diagnostics::{Diagnostic, Rule, Span};
 
+use crate::references::References;
 use crate::window::command_tokens;
 
 /// Every binding rule: components first, then operator inputs and pipes.
-pub(crate) fn check_bindings(config: &Config, file: &str, out: &mut Vec<Diagnostic>) {
+pub(crate) fn check_bindings(
+    config: &Config,
+    references: &References,
+    file: &str,
+    out: &mut Vec<Diagnostic>,
+) {
     for component in &config.components {
         check_component(config, component, file, out);
     }
-    check_operator_inputs(config, out);
+    check_operator_inputs(config, references, out);
 }
 
 /// Whether the window grows (`growing: true` or a map; `growing: false` is its own error).
@@ -200,8 +206,8 @@ fn check_sortable_columns(
 
 /// `window-operator-input`: operators (and merges) reading a windowed entry, and a `pipe` on a
 /// windowed entry.
-fn check_operator_inputs(config: &Config, out: &mut Vec<Diagnostic>) {
-    for (consumer, reference) in config.references() {
+fn check_operator_inputs(config: &Config, references: &References, out: &mut Vec<Diagnostic>) {
+    for (consumer, reference) in references.with_entries(config) {
         if reference.field == ReferenceField::Growing {
             continue;
         }

@@ -109,15 +109,16 @@ fn drop_recovered(errors: &[sources_syntax::SyntaxError], diagnostics: &mut Vec<
 
 /// Every check over the decoded model.
 fn check(config: &Config, text: &str, out: &mut Vec<Diagnostic>) {
-    references::check_unknown_sources(config, out);
+    let references = references::References::of(config);
+    references::check_unknown_sources(config, &references, out);
     references::check_unknown_components(config, out);
-    references::check_cycles(config, out);
+    references::check_cycles(config, &references, out);
     merge::check_merge(config, out);
     window::check_window(config, text, out);
     anchored::check_anchored(config, out);
     growing::check_growing(config, text, out);
-    bindings::check_bindings(config, text, out);
-    params::check_params(config, text, out);
+    bindings::check_bindings(config, &references, text, out);
+    params::check_params(config, &references, text, out);
     templates::check_template_uses(config, text, out);
     expressions::check_expressions(config, text, out);
     operators::check_operators(config, text, out);

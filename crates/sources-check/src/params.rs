@@ -12,12 +12,18 @@ use sources_config::{
 use sources_diagnostics::{Diagnostic, Rule, did_you_mean};
 
 use crate::fixes;
+use crate::references::References;
 use crate::templates::{self, ParsedSite};
 
 /// Every parameter rule, for every entry.
-pub(crate) fn check_params(config: &Config, file: &str, out: &mut Vec<Diagnostic>) {
+pub(crate) fn check_params(
+    config: &Config,
+    references: &References,
+    file: &str,
+    out: &mut Vec<Diagnostic>,
+) {
     check_component_params(config, file, out);
-    check_unbound(config, out);
+    check_unbound(config, references, out);
     for source in &config.entries {
         let declared = declared(source);
         if let Some(parameters) = declared {
@@ -110,10 +116,10 @@ fn check_component_params(config: &Config, file: &str, out: &mut Vec<Diagnostic>
 /// `unbound-param` where an operator (or `merge`) reads an entry with a required parameter that has
 /// no default and that the reader does not declare: the reader passes its inputs only the
 /// parameters it declares itself (by name), so nothing could ever bind it.
-fn check_unbound(config: &Config, out: &mut Vec<Diagnostic>) {
-    for source in &config.entries {
+fn check_unbound(config: &Config, references: &References, out: &mut Vec<Diagnostic>) {
+    for (index, source) in config.entries.iter().enumerate() {
         let own = declared(source);
-        for reference in source.references() {
+        for reference in references.of_entry(index) {
             if matches!(
                 reference.field,
                 ReferenceField::Lookup | ReferenceField::Growing

@@ -3,12 +3,64 @@
 //! `reference-cycle` for entries that depend on themselves.
 
 use sources_config::cadence::MAX_CHAIN_DEPTH;
-use sources_config::{Config, ReferenceField, SourceRef, name_span};
+use sources_config::{Config, ReferenceField, Source, SourceRef, name_span};
 use sources_diagnostics::{Diagnostic, Rule, did_you_mean};
 
+/// Every entry's references to other entries, collected once per analysis for each check that
+/// follows them.
+pub(crate) struct References {
+    references: Vec<SourceRef>,
+    /// Where each entry's references end in `references`, by entry index.
+    ends: Vec<usize>,
+}
+
+impl References {
+    /// The references of every entry of `config`, in entry order.
+    pub(crate) fn of(config: &Config) -> References {
+        let mut references = Vec::new();
+        let mut ends = Vec::with_capacity(config.entries.len());
+        for source in &config.entries {
+            references.extend(source.references());
+            ends.push(references.len());
+        }
+        References { references, ends }
+    }
+
+    /// The references the entry at `index` of `config.entries` makes, in source order.
+    pub(crate) fn of_entry(&self, index: usize) -> &[SourceRef] {
+        let start = match index.checked_sub(1) {
+            Some(previous) => self.ends.get(previous).copied().unwrap_or_default(),
+            None => 0,
+        };
+        let end = self.ends.get(index).copied().unwrap_or(start);
+        self.references.get(start..end).unwrap_or_default()
+    }
+
+    /// Every reference with the entry that makes it, in entry order (`config` is the one they were
+    /// collected from).
+    pub(crate) fn with_entries<'a>(
+        &'a self,
+        config: &'a Config,
+    ) -> impl Iterator<Item = (&'a Source, &'a SourceRef)> {
+        config
+            .entries
+            .iter()
+            .enumerate()
+            .flat_map(move |(index, source)| {
+                self.of_entry(index)
+                    .iter()
+                    .map(move |reference| (source, reference))
+            })
+    }
+}
+
 /// Reports references to names that no entry has, with a did-you-mean and a rename fix.
-pub(crate) fn check_unknown_sources(config: &Config, out: &mut Vec<Diagnostic>) {
-    for (source, reference) in config.references() {
+pub(crate) fn check_unknown_sources(
+    config: &Config,
+    references: &References,
+    out: &mut Vec<Diagnostic>,
+) {
+    for (source, reference) in references.with_entries(config) {
         if config.get(&reference.name.value).is_none() {
             let what = format!(
                 "source `{}` reads unknown source `{}` in `{}`",
@@ -16,7 +68,7 @@ pub(crate) fn check_unknown_sources(config: &Config, out: &mut Vec<Diagnostic>) 
                 reference.name.value,
                 reference.field.as_str()
             );
-            out.push(unknown(config, &reference, what));
+            out.push(unknown(config, reference, what));
         }
     }
     for component in &config.components {
@@ -117,20 +169,18 @@ fn unknown(config: &Config, reference: &SourceRef, message: String) -> Diagnosti
 }
 
 /// One edge of the reference graph: entry `from` reads entry `to` through `reference`.
-struct Edge {
+struct Edge<'a> {
     to: usize,
-    reference: SourceRef,
+    reference: &'a SourceRef,
 }
 
 /// Reports every strongly connected group of entries once, naming one cycle through it.
-pub(crate) fn check_cycles(config: &Config, out: &mut Vec<Diagnostic>) {
-    let edges: Vec<Vec<Edge>> = config
-        .entries
-        .iter()
-        .map(|source| {
-            source
-                .references()
-                .into_iter()
+pub(crate) fn check_cycles(config: &Config, references: &References, out: &mut Vec<Diagnostic>) {
+    let edges: Vec<Vec<Edge<'_>>> = (0..config.entries.len())
+        .map(|index| {
+            references
+                .of_entry(index)
+                .iter()
                 .filter_map(|reference| {
                     let to = config.position(&reference.name.value)?;
                     Some(Edge { to, reference })
@@ -159,11 +209,11 @@ pub(crate) fn check_cycles(config: &Config, out: &mut Vec<Diagnostic>) {
 /// entries on a cycle (reported by `reference-cycle`) count as one.
 fn check_depth(
     config: &Config,
-    edges: &[Vec<Edge>],
+    edges: &[Vec<Edge<'_>>],
     components: &[Vec<usize>],
     out: &mut Vec<Diagnostic>,
 ) {
-    let followed = |edge: &&Edge| edge.reference.field != ReferenceField::Growing;
+    let followed = |edge: &&Edge<'_>| edge.reference.field != ReferenceField::Growing;
     let mut depth = vec![1usize; edges.len()];
     for component in components {
         if component.len() > 1 {
@@ -247,7 +297,7 @@ fn check_depth(
 
 /// The edges (as (entry, edge index)) of a shortest cycle from `start` back to it within `members`.
 fn shortest_cycle(
-    edges: &[Vec<Edge>],
+    edges: &[Vec<Edge<'_>>],
     start: usize,
     members: &std::collections::HashSet<usize>,
 ) -> Option<Vec<(usize, usize)>> {
@@ -281,7 +331,7 @@ fn shortest_cycle(
 
 fn cycle_diagnostic(
     config: &Config,
-    edges: &[Vec<Edge>],
+    edges: &[Vec<Edge<'_>>],
     start: usize,
     cycle: &[(usize, usize)],
 ) -> Diagnostic {
@@ -309,7 +359,7 @@ fn cycle_diagnostic(
 }
 
 /// Tarjan's strongly connected components, iteratively (no recursion on long chains).
-fn strongly_connected(edges: &[Vec<Edge>]) -> Vec<Vec<usize>> {
+fn strongly_connected(edges: &[Vec<Edge<'_>>]) -> Vec<Vec<usize>> {
     const UNSEEN: usize = usize::MAX;
     let count = edges.len();
     let mut index = vec![UNSEEN; count];
