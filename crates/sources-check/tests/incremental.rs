@@ -59,7 +59,7 @@ fn compare(
     if got != want {
         return Err(format!("{how:?} tree differs:\n got {got}\nwant {want}"));
     }
-    if diagnostics && how == Reparse::Spliced {
+    if diagnostics && matches!(how, Reparse::Spliced { .. }) {
         let got = format!(
             "{:?}",
             analyze_parsed(new, syntax, tree.parse().clone()).diagnostics
@@ -90,7 +90,7 @@ fn reparsing_an_edit_gives_the_whole_parse_and_its_diagnostics() {
             for edited in edits(&text, at) {
                 let mut tree = base.clone();
                 match compare(&mut tree, &text, &edited, syntax, n % 8 == 0) {
-                    Ok(how) => spliced += usize::from(how == Reparse::Spliced),
+                    Ok(how) => spliced += usize::from(matches!(how, Reparse::Spliced { .. })),
                     Err(problem) => panic!(
                         "{}: editing at byte {at} to\n{edited}\n{problem}",
                         path.display()

@@ -28,8 +28,11 @@ pub struct Tree {
 pub enum Reparse {
     /// The text did not change.
     Unchanged,
-    /// One entry was parsed again and spliced in.
-    Spliced,
+    /// One entry was parsed again and spliced in; `depth` mappings down (1: a key of the root).
+    Spliced {
+        /// How deep the reparsed entry's key is.
+        depth: usize,
+    },
     /// The whole text was parsed again.
     Full,
 }
@@ -75,9 +78,9 @@ impl Tree {
         };
         if self.splicable
             && let Some(root) = self.parse.root.as_mut()
-            && splice(root, old, new, edit)
+            && let Some(depth) = splice(root, old, new, edit)
         {
-            return Reparse::Spliced;
+            return Reparse::Spliced { depth };
         }
         *self = Tree::new(new, self.syntax);
         Reparse::Full
@@ -146,14 +149,12 @@ struct Step {
     end: usize,
 }
 
-/// Splices the edit into the tree at the deepest entry where that is sound; `false` (and the tree
-/// untouched) when there is none.
-fn splice(root: &mut Node, old: &str, new: &str, edit: Edit) -> bool {
+/// Splices the edit into the tree at the deepest entry where that is sound, giving its depth;
+/// `None` (and the tree untouched) when there is none.
+fn splice(root: &mut Node, old: &str, new: &str, edit: Edit) -> Option<usize> {
     let path = path_to(root, old, edit);
     for depth in (0..path.len()).rev() {
-        let Some(map) = mapping_at(root, &path[..depth]) else {
-            return false;
-        };
+        let map = mapping_at(root, &path[..depth])?;
         let Some(entry) = reparse_entry(map, path[depth], old, new, edit) else {
             continue;
         };
@@ -164,9 +165,9 @@ fn splice(root: &mut Node, old: &str, new: &str, edit: Edit) -> bool {
             shift_entry(later, delta);
         }
         fix_ends(root, &path[..=depth], delta);
-        return true;
+        return Some(depth + 1);
     }
-    false
+    None
 }
 
 /// The entries from the root down whose text holds the whole edit, each in a block mapping.
