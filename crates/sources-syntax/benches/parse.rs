@@ -1,12 +1,13 @@
 //! Parse benchmark: saphyr's bare `MarkedYaml` load against our `parse`, on a generated config of
 //! 10,000 sources (about 150,000 lines). `saphyr_parser_events_only` is the floor: the event stream
-//! both loaders consume, with nothing built.
+//! both loaders consume, with nothing built. `sources_syntax_tree_update_one_entry` is the editor's
+//! reparse of a one-character edit inside an entry in the middle (`Tree::update`, back and forth).
 
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use saphyr::{LoadableYamlNode, MarkedYaml};
-use sources_syntax::{Syntax, bench_support::generate_config, parse};
+use sources_syntax::{Syntax, Tree, bench_support::generate_config, parse};
 
 fn parse_benchmark(c: &mut Criterion) {
     let text = generate_config(10_000);
@@ -28,6 +29,29 @@ fn parse_benchmark(c: &mut Criterion) {
     });
     group.bench_function("sources_syntax_parse", |b| {
         b.iter(|| parse(black_box(&text), Syntax::Yaml))
+    });
+    let middle = text.len() / 2;
+    let at = middle
+        + text[middle..]
+            .find("timeout: 5s")
+            .expect("an http entry after the middle");
+    let edited = format!(
+        "{}timeout: 6s{}",
+        &text[..at],
+        &text[at + "timeout: 5s".len()..]
+    );
+    group.bench_function("sources_syntax_tree_update_one_entry", |b| {
+        let mut tree = Tree::new(&text, Syntax::Yaml);
+        let mut forward = true;
+        b.iter(|| {
+            let (old, new) = if forward {
+                (&text, &edited)
+            } else {
+                (&edited, &text)
+            };
+            forward = !forward;
+            tree.update(black_box(old), black_box(new))
+        })
     });
     group.finish();
 }
