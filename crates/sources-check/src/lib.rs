@@ -30,6 +30,8 @@ pub use expressions::{CompileError, MAX_EXPRESSION_LEN, MAX_EXPRESSION_NESTING, 
 pub use expressions::{ExpressionSite, sites as expression_sites};
 pub use fix_all::{AppliedFix, Fixed, fix_all};
 pub use graph::{EdgeKind, Graph, GraphEdge, GraphNode, NodeKind};
+use std::sync::Arc;
+
 use sources_config::Config;
 use sources_diagnostics::{Diagnostic, Rule};
 use sources_syntax::{LineIndex, Syntax};
@@ -58,6 +60,26 @@ pub fn analyze(text: &str, syntax: Syntax) -> Analysis {
 /// editor keeps a [`sources_syntax::Tree`] and reparses only what an edit changed). Gives exactly
 /// what [`analyze`] gives for the same text.
 pub fn analyze_parsed(text: &str, syntax: Syntax, parse: sources_syntax::Parse) -> Analysis {
+    analyze_indexed(text, syntax, parse, || LineIndex::new(text))
+}
+
+/// Analyses one document from its parse like [`analyze_parsed`], with a line index that shares
+/// `text` rather than copying it (the language server keeps the text of each version anyway).
+pub fn analyze_shared(
+    text: &Arc<String>,
+    syntax: Syntax,
+    parse: sources_syntax::Parse,
+) -> Analysis {
+    analyze_indexed(text, syntax, parse, || LineIndex::shared(Arc::clone(text)))
+}
+
+/// Analyses `text` from its parse; `index` makes its line index, once the tree is gone.
+fn analyze_indexed(
+    text: &str,
+    syntax: Syntax,
+    parse: sources_syntax::Parse,
+    index: impl FnOnce() -> LineIndex,
+) -> Analysis {
     let mut diagnostics: Vec<Diagnostic> = parse
         .errors
         .iter()
@@ -70,7 +92,13 @@ pub fn analyze_parsed(text: &str, syntax: Syntax, parse: sources_syntax::Parse) 
         Some(root) => {
             let inheritors = inherited::inheritors(&root, text, syntax);
             let (config, decoded) = sources_config::decode(root);
-            diagnostics.extend(decoded);
+            // Moved rather than copied when there is nothing before them: on a document with
+            // many problems, a copy would hold every diagnostic twice.
+            if diagnostics.is_empty() {
+                diagnostics = decoded;
+            } else {
+                diagnostics.extend(decoded);
+            }
             (config, inheritors)
         }
         None => (Config::default(), Vec::new()),
@@ -87,7 +115,7 @@ pub fn analyze_parsed(text: &str, syntax: Syntax, parse: sources_syntax::Parse) 
         diagnostics,
         has_sources: config.has_sources(),
         config,
-        line_index: LineIndex::new(text),
+        line_index: index(),
     }
 }
 

@@ -12,7 +12,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 
-use sources_check::{Analysis, analyze, analyze_parsed};
+use sources_check::{Analysis, analyze_shared};
 use sources_config::Config;
 use sources_diagnostics::Rule;
 use sources_syntax::{LineIndex, PositionEncoding, Syntax, Tree};
@@ -34,11 +34,12 @@ pub(crate) struct Analyzed {
 
 impl Analyzed {
     /// Analyses `text`, after the checks every front end makes first (size limit, NUL bytes):
-    /// text they refuse is not analysed, and the analysis holds only the reason.
-    pub(crate) fn of(text: &str, syntax: Syntax) -> Analyzed {
+    /// text they refuse is not analysed, and the analysis holds only the reason. Its line index
+    /// shares `text` rather than copying it.
+    pub(crate) fn of(text: &Arc<String>, syntax: Syntax) -> Analyzed {
         Analyzed::refused(text, syntax).unwrap_or_else(|| Analyzed {
             syntax,
-            analysis: analyze(text, syntax),
+            analysis: analyze_shared(text, syntax, sources_syntax::parse(text, syntax)),
             refused: false,
         })
     }
@@ -57,7 +58,7 @@ impl Analyzed {
             }
             _ => Tree::new(text, syntax),
         };
-        let analysis = analyze_parsed(text, syntax, tree.parse().clone());
+        let analysis = analyze_shared(text, syntax, tree.parse().clone());
         *kept.lock().unwrap_or_else(PoisonError::into_inner) = Some(Kept {
             text: text.clone(),
             syntax,
@@ -133,6 +134,7 @@ struct Kept {
 pub(crate) struct Version {
     /// The client's version number.
     pub(crate) number: i32,
+    /// The text, shared with the line index of its analysis.
     text: Arc<String>,
     syntax: Syntax,
     analysis: OnceLock<Result<Arc<Analyzed>, Panicked>>,

@@ -953,7 +953,7 @@ impl LanguageServer for Server {
                 if open_uris.contains(&uri) {
                     continue;
                 }
-                let Ok(text) = std::fs::read_to_string(&path) else {
+                let Ok(text) = std::fs::read_to_string(&path).map(Arc::new) else {
                     continue;
                 };
                 let Ok(analyzed) =

@@ -1,5 +1,7 @@
 //! Byte offsets to line/column positions, for the CLI (Unicode scalar columns) and LSP (negotiated).
 
+use std::sync::Arc;
+
 /// A 1-based line and column; the column counts Unicode scalar values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct LineCol {
@@ -67,16 +69,23 @@ fn column_offset(line_text: &str, character: u32, encoding: PositionEncoding) ->
 /// Line starts of one text, to convert between byte offsets and positions.
 #[derive(Clone, Debug)]
 pub struct LineIndex {
-    text: String,
+    text: Arc<String>,
     line_starts: Vec<usize>,
 }
 
 impl LineIndex {
-    /// Indexes `text`. A line ends after `\n`; a `\r` before it belongs to that line's end.
+    /// Indexes a copy of `text`. A line ends after `\n`; a `\r` before it belongs to that line's
+    /// end.
     pub fn new(text: &str) -> LineIndex {
+        LineIndex::shared(Arc::new(text.to_owned()))
+    }
+
+    /// Indexes `text` without copying it: the index shares it with its other holders (the
+    /// language server's document version).
+    pub fn shared(text: Arc<String>) -> LineIndex {
         LineIndex {
-            text: text.to_owned(),
-            line_starts: line_starts(text),
+            line_starts: line_starts(&text),
+            text,
         }
     }
 
