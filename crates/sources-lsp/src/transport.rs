@@ -6,16 +6,21 @@
 //! a body that is not JSON gets a `-32700` parse error, a message that is not a valid request,
 //! notification or response gets `-32600` (with the request's id when it has a usable one), and a
 //! header block without a usable `Content-Length` is skipped to the next header block. Each of
-//! these is logged to standard error and as a `window/logMessage`. Only well-formed frames reach
-//! the server, through an in-memory pipe; the server's output and the reader's own answers share
-//! one writer, whole frame by whole frame. The session ends on `exit` or at the end of the input.
+//! these is logged to standard error and as a `window/logMessage`. Only well-formed messages reach
+//! the server, handed to its service directly (`session`); the server's output and the reader's
+//! own answers share one writer, whole frame by whole frame. The session ends on `exit` or at the
+//! end of the input.
 
 use std::io::Write as _;
 
+use futures::{FutureExt, Sink, SinkExt, StreamExt, TryFutureExt, future, stream};
+use serde::Serialize;
 use serde_json::{Value, json};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::sync::mpsc;
+use tower::Service;
 use tower_lsp_server::jsonrpc::{Request, Response};
+use tower_lsp_server::{ClientSocket, LspService};
 
 /// The largest header block read before it is treated as garbage.
 const MAX_HEADER_BYTES: usize = 8 * 1024;
@@ -23,9 +28,6 @@ const MAX_HEADER_BYTES: usize = 8 * 1024;
 /// The largest message body accepted: room for the largest document the server analyses
 /// (16 MiB) with every character escaped. A larger body is skipped without being buffered.
 pub(crate) const MAX_BODY_BYTES: usize = 100 * 1024 * 1024;
-
-/// The capacity of the in-memory pipes to and from the server.
-const PIPE_BYTES: usize = 256 * 1024;
 
 /// `Content-Length` as it starts a header block.
 const CONTENT_LENGTH: &[u8] = b"Content-Length";
@@ -51,24 +53,10 @@ where
     I: AsyncRead + Unpin,
     O: AsyncWrite + Unpin,
 {
-    let (to_server, server_input) = tokio::io::duplex(PIPE_BYTES);
-    let (server_output, from_server) = tokio::io::duplex(PIPE_BYTES);
     let (outgoing, queue) = mpsc::unbounded_channel::<Vec<u8>>();
     let (service, socket) = crate::service(options);
-    let server_messages = outgoing.clone();
-    let session = async move {
-        let serving =
-            tower_lsp_server::Server::new(server_input, server_output, socket).serve(service);
-        let reading = read_input(input, to_server, outgoing);
-        tokio::pin!(serving, reading);
-        tokio::select! {
-            () = &mut serving => {}
-            () = &mut reading => serving.await,
-        }
-    };
     tokio::join!(
-        session,
-        forward_server_output(from_server, server_messages),
+        session(input, service, socket, outgoing),
         write_output(queue, output),
     );
 }
@@ -86,27 +74,67 @@ async fn write_output<O: AsyncWrite + Unpin>(
     }
 }
 
-/// Cuts the server's output back into whole frames and queues them for the writer.
-async fn forward_server_output<R: AsyncRead + Unpin>(
-    from_server: R,
-    outgoing: mpsc::UnboundedSender<Vec<u8>>,
-) {
-    let mut frames = FrameReader::new(from_server, usize::MAX);
-    while let Some(frame) = frames.next().await {
-        if let Frame::Body(body) = frame {
-            if outgoing.send(self::frame(&body)).is_err() {
-                return;
-            }
-        }
+/// Queues one message for the writer, framed.
+fn send(outgoing: &mpsc::UnboundedSender<Vec<u8>>, message: &impl Serialize) {
+    if let Ok(body) = serde_json::to_vec(message) {
+        // The writer is gone only when the client's end is closed: nothing more can be said.
+        let _ = outgoing.send(frame(&body));
     }
 }
 
-/// Reads the client's frames, forwards the valid ones to the server and answers the rest.
-async fn read_input<I, W>(input: I, mut to_server: W, outgoing: mpsc::UnboundedSender<Vec<u8>>)
-where
-    I: AsyncRead + Unpin,
-    W: AsyncWrite + Unpin,
-{
+/// Drives the server's service with the reader's messages, as `tower-lsp-server`'s own transport
+/// would, without its byte-level codec: requests are handled at most [`MAX_CONCURRENCY`] at once,
+/// responses to the server's own requests go back to it, and everything the server says is queued
+/// for the writer. The codec would keep a buffer as large as the largest message ever received
+/// for the rest of the session; the reader's frames are handed over as they are.
+async fn session<I: AsyncRead + Unpin>(
+    input: I,
+    service: LspService<crate::Server>,
+    socket: ClientSocket,
+    outgoing: mpsc::UnboundedSender<Vec<u8>>,
+) {
+    let (server_requests, responses_to_server) = socket.split();
+    let (server_requests, stop_forwarding) = stream::abortable(server_requests);
+    let (tasks, running) = futures::channel::mpsc::channel::<Task>(QUEUED_REQUESTS);
+    let answers = outgoing.clone();
+    let handling = running
+        .buffer_unordered(MAX_CONCURRENCY)
+        .for_each(move |response| {
+            if let Some(response) = response {
+                send(&answers, &response);
+            }
+            future::ready(())
+        });
+    let requests = outgoing.clone();
+    let forwarding = server_requests.for_each(move |request| {
+        send(&requests, &request);
+        future::ready(())
+    });
+    let reading = async move {
+        read_input(input, service, tasks, responses_to_server, outgoing).await;
+        stop_forwarding.abort();
+    };
+    tokio::join!(handling, forwarding, reading);
+}
+
+/// One request being handled: its response, if it has one.
+type Task = futures::future::BoxFuture<'static, Option<Response>>;
+
+/// How many requests the server handles at once (`tower-lsp-server`'s own default).
+const MAX_CONCURRENCY: usize = 4;
+
+/// How many requests wait for a place before the reader stops reading.
+const QUEUED_REQUESTS: usize = 100;
+
+/// Reads the client's frames, hands the valid ones to the server and answers the rest; returns
+/// after `exit`, at the end of the input, or when the server has exited.
+async fn read_input<I: AsyncRead + Unpin>(
+    input: I,
+    mut service: LspService<crate::Server>,
+    mut tasks: futures::channel::mpsc::Sender<Task>,
+    mut responses_to_server: impl Sink<Response> + Unpin,
+    outgoing: mpsc::UnboundedSender<Vec<u8>>,
+) {
     let mut frames = FrameReader::new(input, MAX_BODY_BYTES);
     let mut shut_down = false;
     while let Some(frame) = frames.next().await {
@@ -125,7 +153,25 @@ where
                 Ok(checked) => {
                     shut_down |=
                         matches!(&checked, Checked::Request { method, .. } if method == "shutdown");
-                    if to_server.write_all(&self::frame(&body)).await.is_err() {
+                    if checked == Checked::Response {
+                        let Ok(response) = serde_json::from_slice::<Response>(&body) else {
+                            continue;
+                        };
+                        if responses_to_server.send(response).await.is_err() {
+                            return;
+                        }
+                        continue;
+                    }
+                    let Ok(request) = serde_json::from_slice::<Request>(&body) else {
+                        continue;
+                    };
+                    drop(body);
+                    if future::poll_fn(|cx| service.poll_ready(cx)).await.is_err() {
+                        return;
+                    }
+                    let exit = request.method() == "exit";
+                    let task = service.call(request).unwrap_or_else(|_| None).boxed();
+                    if tasks.send(task).await.is_err() || exit {
                         return;
                     }
                 }
@@ -202,8 +248,10 @@ fn log_to_stderr(message: &str) {
 pub(crate) enum Checked {
     /// A request (it has an id) and its method.
     Request { id: Value, method: String },
-    /// A notification, or a response to one of the server's requests.
-    Other,
+    /// A notification.
+    Notification,
+    /// A response to one of the server's requests.
+    Response,
 }
 
 /// Checks that a body is one JSON-RPC 2.0 request, notification or response that the server can
@@ -251,13 +299,13 @@ pub(crate) fn check_message(body: &[u8]) -> Result<Checked, Refused> {
                     id,
                     method: method.clone(),
                 },
-                None => Checked::Other,
+                None => Checked::Notification,
             })
         }
         Some(_) => Err(invalid(answer_id, "`method` is not a string")),
         None if id.is_some() && (object.contains_key("result") != object.contains_key("error")) => {
             serde_json::from_value::<Response>(value.clone())
-                .map(|_| Checked::Other)
+                .map(|_| Checked::Response)
                 .map_err(|error| invalid(answer_id, &error.to_string()))
         }
         None => Err(invalid(answer_id, "no `method`, and not a response")),
@@ -555,11 +603,11 @@ mod tests {
         );
         assert_eq!(
             check_message(br#"{"jsonrpc":"2.0","method":"n","params":[]}"#),
-            Ok(Checked::Other)
+            Ok(Checked::Notification)
         );
         assert_eq!(
             check_message(br#"{"jsonrpc":"2.0","id":1,"result":null}"#),
-            Ok(Checked::Other)
+            Ok(Checked::Response)
         );
     }
 }
