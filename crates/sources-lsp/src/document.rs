@@ -324,22 +324,13 @@ impl DocumentStore {
             }
             None => None,
         };
+        // Freed here, on the thread that most likely built it, but not under the lock: freeing a
+        // large analysis takes milliseconds. (Freeing it on another thread, off the way to the
+        // publication, was faster but left its memory with the idle thread that owned it.)
         drop(documents);
-        retire(replaced);
+        drop(replaced);
         Ok(Snapshot { current, last_good })
     }
-}
-
-/// Lets go of an analysis. Freeing the last reference to a large one takes milliseconds, so that
-/// is done on a thread of its own, off the way to the next publication.
-fn retire(analysis: Option<Arc<Analyzed>>) {
-    let Some(analysis) = analysis.filter(|analysis| Arc::strong_count(analysis) == 1) else {
-        return;
-    };
-    // Spawning only fails when the system is out of threads: then it is freed here.
-    let _ = std::thread::Builder::new()
-        .name("retire".to_owned())
-        .spawn(move || drop(analysis));
 }
 
 /// Applies content changes to `text`: a change without a range replaces the whole text, one with
