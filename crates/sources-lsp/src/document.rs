@@ -51,14 +51,14 @@ impl Analyzed {
             return refused;
         }
         let previous = kept.lock().unwrap_or_else(PoisonError::into_inner).take();
-        let mut tree = match previous {
+        let tree = match previous {
             Some(mut previous) if previous.syntax == syntax => {
                 previous.tree.update(&previous.text, text);
                 previous.tree
             }
             _ => Tree::new(text, syntax),
         };
-        let analysis = analyze_shared(text, syntax, tree.take_parse());
+        let analysis = analyze_shared(text, syntax, tree.parse().clone());
         *kept.lock().unwrap_or_else(PoisonError::into_inner) = Some(Kept {
             text: text.clone(),
             syntax,

@@ -65,14 +65,6 @@ impl Tree {
         &self.parse
     }
 
-    /// The parse, for a consumer that takes it by value (the analysis); the tree keeps a copy.
-    /// The copy's vectors and strings are exactly as long as they need be, where the parser's grew
-    /// as it went, so the tree kept between two versions costs less than the parse it was built as.
-    pub fn take_parse(&mut self) -> Parse {
-        let copy = self.parse.clone();
-        std::mem::replace(&mut self.parse, copy)
-    }
-
     /// The parse, giving up the tree.
     pub fn into_parse(self) -> Parse {
         self.parse
