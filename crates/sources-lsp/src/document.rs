@@ -244,7 +244,8 @@ impl DocumentStore {
 
     /// Forgets a closed document.
     pub(crate) fn close(&self, uri: &Uri) {
-        self.lock().remove(uri);
+        let closed = self.lock().remove(uri);
+        crate::analysis_thread::free(closed);
     }
 
     /// Every open document.

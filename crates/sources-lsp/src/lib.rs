@@ -11,6 +11,7 @@
 
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
+mod analysis_thread;
 mod cel_lex;
 mod code_actions;
 mod completion;

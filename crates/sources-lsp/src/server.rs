@@ -39,6 +39,7 @@ use tower_lsp_server::ls_types::{
 };
 use tower_lsp_server::{Client, LanguageServer};
 
+use crate::analysis_thread;
 use crate::document::{DocumentStore, Snapshot};
 use crate::guard::{self, Panicked};
 use crate::names::{self, Occurrence, Symbol};
@@ -278,13 +279,13 @@ impl Server {
             while let Some(version) = documents.latest(&uri) {
                 let store = documents.clone();
                 let (analysed_uri, analysed) = (uri.clone(), version.clone());
-                let outcome = tokio::task::spawn_blocking(move || {
+                let outcome = analysis_thread::run(move || {
                     let project = project::for_uri(&analysed_uri);
                     (store.analysed(&analysed_uri, &analysed), project)
                 })
                 .await;
                 match outcome {
-                    Ok((Ok(snapshot), project)) => {
+                    Some((Ok(snapshot), project)) => {
                         let project = match project {
                             Ok(project) => project,
                             Err(message) => {
@@ -313,13 +314,13 @@ impl Server {
                                 .await;
                         }
                     }
-                    Ok((Err(panicked), _)) => {
+                    Some((Err(panicked), _)) => {
                         let error = panicked.into_error();
                         client.log_message(MessageType::ERROR, error.message).await;
                     }
-                    Err(join) => {
+                    None => {
                         client
-                            .log_message(MessageType::ERROR, format!("analysis stopped: {join}"))
+                            .log_message(MessageType::ERROR, "analysis stopped unexpectedly")
                             .await;
                     }
                 }
