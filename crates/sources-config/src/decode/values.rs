@@ -1,0 +1,232 @@
+//! The decoder's readers of single values (strings, text, booleans, integers, durations,
+//! enumerations, methods) and of lists and maps of them: each reports a value of the wrong type or
+//! form at that value and leaves the field unset.
+
+use sources_diagnostics::{Diagnostic, Rule, did_you_mean};
+use sources_syntax::{Node, ScalarStyle, Span, Value};
+
+use super::{Convert, Decoder, Fields, Path, float_text, join_or, name_span};
+use crate::duration::{GoDuration, parse_duration};
+use crate::enums::{Enumeration, Method};
+use crate::fields::Section;
+use crate::reference::Block;
+use crate::spanned::{Named, NamedMap, Spanned, Text};
+
+impl Decoder {
+    pub(super) fn string(&mut self, name: Path<'_>, node: Node) -> Option<String> {
+        let Node {
+            value: Value::Str(text),
+            ..
+        } = node
+        else {
+            self.wrong_type(name, "a string", &node);
+            return None;
+        };
+        Some(text.text)
+    }
+
+    /// Text for templates and expressions: a string, or a number or boolean kept as written.
+    pub(super) fn text(&mut self, name: Path<'_>, node: Node) -> Option<Text> {
+        let plain = |text: String| {
+            Some(Text {
+                text,
+                style: ScalarStyle::Plain,
+            })
+        };
+        match node.value {
+            Value::Str(text) => Some(Text {
+                text: text.text,
+                style: text.style,
+            }),
+            Value::Int(value) => plain(value.to_string()),
+            Value::Float(value) => plain(float_text(value)),
+            Value::Bool(value) => plain(value.to_string()),
+            _ => {
+                self.wrong_type(name, "a string", &node);
+                None
+            }
+        }
+    }
+
+    /// A scalar kept as its text (parameter defaults, option values).
+    pub(super) fn scalar_text(&mut self, name: Path<'_>, node: Node) -> Option<String> {
+        self.text(name, node).map(|text| text.text)
+    }
+
+    pub(super) fn boolean(&mut self, name: Path<'_>, node: Node) -> Option<bool> {
+        match node.value {
+            Value::Bool(value) => Some(value),
+            _ => {
+                self.wrong_type(name, "`true` or `false`", &node);
+                None
+            }
+        }
+    }
+
+    pub(super) fn integer(&mut self, name: Path<'_>, node: Node) -> Option<i64> {
+        match node.value {
+            Value::Int(value) => Some(value),
+            _ => {
+                self.wrong_type(name, "an integer", &node);
+                None
+            }
+        }
+    }
+
+    pub(super) fn duration(&mut self, name: Path<'_>, node: Node) -> Option<GoDuration> {
+        let text = match node.value {
+            Value::Str(text) => text.text,
+            Value::Int(0) => return Some(GoDuration::default()),
+            Value::Int(value) => value.to_string(),
+            Value::Float(value) => float_text(value),
+            _ => {
+                self.wrong_type(name, "a duration such as `30s`", &node);
+                return None;
+            }
+        };
+        match parse_duration(&text) {
+            Ok(duration) => Some(GoDuration(duration)),
+            Err(error) => {
+                self.report(
+                    Diagnostic::new(
+                        Rule::InvalidDuration,
+                        node.span,
+                        format!("`{name}`: `{text}` is not a duration: {error}"),
+                    )
+                    .with_label("not a Go duration")
+                    .with_help("write a Go duration: a number and a unit (ns, us, ms, s, m, h), e.g. `250ms`, `30s`, `1m30s`, `2h`"),
+                );
+                None
+            }
+        }
+    }
+
+    pub(super) fn enumeration<E: Enumeration>(&mut self, name: Path<'_>, node: Node) -> Option<E> {
+        let Value::Str(text) = &node.value else {
+            let names: Vec<String> = E::names().iter().map(|n| format!("`{n}`")).collect();
+            self.wrong_type(name, &format!("one of {}", names.join(", ")), &node);
+            return None;
+        };
+        if let Some(value) = E::from_name(&text.text) {
+            return Some(value);
+        }
+        self.report(invalid_choice(name, &text.text, node.span, &E::names()));
+        None
+    }
+
+    /// `method`: a template; when it holds no token it must name a standard method.
+    pub(super) fn method(&mut self, name: Path<'_>, node: Node) -> Option<Text> {
+        let span = node.span;
+        let text = self.text(name, node)?;
+        if !text.text.contains("${") && Method::from_name(&text.text.to_ascii_uppercase()).is_none()
+        {
+            self.report(invalid_choice(name, &text.text, span, &Method::names()));
+            return None;
+        }
+        Some(text)
+    }
+
+    pub(super) fn list<T>(
+        &mut self,
+        name: Path<'_>,
+        node: Node,
+        item: Convert<T>,
+    ) -> Option<Vec<Spanned<T>>> {
+        let Node {
+            value: Value::Seq(items),
+            ..
+        } = node
+        else {
+            self.wrong_type(name, "a list", &node);
+            return None;
+        };
+        let mut values = Vec::with_capacity(items.len());
+        for (index, node) in items.into_iter().enumerate() {
+            let span = node.span;
+            self.key_span = span;
+            if let Some(value) = item(self, Path::Index(&name, index), node) {
+                values.push(Spanned::new(value, span));
+            }
+        }
+        Some(values)
+    }
+
+    pub(super) fn named_map<T>(
+        &mut self,
+        name: Path<'_>,
+        node: Node,
+        item: Convert<T>,
+    ) -> Option<NamedMap<T>> {
+        let Node {
+            value: Value::Map(map),
+            ..
+        } = node
+        else {
+            self.wrong_type(name, "a map", &node);
+            return None;
+        };
+        let mut items = Vec::with_capacity(map.entries.len());
+        for entry in map.entries {
+            self.key_span = entry.key.span;
+            let value_span = entry.value.span;
+            if let Some(value) = item(self, Path::Child(&name, &entry.key.name), entry.value) {
+                items.push(Named {
+                    name: Spanned::new(entry.key.name, entry.key.span),
+                    value: Spanned::new(value, value_span),
+                });
+            }
+        }
+        Some(NamedMap(items))
+    }
+
+    /// A nested map read with its own field reader and its section's field list.
+    pub(super) fn section<T>(
+        &mut self,
+        name: Path<'_>,
+        node: Node,
+        section: Section,
+        read: fn(&mut Decoder, &mut Fields) -> T,
+    ) -> Option<T> {
+        let Node {
+            value: Value::Map(map),
+            ..
+        } = node
+        else {
+            self.wrong_type(name, "a map", &node);
+            return None;
+        };
+        let mut fields = Fields::new(map, self.key_span);
+        name.write_to(&mut fields.prefix);
+        let value = read(self, &mut fields);
+        self.finish(&fields, Block::Section(section), None);
+        Some(value)
+    }
+}
+
+/// `invalid-value` for a value outside its enumeration, with a did-you-mean and a fix.
+fn invalid_choice(
+    name: Path<'_>,
+    written: &str,
+    span: Span,
+    allowed: &[&'static str],
+) -> Diagnostic {
+    let list: Vec<String> = allowed.iter().map(|value| format!("`{value}`")).collect();
+    let mut diagnostic = Diagnostic::new(
+        Rule::InvalidValue,
+        span,
+        format!("`{name}` must be {}, found `{written}`", join_or(&list)),
+    )
+    .with_label(format!("not a valid `{name}`"));
+    let suggestions = did_you_mean(written, allowed.iter().copied());
+    if let Some(best) = suggestions.first() {
+        diagnostic = diagnostic.with_help(format!("did you mean `{best}`?"));
+        if let Some(edit) = name_span(span, written) {
+            diagnostic = diagnostic.with_replacement(
+                format!("Replace `{written}` with `{best}`"),
+                edit,
+                *best,
+            );
+        }
+    }
+    diagnostic
+}
