@@ -22,11 +22,7 @@ impl Decoder {
         }
     }
 
-    fn component(
-        &mut self,
-        name: Option<Spanned<String>>,
-        node: &Node,
-    ) -> Option<Component> {
+    fn component(&mut self, name: Option<Spanned<String>>, node: &Node) -> Option<Component> {
         let map = as_map(node)?;
         let name = name.or_else(|| {
             ["name", "id"].iter().find_map(|key| {
