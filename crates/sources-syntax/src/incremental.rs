@@ -270,8 +270,29 @@ fn reparse_entry(map: &crate::Map, step: Step, old: &str, new: &str, edit: Edit)
     {
         return None;
     }
+    if empty_node_at(&entry, region.len()) {
+        return None;
+    }
     shift_entry(&mut entry, step.start as isize);
     Some(entry)
+}
+
+/// Whether a value of `entry` is empty and placed at `end`, the end of its text: the parser puts an
+/// empty value (such as one that is only a tag, `key: !tag`) at the token after it, which alone is
+/// the end of the entry's text but in the document is whatever follows the entry.
+fn empty_node_at(entry: &Entry, end: usize) -> bool {
+    let mut pending = vec![&entry.value];
+    while let Some(node) = pending.pop() {
+        if node.span.start == end && node.span.end == end {
+            return true;
+        }
+        match &node.value {
+            Value::Map(map) => pending.extend(map.entries.iter().map(|entry| &entry.value)),
+            Value::Seq(items) => pending.extend(items),
+            _ => {}
+        }
+    }
+    false
 }
 
 /// Whether an entry's text, alone, parses as it does inside the document: its first line is the

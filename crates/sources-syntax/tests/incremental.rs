@@ -45,6 +45,16 @@ fn an_edit_inside_one_entry_reparses_the_deepest_entry_holding_it() {
 }
 
 #[test]
+fn an_empty_value_placed_at_the_end_of_an_entry_reparses_its_parent() {
+    // `!limit` alone is a tagged empty value, which the parser places at the next token: the
+    // next line's key in the document, but the end of the text when `limit_param` is parsed alone.
+    // (Found by the fuzz harness's long run, seed 9, input 527364.)
+    let old = "data:\n  sources:\n    apps:\n      type: http\n      window:\n        limit_param: limit\n        search_param: q\n";
+    let new = old.replacen(": limit", ": !limit", 1);
+    assert_eq!(update(old, &new, Syntax::Yaml), spliced(4));
+}
+
+#[test]
 fn an_edit_that_reaches_out_of_an_entry_reparses_its_parent() {
     // A line at the entry's column or less belongs to the mapping or a parent.
     for (to, depth) in [("    other: 1", 2), ("  top: 1", 1)] {
