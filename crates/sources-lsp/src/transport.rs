@@ -140,32 +140,28 @@ async fn read_input<I: AsyncRead + Unpin>(
     while let Some(frame) = frames.next().await {
         match frame {
             Frame::Body(body) => match check_message(&body) {
-                Ok(Checked::Request { id, method }) if shut_down && method != "exit" => {
+                Ok(Checked::Call {
+                    id: Some(id),
+                    request,
+                }) if shut_down && request.method() != "exit" => {
                     let refused = Refused {
                         code: INVALID_REQUEST,
                         id,
                         message: format!(
-                            "`{method}` after `shutdown`: the server only accepts `exit` now"
+                            "`{}` after `shutdown`: the server only accepts `exit` now",
+                            request.method()
                         ),
                     };
                     refused.report(&outgoing);
                 }
-                Ok(checked) => {
-                    shut_down |=
-                        matches!(&checked, Checked::Request { method, .. } if method == "shutdown");
-                    if checked == Checked::Response {
-                        let Ok(response) = serde_json::from_slice::<Response>(&body) else {
-                            continue;
-                        };
-                        if responses_to_server.send(response).await.is_err() {
-                            return;
-                        }
-                        continue;
+                Ok(Checked::Response(response)) => {
+                    if responses_to_server.send(response).await.is_err() {
+                        return;
                     }
-                    let Ok(request) = serde_json::from_slice::<Request>(&body) else {
-                        continue;
-                    };
+                }
+                Ok(Checked::Call { id, request }) => {
                     drop(body);
+                    shut_down |= id.is_some() && request.method() == "shutdown";
                     if future::poll_fn(|cx| service.poll_ready(cx)).await.is_err() {
                         return;
                     }
@@ -243,15 +239,18 @@ fn log_to_stderr(message: &str) {
     let _ = writeln!(std::io::stderr().lock(), "sources lsp: {message}");
 }
 
-/// What a valid message is.
+/// A valid message, read once into what the server takes.
 #[derive(Debug, PartialEq)]
 pub(crate) enum Checked {
-    /// A request (it has an id) and its method.
-    Request { id: Value, method: String },
-    /// A notification.
-    Notification,
+    /// A request (`id` is its id) or a notification (no `id`).
+    Call {
+        /// The id a request is answered with.
+        id: Option<Value>,
+        /// The message.
+        request: Request,
+    },
     /// A response to one of the server's requests.
-    Response,
+    Response(Response),
 }
 
 /// Checks that a body is one JSON-RPC 2.0 request, notification or response that the server can
@@ -285,30 +284,29 @@ pub(crate) fn check_message(body: &[u8]) -> Result<Checked, Refused> {
     if object.get("jsonrpc") != Some(&Value::String("2.0".to_owned())) {
         return Err(invalid(answer_id, "`jsonrpc` is not \"2.0\""));
     }
-    match object.get("method") {
-        Some(Value::String(method)) => {
+    let is_call = match object.get("method") {
+        Some(Value::String(_)) => {
             if let Some(params) = object.get("params") {
                 if !params.is_object() && !params.is_array() && !params.is_null() {
                     return Err(invalid(answer_id, "`params` is not an object or an array"));
                 }
             }
-            serde_json::from_value::<Request>(value.clone())
-                .map_err(|error| invalid(answer_id, &error.to_string()))?;
-            Ok(match id {
-                Some(id) => Checked::Request {
-                    id,
-                    method: method.clone(),
-                },
-                None => Checked::Notification,
-            })
+            true
         }
-        Some(_) => Err(invalid(answer_id, "`method` is not a string")),
+        Some(_) => return Err(invalid(answer_id, "`method` is not a string")),
         None if id.is_some() && (object.contains_key("result") != object.contains_key("error")) => {
-            serde_json::from_value::<Response>(value.clone())
-                .map(|_| Checked::Response)
-                .map_err(|error| invalid(answer_id, &error.to_string()))
+            false
         }
-        None => Err(invalid(answer_id, "no `method`, and not a response")),
+        None => return Err(invalid(answer_id, "no `method`, and not a response")),
+    };
+    if is_call {
+        serde_json::from_value::<Request>(value)
+            .map(|request| Checked::Call { id, request })
+            .map_err(|error| invalid(answer_id, &error.to_string()))
+    } else {
+        serde_json::from_value::<Response>(value)
+            .map(Checked::Response)
+            .map_err(|error| invalid(answer_id, &error.to_string()))
     }
 }
 
@@ -596,18 +594,21 @@ mod tests {
         );
         assert_eq!(
             check_message(br#"{"jsonrpc":"2.0","id":1,"method":"a"}"#),
-            Ok(Checked::Request {
-                id: json!(1),
-                method: "a".to_owned()
+            Ok(Checked::Call {
+                id: Some(json!(1)),
+                request: Request::build("a").id(1).finish(),
             })
         );
         assert_eq!(
             check_message(br#"{"jsonrpc":"2.0","method":"n","params":[]}"#),
-            Ok(Checked::Notification)
+            Ok(Checked::Call {
+                id: None,
+                request: Request::build("n").params(json!([])).finish(),
+            })
         );
         assert_eq!(
             check_message(br#"{"jsonrpc":"2.0","id":1,"result":null}"#),
-            Ok(Checked::Response)
+            Ok(Checked::Response(Response::from_ok(1.into(), Value::Null)))
         );
     }
 }
