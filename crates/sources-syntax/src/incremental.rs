@@ -8,7 +8,8 @@
 //! column, indents every other line deeper than that key (so it cannot end the mapping or belong to
 //! a parent), holds no tab, lone carriage return, byte order mark or control character, ends at a
 //! line end, and parses alone into exactly one entry, without errors, anchors or aliases, under a
-//! key no sibling has. Anything else parses the whole text. The entries around it keep their
+//! key no sibling has. The deepest entry holding the edit is tried first, then up to three enclosing
+//! ones. Anything else parses the whole text. The entries around it keep their
 //! subtrees; those after it move by the edit's length.
 
 use crate::{Entry, Node, Parse, Span, Syntax, Value, yaml};
@@ -149,11 +150,19 @@ struct Step {
     end: usize,
 }
 
+/// How many enclosing entries [`splice`] tries, deepest first, before it gives up: enough for an
+/// edit inside a field of an entry of `data.sources` to fall back to the entry, `sources` or `data`.
+const MAX_TRIES: usize = 4;
+
 /// Splices the edit into the tree at the deepest entry where that is sound, giving its depth;
 /// `None` (and the tree untouched) when there is none.
+///
+/// Each try parses an entry's text alone; after [`MAX_TRIES`] entries the whole text is parsed
+/// instead, so a deep document whose edit fails level after level costs a few whole parses at
+/// most, not one per level.
 fn splice(root: &mut Node, old: &str, new: &str, edit: Edit) -> Option<usize> {
     let path = path_to(root, old, edit);
-    for depth in (0..path.len()).rev() {
+    for depth in (0..path.len()).rev().take(MAX_TRIES) {
         let map = mapping_at(root, &path[..depth])?;
         let Some(entry) = reparse_entry(map, path[depth], old, new, edit) else {
             continue;

@@ -88,6 +88,25 @@ fn an_edit_that_no_entry_can_hold_parses_everything() {
 }
 
 #[test]
+fn a_deep_edit_that_fails_level_after_level_stops_trying_and_parses_whole() {
+    // Forty nested entries; the new line at column 1 fits only the outermost entry. Trying each
+    // enclosing entry in turn would parse forty texts: after a few the whole text is parsed.
+    let mut old = String::new();
+    for level in 0..40 {
+        old.push_str(&format!("{}k{level}:\n", " ".repeat(level)));
+    }
+    old.push_str(&format!("{}leaf: 1\n", " ".repeat(40)));
+    let new = format!("{old} x: 1\n");
+    assert_eq!(update(&old, &new, Syntax::Yaml), Reparse::Full);
+    // Shallow, the same kind of edit is still spliced at the entry that holds it.
+    let shallow = "k0:\n k1:\n  leaf: 1\n";
+    assert_eq!(
+        update(shallow, &format!("{shallow} x: 1\n"), Syntax::Yaml),
+        spliced(1)
+    );
+}
+
+#[test]
 fn documents_the_splice_cannot_follow_are_parsed_whole() {
     // Anchors anywhere: a value may come from elsewhere in the text.
     let anchored = format!("{SOURCES}    copy:\n      base: &b {{type: http}}\n");
