@@ -6,10 +6,10 @@
 use sources_config::Config;
 use sources_config::Field;
 use sources_config::model::{Body, Window};
-use sources_diagnostics::{Diagnostic, Rule};
+use sources_diagnostics::{Collector, Diagnostic, Rule};
 
 /// Every anchored-window rule, for every `http` and `exec` window.
-pub(crate) fn check_anchored(config: &Config, out: &mut Vec<Diagnostic>) {
+pub(crate) fn check_anchored(config: &Config, out: &mut Collector) {
     for source in &config.entries {
         let http = matches!(source.body, Body::Http(_));
         let Some(window) = source.body.window() else {
@@ -26,7 +26,7 @@ fn check_anchored_window(
     window: &Field<Window>,
     cursor: &Field<String>,
     http: bool,
-    out: &mut Vec<Diagnostic>,
+    out: &mut Collector,
 ) {
     let w = &window.value;
     if http {
@@ -99,7 +99,7 @@ fn check_anchored_window(
     }
 }
 
-fn check_unanchored_window(w: &Window, http: bool, out: &mut Vec<Diagnostic>) {
+fn check_unanchored_window(w: &Window, http: bool, out: &mut Collector) {
     if let Some(anchor) = &w.anchor {
         out.push(
             Diagnostic::new(

@@ -9,7 +9,7 @@ use sources_config::template::WindowToken;
 use sources_config::{
     Body, Component, ComponentKind, Config, Growing, ReferenceField, Source, Window,
 };
-use sources_diagnostics::{Diagnostic, Rule, Span};
+use sources_diagnostics::{Collector, Diagnostic, Rule, Span};
 
 use crate::references::References;
 use crate::window::command_tokens;
@@ -19,7 +19,7 @@ pub(crate) fn check_bindings(
     config: &Config,
     references: &References,
     file: &str,
-    out: &mut Vec<Diagnostic>,
+    out: &mut Collector,
 ) {
     for component in &config.components {
         check_component(config, component, file, out);
@@ -50,7 +50,7 @@ fn describe(component: &Component) -> String {
     }
 }
 
-fn check_component(config: &Config, component: &Component, file: &str, out: &mut Vec<Diagnostic>) {
+fn check_component(config: &Config, component: &Component, file: &str, out: &mut Collector) {
     let (Some(binding), Some(kind)) = (&component.source, &component.kind) else {
         return;
     };
@@ -145,7 +145,7 @@ fn check_sortable_columns(
     window: &Field<Window>,
     component: &Component,
     file: &str,
-    out: &mut Vec<Diagnostic>,
+    out: &mut Collector,
 ) {
     let w = &window.value;
     let sorts_by_command = matches!(entry.body, Body::Exec(_))
@@ -206,7 +206,7 @@ fn check_sortable_columns(
 
 /// `window-operator-input`: operators (and merges) reading a windowed entry, and a `pipe` on a
 /// windowed entry.
-fn check_operator_inputs(config: &Config, references: &References, out: &mut Vec<Diagnostic>) {
+fn check_operator_inputs(config: &Config, references: &References, out: &mut Collector) {
     for (consumer, reference) in references.with_entries(config) {
         if reference.field == ReferenceField::Growing {
             continue;

@@ -9,7 +9,7 @@ use std::sync::{Mutex, PoisonError};
 use sources_config::Config;
 use sources_config::Text;
 use sources_config::model::Body;
-use sources_diagnostics::{Diagnostic, Rule, Span};
+use sources_diagnostics::{Collector, Diagnostic, Rule, Span};
 
 use crate::templates::text_span;
 
@@ -83,7 +83,7 @@ pub fn sites(body: &Body) -> Vec<ExpressionSite<'_>> {
 
 /// `expression`: compiles every expression of every entry and pipe stage; the first error of
 /// each is reported at its exact position in the file.
-pub(crate) fn check_expressions(config: &Config, file: &str, out: &mut Vec<Diagnostic>) {
+pub(crate) fn check_expressions(config: &Config, file: &str, out: &mut Collector) {
     for source in &config.entries {
         let stages = source
             .body

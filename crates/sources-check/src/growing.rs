@@ -6,12 +6,12 @@
 use sources_config::Config;
 use sources_config::Field;
 use sources_config::model::{Growing, Source, Window};
-use sources_diagnostics::{Diagnostic, Rule};
+use sources_diagnostics::{Collector, Diagnostic, Rule};
 
 use crate::{expressions, fixes};
 
 /// Every growing rule, for every window.
-pub(crate) fn check_growing(config: &Config, file: &str, out: &mut Vec<Diagnostic>) {
+pub(crate) fn check_growing(config: &Config, file: &str, out: &mut Collector) {
     for source in &config.entries {
         let Some(window) = source.body.window() else {
             continue;
@@ -41,7 +41,7 @@ fn check_declared(
     w: &Window,
     growing: &Field<Growing>,
     file: &str,
-    out: &mut Vec<Diagnostic>,
+    out: &mut Collector,
 ) {
     if let Some(every) = w
         .follow_every

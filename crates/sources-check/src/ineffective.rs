@@ -4,12 +4,12 @@
 
 use sources_config::template::Template;
 use sources_config::{Body, Config, Enumeration, Field, LeafFields, Source};
-use sources_diagnostics::{Diagnostic, Rule};
+use sources_diagnostics::{Collector, Diagnostic, Rule};
 
 use crate::fixes;
 
 /// Every ineffective-field rule, and the websocket scheme, for every entry.
-pub(crate) fn check_ineffective(config: &Config, file: &str, out: &mut Vec<Diagnostic>) {
+pub(crate) fn check_ineffective(config: &Config, file: &str, out: &mut Collector) {
     for source in &config.entries {
         let Some(leaf) = source.body.leaf() else {
             continue;
@@ -89,7 +89,7 @@ fn check_streamed_cache(
     source: &Source,
     leaf: &LeafFields,
     file: &str,
-    out: &mut Vec<Diagnostic>,
+    out: &mut Collector,
 ) {
     let (Some(cache), Some(why)) = (&leaf.cache, streams(config, source)) else {
         return;
@@ -109,11 +109,7 @@ fn check_streamed_cache(
 
 /// `invalid-value` when the literal start of a websocket url fixes a scheme other than
 /// `ws://`/`wss://` (a url starting with a token is judged only at run time).
-fn check_websocket_scheme(
-    url: &Field<sources_config::Text>,
-    file: &str,
-    out: &mut Vec<Diagnostic>,
-) {
+fn check_websocket_scheme(url: &Field<sources_config::Text>, file: &str, out: &mut Collector) {
     let text = url.value.as_str();
     if sources_config::url_scheme::fits(text, sources_config::url_scheme::WEBSOCKET) {
         return;

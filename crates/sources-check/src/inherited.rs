@@ -44,47 +44,45 @@ pub(crate) fn inheritors(root: &Node, text: &str, syntax: Syntax) -> Vec<Inherit
     inheritors
 }
 
-/// Names the inheriting entries in every diagnostic that lies in inherited text.
-pub(crate) fn attribute(inheritors: &[Inheritor], diagnostics: &mut [Diagnostic]) {
-    if inheritors.is_empty() {
+/// Names the inheriting entries in a diagnostic that lies in inherited text.
+pub(crate) fn attribute(inheritors: &[Inheritor], diagnostic: &mut Diagnostic) {
+    if inheritors.is_empty() || diagnostic.rule == Rule::Syntax {
         return;
     }
-    for diagnostic in diagnostics.iter_mut().filter(|d| d.rule != Rule::Syntax) {
-        let span = diagnostic.span;
-        let heirs: Vec<&Inheritor> = inheritors
-            .iter()
-            .filter(|heir| {
-                heir.regions
-                    .iter()
-                    .any(|region| region.start <= span.start && span.end <= region.end)
-            })
-            .collect();
-        if heirs.is_empty() {
-            continue;
-        }
-        // A message that names the entry it was found in (`http` source `pods`) is about that
-        // heir alone.
-        let named: Vec<&Inheritor> = heirs
-            .iter()
-            .copied()
-            .filter(|heir| diagnostic.message.contains(&format!("`{}`", heir.name)))
-            .collect();
-        let heirs = if named.is_empty() { heirs } else { named };
-        let names: Vec<String> = heirs
-            .iter()
-            .map(|heir| format!("`{}`", heir.name))
-            .collect();
-        diagnostic.message = format!(
-            "{} (in an anchor inherited by {})",
-            diagnostic.message,
-            names.join(", ")
-        );
-        for heir in heirs {
-            diagnostic.labels.push(Label {
-                span: heir.name_span,
-                message: format!("`{}` inherits this from the anchor", heir.name),
-            });
-        }
+    let span = diagnostic.span;
+    let heirs: Vec<&Inheritor> = inheritors
+        .iter()
+        .filter(|heir| {
+            heir.regions
+                .iter()
+                .any(|region| region.start <= span.start && span.end <= region.end)
+        })
+        .collect();
+    if heirs.is_empty() {
+        return;
+    }
+    // A message that names the entry it was found in (`http` source `pods`) is about that
+    // heir alone.
+    let named: Vec<&Inheritor> = heirs
+        .iter()
+        .copied()
+        .filter(|heir| diagnostic.message.contains(&format!("`{}`", heir.name)))
+        .collect();
+    let heirs = if named.is_empty() { heirs } else { named };
+    let names: Vec<String> = heirs
+        .iter()
+        .map(|heir| format!("`{}`", heir.name))
+        .collect();
+    diagnostic.message = format!(
+        "{} (in an anchor inherited by {})",
+        diagnostic.message,
+        names.join(", ")
+    );
+    for heir in heirs {
+        diagnostic.labels.push(Label {
+            span: heir.name_span,
+            message: format!("`{}` inherits this from the anchor", heir.name),
+        });
     }
 }
 

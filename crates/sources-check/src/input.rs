@@ -60,12 +60,7 @@ impl Analysis {
     /// block, or it does not parse and its text still looks like it declares one. The CLI skips
     /// walked files for which this is false; the language server publishes nothing for them.
     pub fn is_configuration(&self) -> bool {
-        self.has_sources
-            || (self
-                .diagnostics
-                .iter()
-                .any(|diagnostic| diagnostic.rule == Rule::Syntax)
-                && mentions_sources(self.line_index.text()))
+        self.has_sources || (!self.parsed && mentions_sources(self.line_index.text()))
     }
 }
 

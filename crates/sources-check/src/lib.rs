@@ -3,7 +3,9 @@
 //! Pure: no file, process, network or clock access, except `settings_file`, which finds and reads
 //! the project's settings file for every front end. Decoding (`sources-config`) reports the
 //! problems of single fields; the modules here check the model as a whole, one module per domain,
-//! each a `check_*` function that appends to the diagnostics.
+//! each a `check_*` function that pushes into the analysis's `Collector`, which runs the
+//! per-diagnostic stages (inherited keys, recovered values, suppressions, a front end's filter
+//! and bound) as each diagnostic is found.
 
 mod anchored;
 mod bindings;
@@ -30,10 +32,11 @@ pub use expressions::{CompileError, MAX_EXPRESSION_LEN, MAX_EXPRESSION_NESTING, 
 pub use expressions::{ExpressionSite, sites as expression_sites};
 pub use fix_all::{AppliedFix, Fixed, fix_all};
 pub use graph::{EdgeKind, Graph, GraphEdge, GraphNode, NodeKind};
+use std::rc::Rc;
 use std::sync::Arc;
 
 use sources_config::Config;
-use sources_diagnostics::{Diagnostic, Rule};
+use sources_diagnostics::{Collector, Diagnostic, Rule, Span};
 use sources_syntax::{LineIndex, Syntax};
 pub use suppress::{Baseline, add_suppressions, suppression_edit};
 pub use templates::{SiteKind, TemplateSite, sites as template_sites, window_token_misplaced};
@@ -41,14 +44,38 @@ pub use templates::{SiteKind, TemplateSite, sites as template_sites, window_toke
 /// Everything one document's analysis produced.
 #[derive(Debug)]
 pub struct Analysis {
-    /// Every problem, sorted by position.
+    /// Every problem, sorted by position (for a [`Bounded`] analysis, the first ones kept).
     pub diagnostics: Vec<Diagnostic>,
+    /// How many problems past a [`Bounded`] analysis's limit were left out (0 otherwise).
+    pub omitted: usize,
+    /// How many of those left out are errors.
+    pub omitted_errors: usize,
+    /// Whether the text parsed without syntax errors.
+    pub parsed: bool,
     /// The decoded model (as much of it as could be decoded).
     pub config: Config,
     /// Positions for this document's text.
     pub line_index: LineIndex,
     /// Whether the document has a `data.sources` block at all (files without one are not ours).
     pub has_sources: bool,
+}
+
+/// What a front end that shows only the first diagnostics asks of an analysis (the editor): its
+/// filter, then the limit. Both run as each diagnostic is found, after suppressions, so the
+/// analysis never holds more than about twice `limit` diagnostics.
+pub struct Bounded {
+    /// Keep the first `limit` diagnostics in the order of every output, and count the rest.
+    pub limit: usize,
+    /// Whether the front end shows a diagnostic at all (`false`: a rule its settings turn off).
+    pub keep: Box<dyn Fn(&Diagnostic) -> bool>,
+}
+
+impl std::fmt::Debug for Bounded {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Bounded")
+            .field("limit", &self.limit)
+            .finish_non_exhaustive()
+    }
 }
 
 /// Analyses one document. Never panics, never performs I/O.
@@ -60,7 +87,7 @@ pub fn analyze(text: &str, syntax: Syntax) -> Analysis {
 /// editor keeps a [`sources_syntax::Tree`] and reparses only what an edit changed). Gives exactly
 /// what [`analyze`] gives for the same text.
 pub fn analyze_parsed(text: &str, syntax: Syntax, parse: sources_syntax::Parse) -> Analysis {
-    analyze_indexed(text, syntax, parse, || LineIndex::new(text))
+    analyze_indexed(text, syntax, parse, || LineIndex::new(text), None)
 }
 
 /// Analyses one document from its parse like [`analyze_parsed`], with a line index that shares
@@ -70,73 +97,120 @@ pub fn analyze_shared(
     syntax: Syntax,
     parse: sources_syntax::Parse,
 ) -> Analysis {
-    analyze_indexed(text, syntax, parse, || LineIndex::shared(Arc::clone(text)))
+    analyze_indexed(
+        text,
+        syntax,
+        parse,
+        || LineIndex::shared(Arc::clone(text)),
+        None,
+    )
 }
 
-/// Analyses `text` from its parse; `index` makes its line index, once the tree is gone.
+/// Analyses one document like [`analyze_shared`], keeping only what `bounded` asks for: the
+/// diagnostics it keeps, the first `limit` of them, and how many more there were. The kept ones
+/// are exactly the first `limit` of [`analyze`]'s diagnostics that `keep` accepts.
+pub fn analyze_bounded(
+    text: &Arc<String>,
+    syntax: Syntax,
+    parse: sources_syntax::Parse,
+    bounded: Bounded,
+) -> Analysis {
+    analyze_indexed(
+        text,
+        syntax,
+        parse,
+        || LineIndex::shared(Arc::clone(text)),
+        Some(bounded),
+    )
+}
+
+/// Analyses `text` from its parse; `index` makes its line index, once the tree is gone. Every
+/// diagnostic goes through the same stages as it is found: named after the entries inheriting
+/// it, dropped where the parser recovered a value, silenced by suppressions, then (when
+/// `bounded`) filtered and bounded.
 fn analyze_indexed(
     text: &str,
     syntax: Syntax,
     parse: sources_syntax::Parse,
     index: impl FnOnce() -> LineIndex,
+    bounded: Option<Bounded>,
 ) -> Analysis {
-    let mut diagnostics: Vec<Diagnostic> = parse
+    let (mut out, keep) = match bounded {
+        Some(bounded) => (
+            Collector::bounded(bounded.limit),
+            Some(Rc::<dyn Fn(&Diagnostic) -> bool>::from(bounded.keep)),
+        ),
+        None => (Collector::unbounded(), None),
+    };
+    // What the stages need from the tree is read now: the decoder takes the tree, moving its
+    // strings into the model and freeing the rest as it goes.
+    let suppressions = Rc::new(suppress::find(text, parse.root.as_ref()));
+    let inheritors = match &parse.root {
+        Some(root) => inherited::inheritors(root, text, syntax),
+        None => Vec::new(),
+    };
+    let recovered: Vec<Span> = parse.errors.iter().map(|error| error.span).collect();
+    let syntax_errors = parse
         .errors
         .iter()
-        .map(|error| Diagnostic::new(Rule::Syntax, error.span, error.message.clone()))
-        .collect();
-    // What the steps after the checks need from the tree is read now: the decoder takes the tree,
-    // moving its strings into the model and freeing the rest as it goes.
-    let suppressions = suppress::find(text, parse.root.as_ref());
-    let (config, inheritors) = match parse.root {
-        Some(root) => {
-            let inheritors = inherited::inheritors(&root, text, syntax);
-            let (config, decoded) = sources_config::decode(root);
-            // Moved rather than copied when there is nothing before them: on a document with
-            // many problems, a copy would hold every diagnostic twice.
-            if diagnostics.is_empty() {
-                diagnostics = decoded;
-            } else {
-                diagnostics.extend(decoded);
+        .map(|error| Diagnostic::new(Rule::Syntax, error.span, error.message.clone()));
+    {
+        let suppressions = Rc::clone(&suppressions);
+        let keep = keep.clone();
+        out.set_stage(move |mut diagnostic| {
+            inherited::attribute(&inheritors, &mut diagnostic);
+            if is_recovered(&recovered, &diagnostic) || suppressions.silences(&diagnostic) {
+                return None;
             }
-            (config, inheritors)
-        }
-        None => (Config::default(), Vec::new()),
+            kept(keep.as_deref(), diagnostic)
+        });
+    }
+    out.extend(syntax_errors);
+    let config = match parse.root {
+        Some(root) => sources_config::decode_into(root, &mut out),
+        None => Config::default(),
     };
     if config.has_sources() {
-        check(&config, text, &mut diagnostics);
+        check(&config, text, &mut out);
     }
-    inherited::attribute(&inheritors, &mut diagnostics);
-    drop_recovered(&parse.errors, &mut diagnostics);
+    // The suppressions' own diagnostics come last, once every other diagnostic had its chance to
+    // use them; only the front end's filter and the bound apply to them.
     let parsed = parse.errors.is_empty();
-    suppress::apply(text, suppressions, &mut diagnostics, parsed);
-    sources_diagnostics::sort(&mut diagnostics);
+    out.set_stage(move |diagnostic| kept(keep.as_deref(), diagnostic));
+    out.extend(suppressions.unused(parsed));
+    let collected = out.finish();
     Analysis {
-        diagnostics,
+        diagnostics: collected.diagnostics,
+        omitted: collected.omitted,
+        omitted_errors: collected.omitted_errors,
+        parsed,
         has_sources: config.has_sources(),
         config,
         line_index: index(),
     }
 }
 
-/// Drops the diagnostics about a value the parser had to recover (a TOML value written without
-/// quotes, or missing): they start where a syntax error is, and that error already is the one
-/// mistake. Syntax errors themselves are all kept.
-fn drop_recovered(errors: &[sources_syntax::SyntaxError], diagnostics: &mut Vec<Diagnostic>) {
-    if errors.is_empty() {
-        return;
+/// `diagnostic` unless the front end's filter drops it.
+fn kept(keep: Option<&dyn Fn(&Diagnostic) -> bool>, diagnostic: Diagnostic) -> Option<Diagnostic> {
+    match keep {
+        Some(keep) if !keep(&diagnostic) => None,
+        _ => Some(diagnostic),
     }
-    diagnostics.retain(|diagnostic| {
-        diagnostic.rule == Rule::Syntax
-            || !errors.iter().any(|error| {
-                let end = error.span.end.max(error.span.start + 1);
-                (error.span.start..end).contains(&diagnostic.span.start)
-            })
-    });
+}
+
+/// Whether `diagnostic` is about a value the parser had to recover (a TOML value written without
+/// quotes, or missing): it starts where a syntax error (in `errors`) is, and that error already is
+/// the one mistake. Syntax errors themselves are all kept.
+fn is_recovered(errors: &[Span], diagnostic: &Diagnostic) -> bool {
+    diagnostic.rule != Rule::Syntax
+        && errors.iter().any(|error| {
+            let end = error.end.max(error.start + 1);
+            (error.start..end).contains(&diagnostic.span.start)
+        })
 }
 
 /// Every check over the decoded model.
-fn check(config: &Config, text: &str, out: &mut Vec<Diagnostic>) {
+fn check(config: &Config, text: &str, out: &mut Collector) {
     let references = references::References::of(config);
     references::check_unknown_sources(config, &references, out);
     references::check_unknown_components(config, out);

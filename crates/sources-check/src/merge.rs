@@ -2,14 +2,14 @@
 //! `sources`.
 
 use sources_config::{Config, Enumeration, Source};
-use sources_diagnostics::{Diagnostic, Rule};
+use sources_diagnostics::{Collector, Diagnostic, Rule};
 
 fn key<'a>(source: &'a Source, name: &str) -> Option<&'a sources_syntax::Key> {
     source.keys.iter().find(|key| key.name == name)
 }
 
 /// Reports `sources` with `children`, neither of them, and `tag_field` without `sources`.
-pub(crate) fn check_merge(config: &Config, out: &mut Vec<Diagnostic>) {
+pub(crate) fn check_merge(config: &Config, out: &mut Collector) {
     for source in &config.entries {
         if source.body.merge_fields().is_none() {
             continue;

@@ -4,12 +4,12 @@
 //! (`join-lookup`).
 
 use sources_config::{Body, Config, Enumeration, NamedMap, Source, Stage};
-use sources_diagnostics::{Diagnostic, Rule, Span, did_you_mean};
+use sources_diagnostics::{Collector, Diagnostic, Rule, Span, did_you_mean};
 
 use crate::{fixes, params};
 
 /// Every operator and pipe rule, for every entry.
-pub(crate) fn check_operators(config: &Config, file: &str, out: &mut Vec<Diagnostic>) {
+pub(crate) fn check_operators(config: &Config, file: &str, out: &mut Collector) {
     for source in &config.entries {
         if let Some(pipe) = source.body.common().and_then(|common| common.pipe.as_ref()) {
             for stage in &pipe.value {
@@ -39,7 +39,7 @@ pub(crate) fn check_operators(config: &Config, file: &str, out: &mut Vec<Diagnos
     }
 }
 
-fn check_stage(stage: &Stage, file: &str, out: &mut Vec<Diagnostic>) {
+fn check_stage(stage: &Stage, file: &str, out: &mut Collector) {
     if let Some(kind) = stage.kind.as_ref().filter(|kind| !kind.value.is_stage()) {
         out.push(
             Diagnostic::new(
@@ -82,7 +82,7 @@ fn check_stage(stage: &Stage, file: &str, out: &mut Vec<Diagnostic>) {
 }
 
 /// `keep`, `compute`, `parts` and `lookups` must each have at least one item, with non-empty keys.
-fn check_maps(body: &Body, out: &mut Vec<Diagnostic>) {
+fn check_maps(body: &Body, out: &mut Collector) {
     let map = match body {
         Body::Project(project) => project
             .keep
@@ -137,7 +137,7 @@ fn check_lookup(
     from_span: Span,
     target: &Source,
     on: Option<&NamedMap<sources_config::Text>>,
-    out: &mut Vec<Diagnostic>,
+    out: &mut Collector,
 ) {
     let target_name = &target.name.value;
     if let Some(kind) = target.kind.as_ref().filter(|kind| kind.value.is_operator()) {

@@ -9,7 +9,7 @@ use sources_config::template::{TokenKind, is_name};
 use sources_config::{
     Body, Config, Named, NamedMap, ParamType, Parameter, ReferenceField, Source, Spanned,
 };
-use sources_diagnostics::{Diagnostic, Rule, did_you_mean};
+use sources_diagnostics::{Collector, Diagnostic, Rule, did_you_mean};
 
 use crate::fixes;
 use crate::references::References;
@@ -20,7 +20,7 @@ pub(crate) fn check_params(
     config: &Config,
     references: &References,
     file: &str,
-    out: &mut Vec<Diagnostic>,
+    out: &mut Collector,
 ) {
     check_component_params(config, file, out);
     check_unbound(config, references, out);
@@ -54,7 +54,7 @@ pub(crate) fn check_params(
 /// `undeclared-param` for the parameters a component's binding supplies (`on_cursor.params`) that
 /// its source does not declare; otherwise `unbound-param` for a required parameter (no `default`)
 /// of its source that the binding does not supply.
-fn check_component_params(config: &Config, file: &str, out: &mut Vec<Diagnostic>) {
+fn check_component_params(config: &Config, file: &str, out: &mut Collector) {
     for component in &config.components {
         let Some(bound) = component.source.as_ref() else {
             continue;
@@ -116,7 +116,7 @@ fn check_component_params(config: &Config, file: &str, out: &mut Vec<Diagnostic>
 /// `unbound-param` where an operator (or `merge`) reads an entry with a required parameter that has
 /// no default and that the reader does not declare: the reader passes its inputs only the
 /// parameters it declares itself (by name), so nothing could ever bind it.
-fn check_unbound(config: &Config, references: &References, out: &mut Vec<Diagnostic>) {
+fn check_unbound(config: &Config, references: &References, out: &mut Collector) {
     for (index, source) in config.entries.iter().enumerate() {
         let own = declared(source);
         for reference in references.of_entry(index) {
@@ -170,7 +170,7 @@ pub(crate) fn declared(source: &Source) -> Option<&NamedMap<Parameter>> {
         .map(|field| &field.value)
 }
 
-fn check_declaration(parameter: &Named<Parameter>, file: &str, out: &mut Vec<Diagnostic>) {
+fn check_declaration(parameter: &Named<Parameter>, file: &str, out: &mut Collector) {
     let name = &parameter.name.value;
     let declaration = &parameter.value.value;
     if let (Some(required), Some(default)) = (&declaration.required, &declaration.default) {
@@ -238,7 +238,7 @@ fn check_supplied(
     target: &str,
     declared: &NamedMap<Parameter>,
     file: &str,
-    out: &mut Vec<Diagnostic>,
+    out: &mut Collector,
 ) {
     let name = supplied.value.as_str();
     if declared.get(name).is_some() {
@@ -286,7 +286,7 @@ pub(crate) fn check_references(
     source: &Source,
     sites: &[ParsedSite<'_>],
     file: &str,
-    out: &mut Vec<Diagnostic>,
+    out: &mut Collector,
 ) {
     let declared = declared(source);
     let names: Vec<&str> = declared

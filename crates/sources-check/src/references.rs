@@ -4,7 +4,7 @@
 
 use sources_config::cadence::MAX_CHAIN_DEPTH;
 use sources_config::{Config, ReferenceField, Source, SourceRef, name_span};
-use sources_diagnostics::{Diagnostic, Rule, did_you_mean};
+use sources_diagnostics::{Collector, Diagnostic, Rule, did_you_mean};
 
 /// Every entry's references to other entries, collected once per analysis for each check that
 /// follows them.
@@ -55,11 +55,7 @@ impl References {
 }
 
 /// Reports references to names that no entry has, with a did-you-mean and a rename fix.
-pub(crate) fn check_unknown_sources(
-    config: &Config,
-    references: &References,
-    out: &mut Vec<Diagnostic>,
-) {
+pub(crate) fn check_unknown_sources(config: &Config, references: &References, out: &mut Collector) {
     for (source, reference) in references.with_entries(config) {
         if config.get(&reference.name.value).is_none() {
             let what = format!(
@@ -95,7 +91,7 @@ pub(crate) fn check_unknown_sources(
 
 /// Reports an `on_cursor.component` that names no component of `tui.components`, with a
 /// did-you-mean and a rename fix.
-pub(crate) fn check_unknown_components(config: &Config, out: &mut Vec<Diagnostic>) {
+pub(crate) fn check_unknown_components(config: &Config, out: &mut Collector) {
     let names: Vec<&str> = config
         .components
         .iter()
@@ -175,7 +171,7 @@ struct Edge<'a> {
 }
 
 /// Reports every strongly connected group of entries once, naming one cycle through it.
-pub(crate) fn check_cycles(config: &Config, references: &References, out: &mut Vec<Diagnostic>) {
+pub(crate) fn check_cycles(config: &Config, references: &References, out: &mut Collector) {
     let edges: Vec<Vec<Edge<'_>>> = (0..config.entries.len())
         .map(|index| {
             references
@@ -211,7 +207,7 @@ fn check_depth(
     config: &Config,
     edges: &[Vec<Edge<'_>>],
     components: &[Vec<usize>],
-    out: &mut Vec<Diagnostic>,
+    out: &mut Collector,
 ) {
     let followed = |edge: &&Edge<'_>| edge.reference.field != ReferenceField::Growing;
     let mut depth = vec![1usize; edges.len()];

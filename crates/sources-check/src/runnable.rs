@@ -10,10 +10,10 @@
 use sources_config::template::{Segment, Template as Parsed};
 use sources_config::url_scheme;
 use sources_config::{Body, Config, Field, Format, LeafFields, NamedMap, Source, Template, Window};
-use sources_diagnostics::{Diagnostic, Rule};
+use sources_diagnostics::{Collector, Diagnostic, Rule};
 
 /// Every can-it-run rule, for every entry.
-pub(crate) fn check_runnable(config: &Config, file: &str, out: &mut Vec<Diagnostic>) {
+pub(crate) fn check_runnable(config: &Config, file: &str, out: &mut Collector) {
     for source in &config.entries {
         if let Some(leaf) = source.body.leaf() {
             check_leaf(source, leaf, out);
@@ -56,7 +56,7 @@ pub(crate) fn check_runnable(config: &Config, file: &str, out: &mut Vec<Diagnost
     }
 }
 
-fn check_leaf(source: &Source, leaf: &LeafFields, out: &mut Vec<Diagnostic>) {
+fn check_leaf(source: &Source, leaf: &LeafFields, out: &mut Collector) {
     if let Some(timeout) = &leaf.timeout {
         let applies = matches!(
             source.body,
@@ -97,7 +97,7 @@ fn check_leaf(source: &Source, leaf: &LeafFields, out: &mut Vec<Diagnostic>) {
 fn check_static_root(
     data: Option<&Field<sources_config::AnyValue>>,
     root: Option<&Field<String>>,
-    out: &mut Vec<Diagnostic>,
+    out: &mut Collector,
 ) {
     let (Some(data), Some(root)) = (data, root) else {
         return;
@@ -118,10 +118,7 @@ fn check_static_root(
 }
 
 /// `invalid-value` for an empty `command` or a literally empty program.
-fn check_command(
-    command: &Field<Vec<sources_config::Spanned<Template>>>,
-    out: &mut Vec<Diagnostic>,
-) {
+fn check_command(command: &Field<Vec<sources_config::Spanned<Template>>>, out: &mut Collector) {
     match command.value.first() {
         None => out.push(
             Diagnostic::new(
@@ -149,7 +146,7 @@ fn check_command(
 
 /// `invalid-value` for an `http` url that is empty, or whose literal start fixes a relative url or
 /// a scheme other than `http://`/`https://`.
-fn check_http_url(url: &Field<Template>, file: &str, out: &mut Vec<Diagnostic>) {
+fn check_http_url(url: &Field<Template>, file: &str, out: &mut Collector) {
     let text = url.value.as_str();
     if text.trim().is_empty() {
         out.push(
@@ -201,7 +198,7 @@ fn is_header_name(name: &str) -> bool {
 }
 
 /// `invalid-value` at each header name HTTP does not allow.
-fn check_header_names(headers: Option<&Field<NamedMap<Template>>>, out: &mut Vec<Diagnostic>) {
+fn check_header_names(headers: Option<&Field<NamedMap<Template>>>, out: &mut Collector) {
     for header in headers.iter().flat_map(|headers| headers.value.iter()) {
         let name = &header.name.value;
         if is_header_name(name) {
@@ -225,7 +222,7 @@ fn check_header_names(headers: Option<&Field<NamedMap<Template>>>, out: &mut Vec
 /// An anchored window merges `older`/`newer` into `body`, so `body` must render to a JSON object:
 /// judged in full when it has no `${…}` token, else by its first character only (a token may stand
 /// for any JSON).
-fn check_anchored_body(body: &Field<Template>, out: &mut Vec<Diagnostic>) {
+fn check_anchored_body(body: &Field<Template>, out: &mut Collector) {
     let template = Parsed::parse(body.value.as_str());
     let mut literal = String::new();
     let mut tokens = false;
@@ -273,7 +270,7 @@ fn check_anchored_body(body: &Field<Template>, out: &mut Vec<Diagnostic>) {
     }
 }
 
-fn check_window(window: Option<&Field<Window>>, out: &mut Vec<Diagnostic>) {
+fn check_window(window: Option<&Field<Window>>, out: &mut Collector) {
     let Some(filters) = window.and_then(|window| window.value.filters.as_ref()) else {
         return;
     };

@@ -6,7 +6,7 @@
 //! `unused-suppression`, with a safe fix that removes it. This module also writes suppressions
 //! ([`suppression_edit`]) for the editor's code action and `sources lint --add-suppressions`.
 
-use std::cell::OnceCell;
+use std::cell::{Cell, OnceCell};
 
 use sources_diagnostics::{Diagnostic, Edit, Rule, Span, did_you_mean};
 use sources_syntax::{Node, Syntax, Value};
@@ -30,7 +30,7 @@ struct Code {
     /// The rule, when the code names one.
     rule: Option<Rule>,
     /// Whether it silenced a diagnostic.
-    used: bool,
+    used: Cell<bool>,
 }
 
 /// One suppression comment.
@@ -153,14 +153,24 @@ fn string_spans(root: Option<&Node>) -> Vec<Span> {
 pub(crate) struct Found {
     suppressions: Vec<Suppression>,
     malformed: Vec<Malformed>,
+    /// The offset at which each line starts (only when there are suppressions).
+    line_starts: Vec<usize>,
 }
 
 /// Every suppression and malformed `# sources:` comment of the document.
 pub(crate) fn find(text: &str, root: Option<&Node>) -> Found {
     let (suppressions, malformed) = collect(text, root);
+    let line_starts = if suppressions.is_empty() {
+        Vec::new()
+    } else {
+        std::iter::once(0)
+            .chain(text.match_indices('\n').map(|(at, _)| at + 1))
+            .collect()
+    };
     Found {
         suppressions,
         malformed,
+        line_starts,
     }
 }
 
@@ -239,80 +249,74 @@ fn parse(rest: &str, at: usize) -> Option<(bool, Vec<Code>)> {
             name: name.to_owned(),
             span: Span::new(start, start + name.len()),
             rule: Rule::from_code(name),
-            used: false,
+            used: Cell::new(false),
         });
     }
     (!codes.is_empty()).then_some((file, codes))
 }
 
-/// Removes the diagnostics the document's suppressions silence, then reports each suppression that
-/// silenced nothing (only when `report_unused`: after a syntax error, rules that did not run would
-/// make every suppression look unused).
-pub(crate) fn apply(
-    text: &str,
-    found: Found,
-    diagnostics: &mut Vec<Diagnostic>,
-    report_unused: bool,
-) {
-    let Found {
-        mut suppressions,
-        malformed,
-    } = found;
-    if suppressions.is_empty() && malformed.is_empty() {
-        return;
-    }
-    let line_starts: Vec<usize> = std::iter::once(0)
-        .chain(text.match_indices('\n').map(|(at, _)| at + 1))
-        .collect();
-    diagnostics.retain(|diagnostic| {
-        if diagnostic.rule == Rule::UnusedSuppression {
-            return true;
+impl Found {
+    /// Whether a suppression silences `diagnostic`; each suppression that does is marked used.
+    pub(crate) fn silences(&self, diagnostic: &Diagnostic) -> bool {
+        if self.suppressions.is_empty() || diagnostic.rule == Rule::UnusedSuppression {
+            return false;
         }
-        let line = line_starts.partition_point(|&start| start <= diagnostic.span.start) - 1;
+        let line = self
+            .line_starts
+            .partition_point(|&start| start <= diagnostic.span.start)
+            - 1;
         let mut silenced = false;
-        for suppression in &mut suppressions {
+        for suppression in &self.suppressions {
             if suppression.scope != Scope::File && suppression.scope != Scope::Line(line) {
                 continue;
             }
-            for code in &mut suppression.codes {
+            for code in &suppression.codes {
                 if code.rule == Some(diagnostic.rule) {
-                    code.used = true;
+                    code.used.set(true);
                     silenced = true;
                 }
             }
         }
-        !silenced
-    });
-    if !report_unused {
-        return;
+        silenced
     }
-    for suppression in &suppressions {
-        let all_bad = suppression.codes.iter().all(|code| !code.used);
-        for (position, code) in suppression.codes.iter().enumerate() {
-            if code.used {
-                continue;
+
+    /// The `unused-suppression` diagnostics, once every other diagnostic went through
+    /// [`Found::silences`]: each suppression that silenced nothing (only when `report_unused`:
+    /// after a syntax error, rules that did not run would make every suppression look unused),
+    /// and each malformed `# sources:` comment.
+    pub(crate) fn unused(&self, report_unused: bool) -> Vec<Diagnostic> {
+        let mut diagnostics = Vec::new();
+        if report_unused {
+            for suppression in &self.suppressions {
+                let all_bad = suppression.codes.iter().all(|code| !code.used.get());
+                for (position, code) in suppression.codes.iter().enumerate() {
+                    if code.used.get() {
+                        continue;
+                    }
+                    let removal = if all_bad {
+                        suppression.removal
+                    } else {
+                        code_removal(&suppression.codes, position)
+                    };
+                    diagnostics.push(unused(code, suppression.scope, removal));
+                }
             }
-            let removal = if all_bad {
-                suppression.removal
-            } else {
-                code_removal(&suppression.codes, position)
-            };
-            diagnostics.push(unused(code, suppression.scope, removal));
         }
-    }
-    for comment in malformed {
-        diagnostics.push(
-            Diagnostic::new(
-                Rule::UnusedSuppression,
-                comment.span,
-                "this `# sources:` comment is not a suppression, so it silences nothing",
-            )
-            .with_label("not `ignore[…]` or `ignore-file[…]`")
-            .with_help(
-                "write `# sources: ignore[RULE-CODE]` for a line or `# sources: ignore-file[RULE-CODE]` for the file",
-            )
-            .with_replacement("Remove the comment", comment.removal, ""),
-        );
+        for comment in &self.malformed {
+            diagnostics.push(
+                Diagnostic::new(
+                    Rule::UnusedSuppression,
+                    comment.span,
+                    "this `# sources:` comment is not a suppression, so it silences nothing",
+                )
+                .with_label("not `ignore[…]` or `ignore-file[…]`")
+                .with_help(
+                    "write `# sources: ignore[RULE-CODE]` for a line or `# sources: ignore-file[RULE-CODE]` for the file",
+                )
+                .with_replacement("Remove the comment", comment.removal, ""),
+            );
+        }
+        diagnostics
     }
 }
 

@@ -13,7 +13,7 @@ use sources_config::template::{
 };
 
 use crate::{fixes, params};
-use sources_diagnostics::{Diagnostic, Rule, Span, did_you_mean};
+use sources_diagnostics::{Collector, Diagnostic, Rule, Span, did_you_mean};
 use sources_syntax::{Node, ScalarStyle, Str, Value};
 
 /// Which field of an entry a template is written in.
@@ -358,7 +358,7 @@ fn unencoded_url_tokens(
     site: &TemplateSite<'_>,
     template: &Template<'_>,
     file: &str,
-    out: &mut Vec<Diagnostic>,
+    out: &mut Collector,
 ) {
     for (token, part) in template.tokens().zip(template.url_parts()) {
         if part.is_encodable() || matches!(token.kind, TokenKind::Env(_) | TokenKind::Selection(_))
@@ -394,7 +394,7 @@ pub(crate) struct ParsedSite<'a> {
 /// The checks that read an entry's templates, entry by entry: each template is parsed once, for
 /// the template rules and for `undeclared-param-reference`, and only one entry's parses are held
 /// at a time.
-pub(crate) fn check_template_uses(config: &Config, file: &str, out: &mut Vec<Diagnostic>) {
+pub(crate) fn check_template_uses(config: &Config, file: &str, out: &mut Collector) {
     let mut parsed: Vec<ParsedSite<'_>> = Vec::new();
     for source in &config.entries {
         parsed.clear();
@@ -409,12 +409,7 @@ pub(crate) fn check_template_uses(config: &Config, file: &str, out: &mut Vec<Dia
 
 /// `invalid-template`, `unknown-namespace` and `window-token-misplaced` over the templates of one
 /// entry.
-fn check_templates(
-    source: &Source,
-    parsed: &[ParsedSite<'_>],
-    file: &str,
-    out: &mut Vec<Diagnostic>,
-) {
+fn check_templates(source: &Source, parsed: &[ParsedSite<'_>], file: &str, out: &mut Collector) {
     let window = source.body.window().map(|field| &field.value);
     for ParsedSite { site, template } in parsed {
         for error in &template.errors {

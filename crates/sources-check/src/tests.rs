@@ -1,9 +1,11 @@
 //! Tests of the whole-model checks through [`crate::analyze`].
 
-use sources_diagnostics::Diagnostic;
+use std::sync::Arc;
+
+use sources_diagnostics::{Diagnostic, Rule};
 use sources_syntax::Syntax;
 
-use crate::analyze;
+use crate::{Bounded, analyze, analyze_bounded};
 
 fn yaml(text: &str) -> Vec<Diagnostic> {
     analyze(text, Syntax::Yaml).diagnostics
@@ -213,4 +215,96 @@ fn an_anchored_body_that_is_not_a_json_object_is_reported() {
         "{}",
         broken[0].message
     );
+}
+
+/// A document with many problems of several rules at ties of position, inherited ones, used and
+/// unused suppressions and a malformed one.
+fn many_problems() -> String {
+    let mut text = String::from(
+        "x-common: &common\n  bogus: 1\n  timeout: 5s\n# sources: nonsense\ndata:\n  sources:\n",
+    );
+    for i in 0..60 {
+        let suppression = match i % 5 {
+            0 => "  # sources: ignore[unknown-source]",
+            1 => "  # sources: ignore[unknown-field]",
+            _ => "",
+        };
+        text.push_str(&format!(
+            "    e{i}:\n      <<: *common\n      type: filter\n      from: missing{i}{suppression}\n      where: \"true\"\n      extra{i}: 1\n      other{i}: 2\n"
+        ));
+    }
+    text
+}
+
+#[test]
+fn a_bounded_analysis_keeps_the_first_of_the_whole_after_suppressions_and_the_filter() {
+    let text = Arc::new(many_problems());
+    let whole = analyze(&text, Syntax::Yaml).diagnostics;
+    let rules: std::collections::BTreeSet<&str> = codes(&whole).into_iter().collect();
+    assert!(
+        rules.len() >= 3 && whole.len() > 150,
+        "{} diagnostics of {rules:?}",
+        whole.len()
+    );
+    assert!(
+        whole.iter().any(|d| d.message.contains("inherited by")),
+        "an inherited one"
+    );
+    assert!(rules.contains("unused-suppression"));
+    type Keep = fn(&Diagnostic) -> bool;
+    let filters: [Keep; 3] = [
+        |_| true,
+        |d| d.rule != Rule::UnknownField,
+        |d| d.rule != Rule::UnknownSource && d.rule != Rule::UnusedSuppression,
+    ];
+    for keep in filters {
+        let expected: Vec<Diagnostic> = whole.iter().filter(|d| keep(d)).cloned().collect();
+        for limit in [0, 1, 7, 100, expected.len() - 1, expected.len(), 5000] {
+            let bounded = analyze_bounded(
+                &text,
+                Syntax::Yaml,
+                sources_syntax::parse(&text, Syntax::Yaml),
+                Bounded {
+                    limit,
+                    keep: Box::new(keep),
+                },
+            );
+            let kept = limit.min(expected.len());
+            assert_eq!(bounded.diagnostics, expected[..kept], "limit {limit}");
+            assert_eq!(bounded.omitted, expected.len() - kept, "limit {limit}");
+            let errors = expected[kept..]
+                .iter()
+                .filter(|d| d.severity == sources_diagnostics::Severity::Error)
+                .count();
+            assert_eq!(bounded.omitted_errors, errors, "limit {limit}");
+        }
+    }
+}
+
+#[test]
+fn a_bounded_analysis_drops_values_the_parser_recovered_before_the_bound() {
+    let mut text = String::from("[data.sources.s]\ntype = \"sort\"\nfrom = \"a\"\nby = éa\n");
+    for i in 0..30 {
+        text.push_str(&format!(
+            "[data.sources.t{i}]\ntype = \"filter\"\nfrom = \"nope{i}\"\nwhere = é +\n"
+        ));
+    }
+    let text = Arc::new(text);
+    let whole = analyze(&text, Syntax::Toml).diagnostics;
+    assert!(codes(&whole).contains(&"syntax"));
+    for limit in [1, 10, 40] {
+        let bounded = analyze_bounded(
+            &text,
+            Syntax::Toml,
+            sources_syntax::parse(&text, Syntax::Toml),
+            Bounded {
+                limit,
+                keep: Box::new(|_| true),
+            },
+        );
+        let kept = limit.min(whole.len());
+        assert_eq!(bounded.diagnostics, whole[..kept], "limit {limit}");
+        assert_eq!(bounded.omitted, whole.len() - kept);
+        assert!(!bounded.parsed);
+    }
 }

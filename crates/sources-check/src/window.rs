@@ -9,7 +9,7 @@ use sources_config::enums::Format;
 use sources_config::model::{Body, Exec, Http, LeafFields, Paginate, Source, Window};
 use sources_config::template::{Template, TemplateErrorKind, TokenKind, WindowToken};
 use sources_config::{Field, Kind, Spanned};
-use sources_diagnostics::{Diagnostic, Rule, Span, did_you_mean};
+use sources_diagnostics::{Collector, Diagnostic, Rule, Span, did_you_mean};
 use sources_syntax::Key;
 
 use crate::templates::{self, SiteKind, filter_names, window_token_text};
@@ -85,7 +85,7 @@ fn entry_key(keys: &[Key], name: &str) -> Option<Span> {
 }
 
 /// Every window rule, for every entry.
-pub(crate) fn check_window(config: &Config, file: &str, out: &mut Vec<Diagnostic>) {
+pub(crate) fn check_window(config: &Config, file: &str, out: &mut Collector) {
     for source in &config.entries {
         check_stage_windows(source, out);
         match &source.body {
@@ -105,12 +105,7 @@ pub(crate) fn check_window(config: &Config, file: &str, out: &mut Vec<Diagnostic
 }
 
 /// `window-kind` for a `window` key on an entry or stage of a kind that has none.
-fn check_window_kind(
-    span: Span,
-    kind: Option<&Spanned<Kind>>,
-    leaf: bool,
-    out: &mut Vec<Diagnostic>,
-) {
+fn check_window_kind(span: Span, kind: Option<&Spanned<Kind>>, leaf: bool, out: &mut Collector) {
     let Some(kind) = kind.filter(|kind| !matches!(kind.value, Kind::Http | Kind::Exec)) else {
         return;
     };
@@ -135,7 +130,7 @@ fn check_window_kind(
 }
 
 /// `window-kind` for `window` written in a pipe stage.
-fn check_stage_windows(source: &Source, out: &mut Vec<Diagnostic>) {
+fn check_stage_windows(source: &Source, out: &mut Collector) {
     let stages = source.body.common().and_then(|common| common.pipe.as_ref());
     for stage in stages.iter().flat_map(|pipe| &pipe.value) {
         if let Some(span) = entry_key(&stage.value.keys, "window") {
@@ -158,11 +153,7 @@ fn following(follow: Option<&Field<bool>>) -> Option<&Field<bool>> {
 }
 
 /// `refresh` with `follow: true`.
-fn check_refresh_follow(
-    leaf: &LeafFields,
-    follow: Option<&Field<bool>>,
-    out: &mut Vec<Diagnostic>,
-) {
+fn check_refresh_follow(leaf: &LeafFields, follow: Option<&Field<bool>>, out: &mut Collector) {
     if let (Some(refresh), Some(follow)) = (&leaf.refresh, following(follow)) {
         out.push(
             Diagnostic::new(
@@ -178,7 +169,7 @@ fn check_refresh_follow(
 }
 
 /// `format: text` with a window or paginate.
-fn check_format(leaf: &LeafFields, what: &str, key_span: Span, out: &mut Vec<Diagnostic>) {
+fn check_format(leaf: &LeafFields, what: &str, key_span: Span, out: &mut Collector) {
     let Some(format) = &leaf.format else {
         return;
     };
@@ -205,7 +196,7 @@ fn check_follow_with(
     follow: Option<&Field<bool>>,
     what: &str,
     key_span: Span,
-    out: &mut Vec<Diagnostic>,
+    out: &mut Collector,
 ) {
     if let Some(follow) = following(follow) {
         out.push(
@@ -224,7 +215,7 @@ fn check_follow_with(
 }
 
 /// A negative integer field.
-fn check_negative(field: Option<&Field<i64>>, name: &str, help: &str, out: &mut Vec<Diagnostic>) {
+fn check_negative(field: Option<&Field<i64>>, name: &str, help: &str, out: &mut Collector) {
     if let Some(field) = field.filter(|field| field.value < 0) {
         out.push(
             Diagnostic::new(
@@ -238,7 +229,7 @@ fn check_negative(field: Option<&Field<i64>>, name: &str, help: &str, out: &mut 
     }
 }
 
-fn check_paginate(paginate: &Field<Paginate>, out: &mut Vec<Diagnostic>) {
+fn check_paginate(paginate: &Field<Paginate>, out: &mut Collector) {
     check_negative(
         paginate.value.max_pages.as_ref(),
         "max_pages",
@@ -247,7 +238,7 @@ fn check_paginate(paginate: &Field<Paginate>, out: &mut Vec<Diagnostic>) {
     );
 }
 
-fn check_window_numbers(window: &Window, out: &mut Vec<Diagnostic>) {
+fn check_window_numbers(window: &Window, out: &mut Collector) {
     check_negative(
         window.page_size.as_ref(),
         "page_size",
@@ -262,7 +253,7 @@ fn check_window_numbers(window: &Window, out: &mut Vec<Diagnostic>) {
     );
 }
 
-fn check_http(source: &Source, http: &Http, out: &mut Vec<Diagnostic>) {
+fn check_http(source: &Source, http: &Http, out: &mut Collector) {
     let leaf = &http.leaf;
     check_refresh_follow(leaf, http.follow.as_ref(), out);
     if let Some(paginate) = &http.paginate {
@@ -435,7 +426,7 @@ fn http_only_fields(w: &Window) -> [(Option<Span>, &'static str, &'static str); 
     ]
 }
 
-fn check_exec(source: &Source, exec: &Exec, file: &str, out: &mut Vec<Diagnostic>) {
+fn check_exec(source: &Source, exec: &Exec, file: &str, out: &mut Collector) {
     check_refresh_follow(&exec.leaf, exec.follow.as_ref(), out);
     let Some(window) = &exec.window else {
         return;

@@ -4,7 +4,7 @@
 //! what is left is reported as `unknown-field`. A wrong value is reported and its field left unset,
 //! and decoding goes on, so one mistake never hides another.
 
-use sources_diagnostics::{Diagnostic, Rule, did_you_mean};
+use sources_diagnostics::{Collector, Diagnostic, Rule, did_you_mean};
 use sources_syntax::{Entry, Key, Map, Node, Span, Value};
 
 use crate::config::Config;
@@ -18,7 +18,7 @@ mod components;
 mod sections;
 mod values;
 
-/// Decodes the document's root into the model, reporting every decoding problem.
+/// Decodes the document's root into the model, reporting every decoding problem (sorted).
 ///
 /// The tree is taken by value: its strings move into the model rather than being copied, and each
 /// part of it is freed as soon as it is decoded.
@@ -26,13 +26,28 @@ mod values;
 /// A document without a `data.sources` block decodes to an empty [`Config`] whose
 /// [`Config::has_sources`] is false, with no diagnostics: such files are not ours.
 pub fn decode(root: Node) -> (Config, Vec<Diagnostic>) {
+    let mut diagnostics = Collector::unbounded();
+    let config = decode_into(root, &mut diagnostics);
+    (config, diagnostics.finish().diagnostics)
+}
+
+/// Decodes the document's root into the model like [`decode`], pushing every decoding problem
+/// into `out` (which may bound what it keeps).
+pub fn decode_into(root: Node, out: &mut Collector) -> Config {
     let mut decoder = Decoder {
-        diagnostics: Vec::new(),
+        diagnostics: std::mem::take(out),
         key_span: Span::default(),
     };
+    let config = decode_root(&mut decoder, root);
+    *out = decoder.diagnostics;
+    config
+}
+
+/// Decodes the root with `decoder`.
+fn decode_root(decoder: &mut Decoder, root: Node) -> Config {
     let mut config = Config::default();
     let Value::Map(root_map) = root.value else {
-        return (config, decoder.diagnostics);
+        return config;
     };
     let (mut data, mut tui) = (None, None);
     for entry in root_map.entries {
@@ -50,7 +65,7 @@ pub fn decode(root: Node) -> (Config, Vec<Diagnostic>) {
         _ => None,
     });
     let Some(sources) = sources else {
-        return (config, decoder.diagnostics);
+        return config;
     };
     config.sources_key = Some(sources.key.span);
     config.sources_span = Some(sources.value.span);
@@ -84,7 +99,7 @@ pub fn decode(root: Node) -> (Config, Vec<Diagnostic>) {
         config.components = decoder.components(&components.value);
     }
     config.build_index();
-    (config, decoder.diagnostics)
+    config
 }
 
 fn get<'a>(map: &'a Map, name: &str) -> Option<&'a Entry> {
@@ -280,7 +295,7 @@ impl Fields {
 
 /// The decoder state: the diagnostics collected so far.
 pub(crate) struct Decoder {
-    pub(crate) diagnostics: Vec<Diagnostic>,
+    pub(crate) diagnostics: Collector,
     /// The key (or list item) whose value is being decoded: where a nested map's `missing-field`
     /// points.
     pub(crate) key_span: Span,

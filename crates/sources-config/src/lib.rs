@@ -29,7 +29,7 @@ mod tests;
 pub mod url_scheme;
 
 pub use config::{Config, ReferenceField, SourceRef};
-pub use decode::{decode, name_span};
+pub use decode::{decode, decode_into, name_span};
 pub use duration::{DurationError, GoDuration, format_duration, parse_duration};
 pub use enums::{
     Anchor, Emit, Enumeration, EventlogStart, Format, Kind, Method, OnError, Order, ParamType,

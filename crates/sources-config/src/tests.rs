@@ -33,7 +33,7 @@ fn position(text: &str, diagnostic: &Diagnostic) -> (u32, u32) {
 fn decoder_accepts_exactly_the_schema_fields_of_each_kind() {
     for kind in Kind::ALL {
         let mut decoder = Decoder {
-            diagnostics: Vec::new(),
+            diagnostics: Default::default(),
             key_span: Default::default(),
         };
         let mut reader = Fields::new(Map::default(), Default::default());
@@ -86,7 +86,7 @@ fn decoder_accepts_exactly_the_schema_fields_of_each_kind() {
     assert_eq!(sections.len(), Section::ALL.len());
     for (section, read) in sections {
         let mut decoder = Decoder {
-            diagnostics: Vec::new(),
+            diagnostics: Default::default(),
             key_span: Default::default(),
         };
         let mut reader = Fields::new(Map::default(), Default::default());

@@ -5,11 +5,13 @@
 //! end. This crate holds no rule logic: the checks live in `sources-config` (decoding) and
 //! `sources-check` (everything else).
 
+mod collect;
 mod fix;
 mod rules;
 mod spec;
 mod suggest;
 
+pub use collect::{Collected, Collector, order};
 pub use fix::{AppliedFix, FixOutcome, apply_safe_fixes, unified_diff};
 pub use rules::Rule;
 pub use sources_syntax::Span;
@@ -155,12 +157,5 @@ impl Diagnostic {
 
 /// Sorts diagnostics by position, then rule code, then message: the stable order of every output.
 pub fn sort(diagnostics: &mut [Diagnostic]) {
-    diagnostics.sort_by(|a, b| {
-        (a.span.start, a.span.end, a.rule.code(), &a.message).cmp(&(
-            b.span.start,
-            b.span.end,
-            b.rule.code(),
-            &b.message,
-        ))
-    });
+    diagnostics.sort_by(order);
 }

@@ -78,6 +78,9 @@ impl Analyzed {
             syntax,
             analysis: Analysis {
                 diagnostics: vec![refusal],
+                omitted: 0,
+                omitted_errors: 0,
+                parsed: false,
                 config: Config::default(),
                 line_index: LineIndex::new(""),
                 has_sources: false,
