@@ -513,3 +513,133 @@ fn the_server_runs_with_the_allocator_options_and_the_user_s_values_win() {
     assert!(status.success(), "{stderr}");
     assert!(!stderr.contains("default options"), "{stderr}");
 }
+
+/// A document with `fields` unknown-field problems, then `sources` unknown-source problems (one
+/// per entry, each on its own line: 0-based lines `4i + 5`, then `4 * fields + 4j + 4`).
+fn many_problems(fields: usize, sources: usize) -> String {
+    let mut text = "data:\n  sources:\n".to_owned();
+    for i in 0..fields {
+        text.push_str(&format!(
+            "    s{i}:\n      type: http\n      url: https://e.invalid\n      urll: x\n"
+        ));
+    }
+    for j in 0..sources {
+        text.push_str(&format!(
+            "    f{j}:\n      type: filter\n      from: nope{j}\n      where: \"true\"\n"
+        ));
+    }
+    text
+}
+
+/// The codes, severities and start lines of a publication's first 1,000 diagnostics, and its
+/// summary's message and line.
+fn capped(published: &Value) -> (Vec<(String, u64, u64)>, String, u64) {
+    let diagnostics = published["diagnostics"].as_array().expect("diagnostics");
+    assert_eq!(diagnostics.len(), 1001, "1,000 and the summary");
+    let shown = diagnostics[..1000]
+        .iter()
+        .map(|diagnostic| {
+            (
+                diagnostic["code"].as_str().expect("a code").to_owned(),
+                diagnostic["severity"].as_u64().expect("a severity"),
+                diagnostic["range"]["start"]["line"]
+                    .as_u64()
+                    .expect("a line"),
+            )
+        })
+        .collect();
+    let summary = &diagnostics[1000];
+    assert_eq!(summary["severity"], 3, "the summary is information");
+    (
+        shown,
+        summary["message"].as_str().expect("a message").to_owned(),
+        summary["range"]["start"]["line"].as_u64().expect("a line"),
+    )
+}
+
+/// Fails at the first diagnostic shown that is not the one expected (rather than printing 1,000).
+fn assert_shown(shown: &[(String, u64, u64)], expected: &[(String, u64, u64)]) {
+    assert_eq!(shown.len(), expected.len());
+    if let Some(at) = (0..shown.len()).find(|&at| shown[at] != expected[at]) {
+        panic!(
+            "diagnostic {at} is {:?}, expected {:?}",
+            shown[at], expected[at]
+        );
+    }
+}
+
+#[test]
+fn the_first_thousand_published_are_those_left_after_the_settings_drop_a_rule_and_follow_changes() {
+    let (fields, sources) = (1100_u64, 1050_u64);
+    let text = many_problems(fields as usize, sources as usize);
+    let uri = "file:///tmp/sources-lsp-many-problems.yaml";
+    let mut lsp = Lsp::start();
+    initialize(&mut lsp);
+    lsp.notify(
+        "textDocument/didOpen",
+        json!({ "textDocument": { "uri": uri, "languageId": "yaml", "version": 1, "text": text } }),
+    );
+    let field_line = |i: u64| 4 * i + 5;
+    let source_line = |j: u64| 4 * fields + 4 * j + 4;
+    let (shown, summary, line) = capped(&lsp.published(uri));
+    let expected: Vec<(String, u64, u64)> = (0..1000)
+        .map(|i| ("unknown-field".to_owned(), 1, field_line(i)))
+        .collect();
+    assert_shown(&shown, &expected);
+    let left_out = fields + sources - 1000;
+    assert_eq!(
+        summary,
+        format!(
+            "{left_out} more problems from here on are not shown: the editor shows the first \
+             1000; run `sources lint` on this file to see them all"
+        )
+    );
+    assert_eq!(line, field_line(1000), "at the first one left out");
+
+    // Turning `unknown-field` off analyses again: the first 1,000 are the unknown sources, at the
+    // client's severity for them, and the next publication already says so.
+    lsp.notify(
+        "workspace/didChangeConfiguration",
+        json!({ "settings": { "sources": { "severity": {
+            "unknown-field": "off", "unknown-source": "hint"
+        } } } }),
+    );
+    let after = lsp.published(uri);
+    assert_eq!(after["version"], 1);
+    let (shown, summary, line) = capped(&after);
+    let expected: Vec<(String, u64, u64)> = (0..1000)
+        .map(|j| ("unknown-source".to_owned(), 4, source_line(j)))
+        .collect();
+    assert_shown(&shown, &expected);
+    assert!(
+        summary.starts_with(&format!("{} more problems from here on", sources - 1000)),
+        "{summary}"
+    );
+    assert_eq!(line, source_line(1000));
+
+    // Pulled diagnostics are the same.
+    lsp.request(
+        2,
+        "textDocument/diagnostic",
+        json!({ "textDocument": { "uri": uri } }),
+    );
+    let pulled = lsp.response(json!(2));
+    assert_eq!(pulled["result"]["items"], after["diagnostics"]);
+
+    // Back to the defaults: what opening published.
+    lsp.notify(
+        "workspace/didChangeConfiguration",
+        json!({ "settings": { "sources": {} } }),
+    );
+    let (shown, _, line) = capped(&lsp.published(uri));
+    assert!(
+        shown.iter().all(|(code, _, _)| code == "unknown-field"),
+        "the unknown fields are shown again"
+    );
+    assert_eq!(line, field_line(1000));
+    lsp.request(3, "shutdown", Value::Null);
+    lsp.response(json!(3));
+    lsp.notify("exit", Value::Null);
+    let (status, _) = lsp.finish();
+    assert!(status.success(), "{status:?}");
+}

@@ -24,27 +24,30 @@ pub(crate) const SOURCE: &str = "sources";
 
 /// What the server publishes for an analysed document: exactly what `sources lint` reports for
 /// it (the reason when its text was refused before analysis), or nothing for a document that is
-/// not a configuration of this format. `adjust` applies
-/// the user's severity overrides (`None` drops a diagnostic). Past `limit` diagnostics, one
-/// summary diagnostic at the first one left out says how many were.
+/// not a configuration of this format, at the severities of the levels it was analysed with
+/// (dropping a rule turned off). Past `limit` diagnostics, one summary diagnostic at the first one
+/// left out says how many were: the analysis kept `limit + 1` and counted the rest.
 pub(crate) fn published(
     analyzed: &Analyzed,
     uri: &Uri,
     positions: Positions<'_>,
     limit: usize,
-    adjust: impl Fn(lsp::Diagnostic) -> Option<lsp::Diagnostic>,
 ) -> Vec<lsp::Diagnostic> {
     let analysis = &analyzed.analysis;
     if !analyzed.refused && !analysis.is_configuration() {
         return Vec::new();
     }
-    let mut kept = analysis
-        .diagnostics
-        .iter()
-        .filter_map(|diagnostic| adjust(to_lsp(diagnostic, uri, positions)));
+    let mut kept = analysis.diagnostics.iter().filter_map(|diagnostic| {
+        let severity = analyzed
+            .levels
+            .severity(diagnostic.rule, diagnostic.severity)?;
+        let mut converted = to_lsp(diagnostic, uri, positions);
+        converted.severity = Some(severity);
+        Some(converted)
+    });
     let mut published: Vec<lsp::Diagnostic> = kept.by_ref().take(limit).collect();
     if let Some(first_left_out) = kept.next() {
-        let left_out = 1 + kept.count();
+        let left_out = 1 + kept.count() + analysis.omitted;
         published.push(lsp::Diagnostic {
             range: first_left_out.range,
             severity: Some(DiagnosticSeverity::INFORMATION),

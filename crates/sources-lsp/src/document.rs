@@ -12,21 +12,46 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 
-use sources_check::{Analysis, analyze_shared};
+use sources_check::{Analysis, Bounded, analyze_bounded};
 use sources_config::Config;
-use sources_diagnostics::Rule;
 use sources_syntax::{LineIndex, PositionEncoding, Syntax, Tree};
 use tower_lsp_server::ls_types::{Position, TextDocumentContentChangeEvent, Uri};
 
 use crate::guard::{self, Panicked};
+use crate::levels::Levels;
+use crate::{project, settings};
+
+/// What an analysis for the editor keeps: the diagnostics its levels show, at most `limit` of
+/// them plus the first one left out (where the summary of the others goes).
+#[derive(Clone, Debug)]
+pub(crate) struct View {
+    /// The rule levels in force for the document.
+    pub(crate) levels: Levels,
+    /// The most diagnostics published for one document.
+    pub(crate) limit: usize,
+}
+
+impl View {
+    /// What the analysis keeps: the first `limit + 1` diagnostics these levels show.
+    fn bounded(&self) -> Bounded {
+        let levels = self.levels.clone();
+        Bounded {
+            limit: self.limit.saturating_add(1),
+            keep: Box::new(move |diagnostic| levels.shows(diagnostic)),
+        }
+    }
+}
 
 /// One analysed version of a document.
 #[derive(Debug)]
 pub(crate) struct Analyzed {
     /// The document's syntax.
     pub(crate) syntax: Syntax,
-    /// What `sources_check::analyze` found; its line index holds the analysed text.
+    /// What `sources_check::analyze_bounded` found; its line index holds the analysed text.
     pub(crate) analysis: Analysis,
+    /// The rule levels it was analysed with: they dropped the diagnostics of rules turned off, and
+    /// give the others their published severity.
+    pub(crate) levels: Levels,
     /// Whether the text was refused before analysis (over the size limit, or binary): then the
     /// analysis holds only the diagnostic saying why, over an empty text.
     pub(crate) refused: bool,
@@ -35,19 +60,30 @@ pub(crate) struct Analyzed {
 impl Analyzed {
     /// Analyses `text`, after the checks every front end makes first (size limit, NUL bytes):
     /// text they refuse is not analysed, and the analysis holds only the reason. Its line index
-    /// shares `text` rather than copying it.
-    pub(crate) fn of(text: &Arc<String>, syntax: Syntax) -> Analyzed {
-        Analyzed::refused(text, syntax).unwrap_or_else(|| Analyzed {
+    /// shares `text` rather than copying it. It keeps only what `view` shows.
+    pub(crate) fn of(text: &Arc<String>, syntax: Syntax, view: View) -> Analyzed {
+        Analyzed::refused(text, syntax, &view).unwrap_or_else(|| Analyzed {
             syntax,
-            analysis: analyze_shared(text, syntax, sources_syntax::parse(text, syntax)),
+            analysis: analyze_bounded(
+                text,
+                syntax,
+                sources_syntax::parse(text, syntax),
+                view.bounded(),
+            ),
+            levels: view.levels,
             refused: false,
         })
     }
 
     /// Analyses `text` as [`Analyzed::of`] does, parsing it from the tree `kept` holds (the
     /// previous version's) when there is one, and leaving this version's tree there.
-    fn from_kept(text: &Arc<String>, syntax: Syntax, kept: &Mutex<Option<Kept>>) -> Analyzed {
-        if let Some(refused) = Analyzed::refused(text, syntax) {
+    fn from_kept(
+        text: &Arc<String>,
+        syntax: Syntax,
+        kept: &Mutex<Option<Kept>>,
+        view: View,
+    ) -> Analyzed {
+        if let Some(refused) = Analyzed::refused(text, syntax, &view) {
             return refused;
         }
         let previous = kept.lock().unwrap_or_else(PoisonError::into_inner).take();
@@ -58,7 +94,7 @@ impl Analyzed {
             }
             _ => Tree::new(text, syntax),
         };
-        let analysis = analyze_shared(text, syntax, tree.parse().clone());
+        let analysis = analyze_bounded(text, syntax, tree.parse().clone(), view.bounded());
         *kept.lock().unwrap_or_else(PoisonError::into_inner) = Some(Kept {
             text: text.clone(),
             syntax,
@@ -67,12 +103,13 @@ impl Analyzed {
         Analyzed {
             syntax,
             analysis,
+            levels: view.levels,
             refused: false,
         }
     }
 
     /// The analysis of a text the checks made before analysis refuse, if they do.
-    fn refused(text: &str, syntax: Syntax) -> Option<Analyzed> {
+    fn refused(text: &str, syntax: Syntax, view: &View) -> Option<Analyzed> {
         let refusal = sources_check::input::refuse_text(text)?;
         Some(Analyzed {
             syntax,
@@ -85,6 +122,7 @@ impl Analyzed {
                 line_index: LineIndex::new(""),
                 has_sources: false,
             },
+            levels: view.levels.clone(),
             refused: true,
         })
     }
@@ -96,11 +134,7 @@ impl Analyzed {
 
     /// Whether the text parsed without syntax errors.
     fn parsed_cleanly(&self) -> bool {
-        !self
-            .analysis
-            .diagnostics
-            .iter()
-            .any(|diagnostic| diagnostic.rule == Rule::Syntax)
+        self.analysis.parsed
     }
 }
 
@@ -148,21 +182,35 @@ pub(crate) struct Version {
 }
 
 impl Version {
-    /// The analysis of this version: computed by the first caller, shared with every other
-    /// (a concurrent caller waits for it rather than analysing the same text again).
-    pub(crate) fn analysis(&self) -> Result<Arc<Analyzed>, Panicked> {
+    /// The analysis of this version: computed by the first caller, with the `view` it makes then,
+    /// and shared with every other (a concurrent caller waits for it rather than analysing the
+    /// same text again).
+    fn analysis(&self, view: impl FnOnce() -> View) -> Result<Arc<Analyzed>, Panicked> {
         self.analysis
             .get_or_init(|| {
                 guard::catch("analysis", || {
                     if self.edited {
-                        Analyzed::from_kept(&self.text, self.syntax, &self.kept)
+                        Analyzed::from_kept(&self.text, self.syntax, &self.kept, view())
                     } else {
-                        Analyzed::of(&self.text, self.syntax)
+                        Analyzed::of(&self.text, self.syntax, view())
                     }
                 })
                 .map(Arc::new)
             })
             .clone()
+    }
+
+    /// The same text as a version not analysed yet, for a change of what decides the analysis
+    /// besides the text (the settings file, the client's settings).
+    fn renewed(&self) -> Version {
+        Version {
+            number: self.number,
+            text: self.text.clone(),
+            syntax: self.syntax,
+            analysis: OnceLock::new(),
+            kept: self.kept.clone(),
+            edited: self.edited,
+        }
     }
 }
 
@@ -173,9 +221,6 @@ struct Document {
     last_good: Option<Arc<Analyzed>>,
     /// Whether a diagnostics worker is running for this document.
     analysing: bool,
-    /// Whether the running worker must publish again once done, because what decides the
-    /// published diagnostics besides the text changed (a settings file, the client's settings).
-    again: bool,
 }
 
 /// Why a change could not be applied.
@@ -185,13 +230,37 @@ pub(crate) enum ChangeError {
     NotOpen,
 }
 
-/// The open documents, keyed by URI.
-#[derive(Debug, Default)]
+/// The open documents, keyed by URI, and what their analyses keep.
+#[derive(Debug)]
 pub(crate) struct DocumentStore {
     documents: Mutex<HashMap<Uri, Document>>,
+    /// The client's settings.
+    settings: Arc<settings::Settings>,
+    /// The most diagnostics published for one document.
+    limit: usize,
 }
 
 impl DocumentStore {
+    /// A store whose analyses keep what `settings` and the settings file show, up to `limit`
+    /// diagnostics per document.
+    pub(crate) fn new(settings: Arc<settings::Settings>, limit: usize) -> DocumentStore {
+        DocumentStore {
+            documents: Mutex::default(),
+            settings,
+            limit,
+        }
+    }
+
+    /// What an analysis of the document at `uri` keeps now. (An unusable settings file is
+    /// reported when the document's diagnostics are published, and counts as none.)
+    pub(crate) fn view(&self, uri: &Uri) -> View {
+        let project = project::for_uri(uri).ok().flatten();
+        View {
+            levels: Levels::new(project, self.settings.values().severity),
+            limit: self.limit,
+        }
+    }
+
     fn lock(&self) -> MutexGuard<'_, HashMap<Uri, Document>> {
         self.documents
             .lock()
@@ -214,7 +283,6 @@ impl DocumentStore {
             latest,
             last_good: None,
             analysing,
-            again: false,
         };
         documents.insert(uri, document);
     }
@@ -280,23 +348,20 @@ impl DocumentStore {
         }
     }
 
-    /// Asks the running diagnostics worker for `uri`, if there is one, to publish once more when
-    /// done: what it is publishing may predate a change of settings.
-    pub(crate) fn publish_again(&self, uri: &Uri) {
-        if let Some(document) = self.lock().get_mut(uri) {
-            document.again = document.analysing;
+    /// Makes every open document's latest version a new one with the same text, to be analysed
+    /// again: what decides an analysis besides the text changed (a settings file, the client's
+    /// settings). An analysis of the replaced version is never published (it is not the latest).
+    pub(crate) fn renew_all(&self) {
+        for document in self.lock().values_mut() {
+            document.latest = Arc::new(document.latest.renewed());
         }
     }
 
-    /// Ends the worker for `uri` if `done` is still the latest version (or the document closed)
-    /// and nothing asked it to publish again; `false` when the worker must go on.
+    /// Ends the worker for `uri` if `done` is still the latest version (or the document closed);
+    /// `false` when the worker must go on.
     pub(crate) fn finish_worker(&self, uri: &Uri, done: &Arc<Version>) -> bool {
         match self.lock().get_mut(uri) {
             Some(document) if !Arc::ptr_eq(&document.latest, done) => false,
-            Some(document) if document.again => {
-                document.again = false;
-                false
-            }
             Some(document) => {
                 document.analysing = false;
                 true
@@ -315,7 +380,7 @@ impl DocumentStore {
     /// The analysis of `version` of the document at `uri`, remembered as the last clean one
     /// when it parsed cleanly and is still the latest.
     pub(crate) fn analysed(&self, uri: &Uri, version: &Arc<Version>) -> Result<Snapshot, Panicked> {
-        let current = version.analysis()?;
+        let current = version.analysis(|| self.view(uri))?;
         let mut documents = self.lock();
         let document = documents.get_mut(uri);
         let mut replaced = None;
@@ -413,7 +478,7 @@ mod tests {
 
     #[test]
     fn changes_to_a_closed_document_are_refused() {
-        let store = DocumentStore::default();
+        let store = DocumentStore::new(Arc::default(), 1000);
         let uri: Uri = "file:///tmp/a.yaml".parse().expect("a valid URI");
         assert_eq!(
             store.change(&uri, 2, vec![change(None, "x")], PositionEncoding::Utf16),

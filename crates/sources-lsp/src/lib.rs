@@ -23,6 +23,7 @@ mod guard;
 mod hover;
 mod inlay;
 mod lens;
+mod levels;
 mod names;
 mod position;
 mod project;

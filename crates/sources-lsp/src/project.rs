@@ -1,15 +1,13 @@
 //! The project settings file (`sources-lint.toml`) for a `file://` document, as
 //! `sources_check::settings_file` finds it walking up from the document's directory. It is read
-//! again on every analysis, and open documents are published again when the client reports a
-//! change to a settings file. Its rule levels apply first; the client's `sources.severity`
-//! overrides them.
+//! again on every analysis, and open documents are analysed and published again when the client
+//! reports a change to a settings file. Its rule levels apply first; the client's
+//! `sources.severity` overrides them (`levels`).
 
-use sources_check::settings::{FILE_NAME, HIDDEN_FILE_NAME, Level, Settings};
+use sources_check::settings::{FILE_NAME, HIDDEN_FILE_NAME, Settings};
 use sources_check::settings_file;
-use sources_diagnostics::Rule;
 use tower_lsp_server::ls_types::{
-    Diagnostic, DiagnosticSeverity, DidChangeWatchedFilesRegistrationOptions, FileSystemWatcher,
-    GlobPattern, NumberOrString, Registration, Uri,
+    DidChangeWatchedFilesRegistrationOptions, FileSystemWatcher, GlobPattern, Registration, Uri,
 };
 
 /// The method a client notifies when a watched file changes.
@@ -51,29 +49,4 @@ pub(crate) fn watcher_registration() -> Registration {
 pub(crate) fn is_settings_file(uri: &Uri) -> bool {
     uri.to_file_path()
         .is_some_and(|path| settings_file::is_settings_file(&path))
-}
-
-/// A published diagnostic after the settings file's level for its rule: `None` when it is `off`.
-pub(crate) fn apply(settings: Option<&Settings>, mut diagnostic: Diagnostic) -> Option<Diagnostic> {
-    let Some(settings) = settings else {
-        return Some(diagnostic);
-    };
-    let rule = match &diagnostic.code {
-        Some(NumberOrString::String(code)) => Rule::from_code(code),
-        _ => None,
-    };
-    let Some(rule) = rule else {
-        return Some(diagnostic);
-    };
-    match settings.level(rule).0 {
-        Level::Off => None,
-        Level::Error => {
-            diagnostic.severity = Some(DiagnosticSeverity::ERROR);
-            Some(diagnostic)
-        }
-        Level::Warning => {
-            diagnostic.severity = Some(DiagnosticSeverity::WARNING);
-            Some(diagnostic)
-        }
-    }
 }

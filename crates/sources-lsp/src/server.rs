@@ -74,14 +74,18 @@ fn syntax_of(uri: &Uri, language_id: &str) -> Option<Syntax> {
 impl Server {
     /// A server talking to `client`.
     pub fn new(client: Client, options: Options) -> Server {
+        let settings: Arc<settings::Settings> = Arc::default();
         Server {
             client,
             options,
             encoding: OnceLock::new(),
-            documents: Arc::default(),
+            documents: Arc::new(DocumentStore::new(
+                settings.clone(),
+                options.max_published_diagnostics,
+            )),
             publishing: Arc::default(),
             semantic: semantic_tokens::Sent::default(),
-            settings: Arc::default(),
+            settings,
         }
     }
 
@@ -157,11 +161,7 @@ impl Server {
             )));
         };
         let analyzed = snapshot.current.clone();
-        let checked = try_command::check(
-            &analyzed.analysis.config,
-            &analyzed.analysis.diagnostics,
-            &request,
-        );
+        let checked = try_command::check(&analyzed.analysis, &request);
         let outcome = match checked {
             Err(refusal) => try_command::Outcome::Refused(refusal),
             Ok(bound) => {
@@ -242,23 +242,19 @@ impl Server {
         })))
     }
 
-    /// The diagnostics of an analysed document as the client sees them (severity overrides
-    /// applied, capped like the published ones), for pull requests.
+    /// The diagnostics of an analysed document as the client sees them (the levels it was
+    /// analysed with, capped like the published ones), for pull requests.
     fn lsp_diagnostics(
         &self,
         analyzed: &crate::document::Analyzed,
         uri: &Uri,
     ) -> Vec<tower_lsp_server::ls_types::Diagnostic> {
         let positions = Positions::new(&analyzed.analysis.line_index, self.encoding());
-        let values = self.settings.values();
-        // An invalid settings file is reported when the document's diagnostics are published.
-        let project = project::for_uri(uri).ok().flatten();
         diagnostics::published(
             analyzed,
             uri,
             positions,
             self.options.max_published_diagnostics,
-            |diagnostic| project::apply(project.as_ref(), diagnostic).and_then(|d| values.apply(d)),
         )
     }
 
@@ -273,7 +269,6 @@ impl Server {
         let client = self.client.clone();
         let publishing = self.publishing.clone();
         let encoding = self.encoding();
-        let settings = self.settings.clone();
         let limit = self.options.max_published_diagnostics;
         tokio::spawn(async move {
             while let Some(version) = documents.latest(&uri) {
@@ -286,29 +281,17 @@ impl Server {
                 .await;
                 match outcome {
                     Some((Ok(snapshot), project)) => {
-                        let project = match project {
-                            Ok(project) => project,
-                            Err(message) => {
-                                client.show_message(MessageType::ERROR, &message).await;
-                                client.log_message(MessageType::ERROR, message).await;
-                                None
-                            }
-                        };
+                        // The analysis counted an unusable settings file as none.
+                        if let Err(message) = project {
+                            client.show_message(MessageType::ERROR, &message).await;
+                            client.log_message(MessageType::ERROR, message).await;
+                        }
                         let _in_order = publishing.lock().await;
                         if documents.is_latest(&uri, &version) {
                             let analysis = &snapshot.current.analysis;
                             let positions = Positions::new(&analysis.line_index, encoding);
-                            let values = settings.values();
-                            let published = diagnostics::published(
-                                &snapshot.current,
-                                &uri,
-                                positions,
-                                limit,
-                                |diagnostic| {
-                                    project::apply(project.as_ref(), diagnostic)
-                                        .and_then(|d| values.apply(d))
-                                },
-                            );
+                            let published =
+                                diagnostics::published(&snapshot.current, &uri, positions, limit);
                             client
                                 .publish_diagnostics(uri.clone(), published, Some(version.number))
                                 .await;
@@ -331,11 +314,12 @@ impl Server {
         });
     }
 
-    /// Publishes every open document's diagnostics again, for a change of what decides them
-    /// besides the text (the settings file, the client's settings).
+    /// Analyses and publishes every open document again, for a change of what decides its
+    /// diagnostics besides the text (the settings file, the client's settings): the analysis
+    /// drops the rules turned off and keeps the first diagnostics of the others.
     fn publish_all_again(&self) {
+        self.documents.renew_all();
         for uri in self.documents.open_documents() {
-            self.documents.publish_again(&uri);
             self.schedule_diagnostics(uri);
         }
     }
@@ -945,6 +929,7 @@ impl LanguageServer for Server {
         let roots = self.settings.roots();
         let encoding = self.encoding();
         let open_uris = open;
+        let documents = self.documents.clone();
         let on_disk = tokio::task::spawn_blocking(move || {
             let mut found = Vec::new();
             for (path, syntax) in workspace::configuration_files(&roots) {
@@ -957,9 +942,10 @@ impl LanguageServer for Server {
                 let Ok(text) = std::fs::read_to_string(&path).map(Arc::new) else {
                     continue;
                 };
-                let Ok(analyzed) =
-                    guard::catch("analysis", || crate::document::Analyzed::of(&text, syntax))
-                else {
+                let view = documents.view(&uri);
+                let Ok(analyzed) = guard::catch("analysis", || {
+                    crate::document::Analyzed::of(&text, syntax, view)
+                }) else {
                     continue;
                 };
                 let positions = Positions::new(&analyzed.analysis.line_index, encoding);

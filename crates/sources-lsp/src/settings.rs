@@ -10,9 +10,7 @@ use std::sync::{Mutex, PoisonError};
 
 use serde_json::Value;
 use sources_diagnostics::Rule;
-use tower_lsp_server::ls_types::{
-    ClientCapabilities, Diagnostic, DiagnosticSeverity, NumberOrString,
-};
+use tower_lsp_server::ls_types::{ClientCapabilities, DiagnosticSeverity};
 
 /// What a severity override does to a rule's diagnostics.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -110,24 +108,6 @@ impl Settings {
         let (values, problems) = parse(settings);
         *self.values.lock().unwrap_or_else(PoisonError::into_inner) = values;
         problems
-    }
-}
-
-impl Values {
-    /// A published diagnostic after the severity overrides: `None` when its rule is `off`.
-    pub(crate) fn apply(&self, mut diagnostic: Diagnostic) -> Option<Diagnostic> {
-        let code = match &diagnostic.code {
-            Some(NumberOrString::String(code)) => code.as_str(),
-            _ => return Some(diagnostic),
-        };
-        match self.severity.get(code) {
-            None => Some(diagnostic),
-            Some(Override::Off) => None,
-            Some(Override::Severity(severity)) => {
-                diagnostic.severity = Some(*severity);
-                Some(diagnostic)
-            }
-        }
     }
 }
 

@@ -12,6 +12,7 @@ use std::time::Duration;
 
 use futures::StreamExt;
 use serde_json::{Value, json};
+use sources_check::Analysis;
 use sources_config::{Config, Enumeration};
 use sources_diagnostics::Severity;
 use sources_eval::engine::{Engine, EngineOptions, Output, declared_params};
@@ -107,22 +108,26 @@ impl From<String> for Refusal {
 }
 
 /// Refuses a document with errors, an unknown entry, or missing parameters; else the entry's
-/// parameters, bound once for [`run`].
-pub(crate) fn check(
-    config: &Config,
-    diagnostics: &[sources_diagnostics::Diagnostic],
-    request: &Arguments,
-) -> Result<Bound, Refusal> {
-    let errors: Vec<&sources_diagnostics::Diagnostic> = diagnostics
+/// parameters, bound once for [`run`]. The errors are those the editor shows (its analysis drops
+/// rules turned off) and those past the diagnostics it keeps, which it counts.
+pub(crate) fn check(analysis: &Analysis, request: &Arguments) -> Result<Bound, Refusal> {
+    let config = &analysis.config;
+    let errors: Vec<&sources_diagnostics::Diagnostic> = analysis
+        .diagnostics
         .iter()
         .filter(|diagnostic| diagnostic.severity == Severity::Error)
         .collect();
-    if let Some(first) = errors.first() {
-        let count = errors.len();
+    let count = errors.len() + analysis.omitted_errors;
+    if count > 0 {
+        let first = match errors.first() {
+            Some(first) => format!("the first: {}", first.message),
+            None => {
+                "past the first problems the editor shows; `sources lint` lists them".to_owned()
+            }
+        };
         return Err(Refusal::from(format!(
-            "the document has {count} error{} (the first: {}): fix {} before trying `{}`",
+            "the document has {count} error{} ({first}): fix {} before trying `{}`",
             if count == 1 { "" } else { "s" },
-            first.message,
             if count == 1 { "it" } else { "them" },
             request.name
         )));
