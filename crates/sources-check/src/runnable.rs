@@ -23,14 +23,14 @@ pub(crate) fn check_runnable(config: &Config, file: &str, out: &mut Collector) {
                 if let Some(command) = &exec.command {
                     check_command(command, out);
                 }
-                check_window(exec.window.as_ref(), out);
+                check_window(exec.window.as_deref(), out);
             }
             Body::Http(http) => {
                 if let Some(url) = &http.url {
                     check_http_url(url, file, out);
                 }
                 check_header_names(http.headers.as_ref(), out);
-                check_window(http.window.as_ref(), out);
+                check_window(http.window.as_deref(), out);
                 if let (Some(body), Some(window)) = (&http.body, &http.window)
                     && window.value.cursor.is_some()
                 {
@@ -89,7 +89,7 @@ fn check_leaf(source: &Source, leaf: &LeafFields, out: &mut Collector) {
         }
     }
     if let Body::Static(data) = &source.body {
-        check_static_root(data.data.as_ref(), leaf.root.as_ref(), out);
+        check_static_root(data.data.as_ref(), leaf.root.as_deref(), out);
     }
 }
 

@@ -607,9 +607,11 @@ impl Decoder {
                     headers: self.field(f, "headers", |d, n, v| d.named_map(n, v, Decoder::text)),
                     body: self.field(f, "body", Decoder::text),
                     follow: self.field(f, "follow", Decoder::boolean),
-                    paginate: self.field(f, "paginate", |d, n, v| {
-                        d.section(n, v, Section::Paginate, Decoder::paginate)
-                    }),
+                    paginate: self
+                        .field(f, "paginate", |d, n, v| {
+                            d.section(n, v, Section::Paginate, Decoder::paginate)
+                        })
+                        .map(Box::new),
                     window: self.window_field(f),
                 };
                 self.require(f, &http.url, "url", block);
@@ -769,34 +771,42 @@ impl Decoder {
         }
     }
 
+    // The fields most entries leave out are boxed in the model (see `LeafFields`).
     fn common(&mut self, f: &mut Fields) -> Common {
         Common {
-            parameters: self.field(f, "parameters", |d, n, v| {
-                d.named_map(n, v, |d, n, v| {
-                    d.section(n, v, Section::Parameter, Decoder::parameter)
+            parameters: self
+                .field(f, "parameters", |d, n, v| {
+                    d.named_map(n, v, |d, n, v| {
+                        d.section(n, v, Section::Parameter, Decoder::parameter)
+                    })
                 })
-            }),
-            pipe: self.field(f, "pipe", |d, n, v| d.list(n, v, Decoder::stage)),
+                .map(Box::new),
+            pipe: self
+                .field(f, "pipe", |d, n, v| d.list(n, v, Decoder::stage))
+                .map(Box::new),
         }
     }
 
     fn leaf(&mut self, f: &mut Fields) -> LeafFields {
         LeafFields {
             common: self.common(f),
-            root: self.field(f, "root", Decoder::string),
-            format: self.field(f, "format", Decoder::enumeration),
-            refresh: self.field(f, "refresh", Decoder::duration),
-            timeout: self.field(f, "timeout", Decoder::duration),
-            cache: self.field(f, "cache", |d, n, v| {
-                d.section(n, v, Section::Cache, Decoder::cache_spec)
-            }),
+            root: self.field(f, "root", Decoder::string).map(Box::new),
+            format: self.field(f, "format", Decoder::enumeration).map(Box::new),
+            refresh: self.field(f, "refresh", Decoder::duration).map(Box::new),
+            timeout: self.field(f, "timeout", Decoder::duration).map(Box::new),
+            cache: self
+                .field(f, "cache", |d, n, v| {
+                    d.section(n, v, Section::Cache, Decoder::cache_spec)
+                })
+                .map(Box::new),
         }
     }
 
-    fn window_field(&mut self, f: &mut Fields) -> Option<Field<Window>> {
+    fn window_field(&mut self, f: &mut Fields) -> Option<Box<Field<Window>>> {
         self.field(f, "window", |d, n, v| {
             d.section(n, v, Section::Window, Decoder::window)
         })
+        .map(Box::new)
     }
 
     fn merge_fields(&mut self, f: &mut Fields) -> MergeFields {

@@ -562,7 +562,7 @@ impl<'c> Engine<'c> {
     }
 
     fn root(&self, value: Value, leaf: &LeafFields) -> Result<Value, Cause> {
-        apply_root(value, string(leaf.root.as_ref()))
+        apply_root(value, string(leaf.root.as_deref()))
     }
 
     /// Turns raw events (lines, frames) into values: `json` parses each (an empty line is
@@ -580,7 +580,7 @@ impl<'c> Engine<'c> {
             ));
         }
         let entry = name.to_owned();
-        let root = string(leaf.root.as_ref()).map(str::to_owned);
+        let root = string(leaf.root.as_deref()).map(str::to_owned);
         Output::Stream(
             raw.filter_map(move |event| {
                 let result = match event {
@@ -640,7 +640,7 @@ impl<'c> Engine<'c> {
                     .on_page_error
                     .as_ref()
                     .is_some_and(|on_error| on_error.value == OnError::Skip),
-                root: string(leaf.root.as_ref()).map(str::to_owned),
+                root: string(leaf.root.as_deref()).map(str::to_owned),
                 deadline: paginate::WALK_DEADLINE,
             };
             let value = paginate::walk(

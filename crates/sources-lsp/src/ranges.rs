@@ -20,14 +20,14 @@ fn field<T>(out: &mut Vec<Span>, field: &Option<Field<T>>) {
 /// The blocks of a body (key to end of value), in no particular order.
 fn blocks(body: &Body, out: &mut Vec<Span>) {
     if let Some(common) = body.common() {
-        field(out, &common.parameters);
         if let Some(parameters) = &common.parameters {
+            out.push(parameters.span());
             for param in parameters.value.iter() {
                 out.push(param.name.span.cover(param.value.span));
             }
         }
-        field(out, &common.pipe);
         if let Some(pipe) = &common.pipe {
+            out.push(pipe.span());
             for stage in &pipe.value {
                 out.push(stage.span);
                 blocks(&stage.value.body, out);
@@ -35,7 +35,9 @@ fn blocks(body: &Body, out: &mut Vec<Span>) {
         }
     }
     if let Some(leaf) = body.leaf() {
-        field(out, &leaf.cache);
+        if let Some(cache) = &leaf.cache {
+            out.push(cache.span());
+        }
     }
     if let Some(window) = body.window() {
         out.push(window.span());
@@ -48,7 +50,9 @@ fn blocks(body: &Body, out: &mut Vec<Span>) {
     match body {
         Body::Http(http) => {
             field(out, &http.headers);
-            field(out, &http.paginate);
+            if let Some(paginate) = &http.paginate {
+                out.push(paginate.span());
+            }
             field(out, &http.body);
         }
         Body::Exec(exec) => {

@@ -108,7 +108,7 @@ impl Collector<'_> {
     }
 
     /// A duration value: the token covers its text inside any quotes.
-    fn duration<T>(&mut self, field: &Option<Field<T>>) {
+    fn duration<T>(&mut self, field: Option<&Field<T>>) {
         if let Some(field) = field {
             let span = field.value_span;
             let written = self.file.get(span.start..span.end).unwrap_or("");
@@ -224,16 +224,16 @@ impl Collector<'_> {
             }
         }
         if let Some(leaf) = body.leaf() {
-            self.duration(&leaf.refresh);
-            self.duration(&leaf.timeout);
+            self.duration(leaf.refresh.as_deref());
+            self.duration(leaf.timeout.as_deref());
             if let Some(cache) = &leaf.cache {
                 self.key(&cache.value.ttl);
                 self.key(&cache.value.size);
-                self.duration(&cache.value.ttl);
+                self.duration(cache.value.ttl.as_ref());
             }
         }
         if let Body::Cache(cache) = body {
-            self.duration(&cache.ttl);
+            self.duration(cache.ttl.as_ref());
         }
         if let Body::Http(http) = body
             && let Some(paginate) = &http.paginate
@@ -269,7 +269,7 @@ impl Collector<'_> {
             {
                 self.push(key, Kind::Property, 0);
             }
-            self.duration(&window.follow_every);
+            self.duration(window.follow_every.as_ref());
             if let Some(growing) = &window.growing
                 && let Growing::While(condition) = &growing.value
             {
