@@ -576,3 +576,28 @@ fn a_whole_float_is_echoed_as_written_not_as_an_integer() {
     assert_eq!(crate::decode::float_text(-3.0), "-3.0");
     assert_eq!(crate::decode::float_text(f64::INFINITY), "inf");
 }
+
+#[test]
+fn an_entry_is_found_by_name_and_a_repeated_name_finds_its_first_entry() {
+    let text = "data:\n  sources:\n    b: {type: static, data: 1}\n    a: {type: static, data: 2}\n    \
+                ab: {type: static, data: 3}\n    a: {type: file, path: x}\n    c: {type: static, data: 4}\n";
+    let parse = sources_syntax::parse(text, Syntax::Yaml);
+    let (config, _) = decode(parse.root.expect("a root"));
+    let names: Vec<&str> = config.names().collect();
+    assert_eq!(names, ["b", "a", "ab", "c"]);
+    for (name, position) in [("a", 1), ("ab", 2), ("b", 0), ("c", 3)] {
+        assert_eq!(config.position(name), Some(position), "{name}");
+        assert_eq!(
+            config.get(name).map(|source| source.span),
+            Some(config.entries[position].span),
+            "{name}"
+        );
+    }
+    for missing in ["", "0", "aa", "abc", "bb", "d", "A"] {
+        assert_eq!(config.position(missing), None, "{missing}");
+    }
+    assert!(matches!(
+        config.get("a").map(|s| &s.body),
+        Some(Body::Static(_))
+    ));
+}
