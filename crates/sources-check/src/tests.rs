@@ -70,6 +70,31 @@ fn a_long_chain_does_not_overflow() {
 }
 
 #[test]
+fn cycles_and_chains_are_found_among_entries_without_references() {
+    let mut text = String::from(
+        "data:\n  sources:\n    pad: {type: static, data: 1}\n    a: {type: passthrough, from: z}\n    c0: {type: static, data: 1}\n",
+    );
+    for index in 1..=65 {
+        text.push_str(&format!(
+            "    pad{index}: {{type: static, data: 1}}\n    c{index}: {{type: passthrough, from: c{}}}\n",
+            index - 1
+        ));
+    }
+    text.push_str(
+        "    z: {type: filter, from: a, where: \"true\"}\n    last: {type: static, data: 1}\n",
+    );
+    let diagnostics = yaml(&text);
+    assert_eq!(codes(&diagnostics), ["reference-cycle", "reference-depth"]);
+    assert_eq!(diagnostics[0].message, "reference cycle: a → z → a");
+    assert_eq!(diagnostics[0].labels[0].message, "`z` reads `a` here");
+    assert_eq!(
+        diagnostics[1].message,
+        "`c65` starts a chain of 66 entries (c65 → c64 → … → c0): deeper than the limit of 64"
+    );
+    assert_eq!(diagnostics[1].labels[0].message, "`c65` reads `c64` here");
+}
+
+#[test]
 fn merge_needs_exactly_one_of_sources_and_children() {
     let text = "data:\n  sources:\n    a: {type: static, data: []}\n    m1: {type: merge, sources: [a], children: [{source: a}]}\n    m2: {type: union}\n    m3: {type: union, children: [{source: a}], tag_field: src}\n    m4: {type: merge, sources: [a], tag_field: src}\n";
     let diagnostics = yaml(text);
