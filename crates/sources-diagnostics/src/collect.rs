@@ -110,11 +110,6 @@ impl Collector {
         }
     }
 
-    /// Whether nothing has been kept so far.
-    pub fn is_empty(&self) -> bool {
-        self.diagnostics.is_empty()
-    }
-
     /// The diagnostics kept, sorted by [`order`], and how many were left out past the limit.
     pub fn finish(mut self) -> Collected {
         match self.limit {
