@@ -84,7 +84,7 @@ pub fn fix_all(text: &str, syntax: Syntax) -> Fixed {
         let record = |rule: Rule, title: String, span: Span| AppliedFix {
             rule,
             title,
-            position: index.line_col(span.start),
+            position: index.line_col(span.start()),
         };
         let outcome = apply_safe_fixes(&fixed.text, &diagnostics);
         if !outcome.changed() {

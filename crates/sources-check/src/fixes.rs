@@ -6,7 +6,7 @@ use sources_diagnostics::{Edit, Span};
 /// Whether `span` of `file` is exactly `name` as written (no escapes, no quotes in between), so
 /// that replacing those bytes renames it and nothing else.
 pub(crate) fn written_as(file: &str, span: Span, name: &str) -> bool {
-    file.get(span.start..span.end) == Some(name)
+    file.get(span.range()) == Some(name)
 }
 
 /// The edit removing a `key: value` (YAML) or `key = value` (TOML) field. A field on lines of its
@@ -16,16 +16,16 @@ pub(crate) fn written_as(file: &str, span: Span, name: &str) -> bool {
 /// value), where a removal could leave something other than what was meant.
 pub(crate) fn remove_field(file: &str, key_span: Span, value_span: Span) -> Option<Edit> {
     let line_start = file
-        .get(..key_span.start)?
+        .get(..key_span.start())?
         .rfind('\n')
         .map_or(0, |at| at + 1);
-    let end = value_span.end.max(key_span.end);
+    let end = value_span.end().max(key_span.end());
     if !file
-        .get(line_start..key_span.start)?
+        .get(line_start..key_span.start())?
         .chars()
         .all(|c| c == ' ' || c == '\t')
     {
-        return remove_flow_item(file, key_span.start, end);
+        return remove_flow_item(file, key_span.start(), end);
     }
     let rest = file.get(end..)?;
     let line_end = rest.find('\n').map_or(file.len(), |at| end + at + 1);
@@ -74,7 +74,7 @@ mod tests {
         let edit = remove_field(file, Span::new(key, key + 7), Span::new(value, value + 5))
             .expect("removable");
         let mut fixed = file.to_owned();
-        fixed.replace_range(edit.span.start..edit.span.end, "");
+        fixed.replace_range(edit.span.range(), "");
         assert_eq!(fixed, "window:\n  cursor: id\n  anchor: oldest\n");
     }
 
@@ -88,7 +88,7 @@ mod tests {
             Span::new(value_at, value_at + value.len()),
         )?;
         let mut fixed = file.to_owned();
-        fixed.replace_range(edit.span.start..edit.span.end, "");
+        fixed.replace_range(edit.span.range(), "");
         Some(fixed)
     }
 

@@ -55,7 +55,7 @@ pub(crate) fn attribute(inheritors: &[Inheritor], diagnostic: &mut Diagnostic) {
         .filter(|heir| {
             heir.regions
                 .iter()
-                .any(|region| region.start <= span.start && span.end <= region.end)
+                .any(|region| region.start() <= span.start() && span.end() <= region.end())
         })
         .collect();
     if heirs.is_empty() {
@@ -94,7 +94,7 @@ fn inherited_regions(node: &Node, regions: &mut Vec<Span>) {
         match &node.value {
             Value::Map(map) => {
                 for entry in &map.entries {
-                    if node.span.contains(entry.key.span.start) {
+                    if node.span.contains(entry.key.span.start()) {
                         stack.push(&entry.value);
                     } else {
                         regions.push(entry.key.span.cover(entry.value.span));

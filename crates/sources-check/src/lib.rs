@@ -204,8 +204,8 @@ fn kept(keep: Option<&dyn Fn(&Diagnostic) -> bool>, diagnostic: Diagnostic) -> O
 fn is_recovered(errors: &[Span], diagnostic: &Diagnostic) -> bool {
     diagnostic.rule != Rule::Syntax
         && errors.iter().any(|error| {
-            let end = error.end.max(error.start + 1);
-            (error.start..end).contains(&diagnostic.span.start)
+            let end = error.end().max(error.start() + 1);
+            (error.start()..end).contains(&diagnostic.span.start())
         })
 }
 

@@ -23,7 +23,7 @@ pub(crate) fn check_merge(config: &Config, out: &mut Collector) {
         let children = key(source, "children");
         match (sources, children) {
             (Some(sources), Some(children)) => {
-                let (first, second) = if sources.span.start < children.span.start {
+                let (first, second) = if sources.span.start() < children.span.start() {
                     (sources, children)
                 } else {
                     (children, sources)

@@ -70,8 +70,8 @@ impl<'a> Comments<'a> {
     /// Whether `offset` lies strictly inside a string or key (they never overlap).
     fn in_string(&self, offset: usize) -> bool {
         let strings = self.strings.get_or_init(|| string_spans(self.root));
-        let after = strings.partition_point(|span| span.start < offset);
-        after > 0 && offset < strings[after - 1].end
+        let after = strings.partition_point(|span| span.start() < offset);
+        after > 0 && offset < strings[after - 1].end()
     }
 
     /// The comment of each line that has one and a `# sources:` in it (the only comments
@@ -144,7 +144,7 @@ fn string_spans(root: Option<&Node>) -> Vec<Span> {
             _ => {}
         }
     }
-    spans.sort_by_key(|span| (span.start, span.end));
+    spans.sort_by_key(|span| (span.start(), span.end()));
     spans
 }
 
@@ -263,7 +263,7 @@ impl Found {
         }
         let line = self
             .line_starts
-            .partition_point(|&start| start <= diagnostic.span.start)
+            .partition_point(|&start| start <= diagnostic.span.start())
             - 1;
         let mut silenced = false;
         for suppression in &self.suppressions {
@@ -364,8 +364,8 @@ fn unused(code: &Code, scope: Scope, removal: Span) -> Diagnostic {
 fn code_removal(codes: &[Code], position: usize) -> Span {
     let code = &codes[position];
     match (codes.get(position + 1), position.checked_sub(1)) {
-        (Some(next), _) => Span::new(code.span.start, next.span.start),
-        (None, Some(previous)) => Span::new(codes[previous].span.end, code.span.end),
+        (Some(next), _) => Span::new(code.span.start(), next.span.start()),
+        (None, Some(previous)) => Span::new(codes[previous].span.end(), code.span.end()),
         (None, None) => code.span,
     }
 }
@@ -404,7 +404,7 @@ pub fn suppression_edit(text: &str, syntax: Syntax, offset: usize, rule: Rule) -
         }
         let last = codes.last()?;
         return Some(Edit {
-            span: Span::empty(last.span.end),
+            span: Span::empty(last.span.end()),
             replacement: format!(", {rule}"),
         });
     }
@@ -445,11 +445,11 @@ pub fn add_suppressions(text: &str, syntax: Syntax) -> Baseline {
             left += 1;
             continue;
         }
-        let line = analysis.line_index.line_col(diagnostic.span.start).line as usize;
+        let line = analysis.line_index.line_col(diagnostic.span.start()).line as usize;
         match by_line.iter_mut().find(|(at, _, _)| *at == line) {
             Some((_, rules, _)) if rules.contains(&diagnostic.rule) => {}
             Some((_, rules, _)) => rules.push(diagnostic.rule),
-            None => by_line.push((line, vec![diagnostic.rule], diagnostic.span.start)),
+            None => by_line.push((line, vec![diagnostic.rule], diagnostic.span.start())),
         }
     }
     let mut edits = Vec::new();
@@ -467,10 +467,10 @@ pub fn add_suppressions(text: &str, syntax: Syntax) -> Baseline {
         added += rules.len();
         edits.push(edit);
     }
-    edits.sort_by_key(|edit| std::cmp::Reverse(edit.span.start));
+    edits.sort_by_key(|edit| std::cmp::Reverse(edit.span.start()));
     let mut baselined = text.to_owned();
     for edit in edits {
-        baselined.replace_range(edit.span.start..edit.span.end, &edit.replacement);
+        baselined.replace_range(edit.span.range(), &edit.replacement);
     }
     Baseline {
         text: baselined,
@@ -487,7 +487,7 @@ mod tests {
         let offset = text.find(needle).expect("needle");
         let edit = suppression_edit(text, Syntax::Yaml, offset, rule)?;
         let mut fixed = text.to_owned();
-        fixed.replace_range(edit.span.start..edit.span.end, &edit.replacement);
+        fixed.replace_range(edit.span.range(), &edit.replacement);
         Some(fixed)
     }
 

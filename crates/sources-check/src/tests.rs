@@ -26,10 +26,7 @@ fn unknown_sources_get_a_suggestion_and_a_fix() {
     );
     let edit = &diagnostics[0].fixes[0].edits[0];
     assert_eq!(
-        (
-            &text[edit.span.start..edit.span.end],
-            edit.replacement.as_str()
-        ),
+        (&text[edit.span.range()], edit.replacement.as_str()),
         ("usres", "users")
     );
     assert_eq!(
@@ -37,7 +34,7 @@ fn unknown_sources_get_a_suggestion_and_a_fix() {
         "component `t` binds unknown source `userz`"
     );
     let edit = &diagnostics[1].fixes[0].edits[0];
-    assert_eq!(&text[edit.span.start..edit.span.end], "userz");
+    assert_eq!(&text[edit.span.range()], "userz");
 }
 
 #[test]
@@ -154,7 +151,7 @@ fn damaged_valid_configs_never_panic() {
                     analysis
                         .diagnostics
                         .iter()
-                        .all(|d| d.span.end <= damaged.len())
+                        .all(|d| d.span.end() <= damaged.len())
                 );
                 cases += 1;
             }
@@ -169,13 +166,13 @@ fn merged_keys_are_checked_at_the_anchor_naming_the_entry_that_inherits_them() {
     let diagnostics = yaml(text);
     assert_eq!(codes(&diagnostics), ["unknown-field"]);
     let found = &diagnostics[0];
-    assert_eq!(&text[found.span.start..found.span.end], "timout");
+    assert_eq!(&text[found.span.range()], "timout");
     assert_eq!(
         found.message,
         "unknown field `timout` in `http` source `apps` (in an anchor inherited by `apps`)"
     );
     let label = found.labels.last().expect("a label at the heir");
-    assert_eq!(&text[label.span.start..label.span.end], "apps");
+    assert_eq!(&text[label.span.range()], "apps");
     assert_eq!(label.message, "`apps` inherits this from the anchor");
     // A written key overrides the merged one and is the one checked.
     let broken = text.replace("headers: {Accept: b}", "headers: 5");
@@ -184,7 +181,7 @@ fn merged_keys_are_checked_at_the_anchor_naming_the_entry_that_inherits_them() {
         .iter()
         .find(|d| d.rule.code() == "invalid-value")
         .expect("the written headers are checked");
-    assert_eq!(&broken[wrong.span.start..wrong.span.end], "5");
+    assert_eq!(&broken[wrong.span.range()], "5");
 }
 
 #[test]
@@ -199,10 +196,7 @@ fn an_on_cursor_component_that_is_not_defined_gets_a_suggestion_and_a_fix() {
     assert_eq!(diagnostics[0].help.as_deref(), Some("did you mean `apps`?"));
     let edit = &diagnostics[0].fixes[0].edits[0];
     assert_eq!(
-        (
-            &text[edit.span.start..edit.span.end],
-            edit.replacement.as_str()
-        ),
+        (&text[edit.span.range()], edit.replacement.as_str()),
         ("app", "apps")
     );
 }
@@ -216,10 +210,7 @@ fn a_component_that_leaves_a_required_parameter_unsupplied_is_reported() {
         diagnostics[0].message,
         "component `jobs` binds `jobs`, whose required parameter `id` no binding supplies"
     );
-    assert_eq!(
-        &text[diagnostics[0].span.start..diagnostics[0].span.end],
-        "jobs"
-    );
+    assert_eq!(&text[diagnostics[0].span.range()], "jobs");
 }
 
 #[test]

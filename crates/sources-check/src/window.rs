@@ -266,7 +266,7 @@ fn check_http(source: &Source, http: &Http, out: &mut Collector) {
     };
     if let Some(paginate) = &http.paginate {
         let (first, second, second_name, first_name) =
-            if paginate.key_span.start > window.key_span.start {
+            if paginate.key_span.start() > window.key_span.start() {
                 (window.key_span, paginate.key_span, "paginate", "window")
             } else {
                 (paginate.key_span, window.key_span, "window", "paginate")

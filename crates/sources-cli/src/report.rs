@@ -25,8 +25,8 @@ impl FileReport {
     /// 1-based line and Unicode-scalar column of both ends of `span`.
     pub fn line_cols(&self, span: Span) -> (LineCol, LineCol) {
         (
-            self.line_index.line_col(span.start),
-            self.line_index.line_col(span.end),
+            self.line_index.line_col(span.start()),
+            self.line_index.line_col(span.end()),
         )
     }
 

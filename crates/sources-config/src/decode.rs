@@ -143,7 +143,7 @@ pub fn name_span(span: Span, name: &str) -> Option<Span> {
     if span.len() == name.len() {
         Some(span)
     } else if span.len() == name.len() + 2 {
-        Some(Span::new(span.start + 1, span.end - 1))
+        Some(Span::new(span.start() + 1, span.end() - 1))
     } else {
         None
     }

@@ -25,7 +25,7 @@ fn codes(diagnostics: &[Diagnostic]) -> Vec<&'static str> {
 }
 
 fn position(text: &str, diagnostic: &Diagnostic) -> (u32, u32) {
-    let at = LineIndex::new(text).line_col(diagnostic.span.start);
+    let at = LineIndex::new(text).line_col(diagnostic.span.start());
     (at.line, at.column)
 }
 
@@ -134,7 +134,7 @@ fn unknown_field_points_at_the_key_with_a_rename_fix() {
     assert_eq!(position(text, unknown), (7, 7));
     assert_eq!(unknown.help.as_deref(), Some("did you mean `url`?"));
     let edit = &unknown.fixes[0].edits[0];
-    assert_eq!(&text[edit.span.start..edit.span.end], "urll");
+    assert_eq!(&text[edit.span.range()], "urll");
     assert_eq!(edit.replacement, "url");
     // Without the misspelling, the missing `url` points at the entry's name.
     let text = "data:\n  sources:\n    users:\n      type: http\n";

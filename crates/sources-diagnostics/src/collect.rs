@@ -134,9 +134,9 @@ impl Extend<Diagnostic> for Collector {
 
 /// The stable order of every output: by position, then rule code, then message.
 pub fn order(a: &Diagnostic, b: &Diagnostic) -> Ordering {
-    (a.span.start, a.span.end, a.rule.code(), &a.message).cmp(&(
-        b.span.start,
-        b.span.end,
+    (a.span.start(), a.span.end(), a.rule.code(), &a.message).cmp(&(
+        b.span.start(),
+        b.span.end(),
         b.rule.code(),
         &b.message,
     ))

@@ -39,15 +39,16 @@ impl FixOutcome {
 /// Whether two edits touch the same bytes (two insertions at one offset count as touching, since
 /// their order would matter).
 fn overlaps(a: &Edit, b: &Edit) -> bool {
-    (a.span.start < b.span.end && b.span.start < a.span.end) || a.span.start == b.span.start
+    (a.span.start() < b.span.end() && b.span.start() < a.span.end())
+        || a.span.start() == b.span.start()
 }
 
 /// Whether an edit can be applied to `text`: inside it, on character boundaries, well-ordered.
 fn fits(edit: &Edit, text: &str) -> bool {
-    edit.span.start <= edit.span.end
-        && edit.span.end <= text.len()
-        && text.is_char_boundary(edit.span.start)
-        && text.is_char_boundary(edit.span.end)
+    edit.span.start() <= edit.span.end()
+        && edit.span.end() <= text.len()
+        && text.is_char_boundary(edit.span.start())
+        && text.is_char_boundary(edit.span.end())
 }
 
 /// Applies the first safe fix of each diagnostic to `text`, in the order of `diagnostics`; a fix
@@ -93,10 +94,10 @@ pub fn apply_safe_fixes<'d>(
         accepted.extend(new_edits.into_iter().cloned());
         applied.push(record);
     }
-    accepted.sort_by_key(|edit| std::cmp::Reverse(edit.span.start));
+    accepted.sort_by_key(|edit| std::cmp::Reverse(edit.span.start()));
     let mut out = text.to_owned();
     for edit in &accepted {
-        out.replace_range(edit.span.start..edit.span.end, &edit.replacement);
+        out.replace_range(edit.span.range(), &edit.replacement);
     }
     FixOutcome {
         text: out,

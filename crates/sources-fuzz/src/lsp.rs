@@ -153,8 +153,8 @@ pub fn compare(report: &FileReport, published: &[Value]) -> Result<(), Failure> 
         .diagnostics
         .iter()
         .map(|d| {
-            let (sl, sc) = index.position(d.span.start, PositionEncoding::Utf16);
-            let (el, ec) = index.position(d.span.end, PositionEncoding::Utf16);
+            let (sl, sc) = index.position(d.span.start(), PositionEncoding::Utf16);
+            let (el, ec) = index.position(d.span.end(), PositionEncoding::Utf16);
             let severity = match d.severity {
                 Severity::Error => 1,
                 Severity::Warning => 2,

@@ -103,8 +103,8 @@ pub fn check_spans(report: &FileReport) -> Result<(), Failure> {
                     "span",
                     format!(
                         "{what} span {}..{} of `{}` ({}) is outside the {}-byte text or not on a character boundary",
-                        span.start,
-                        span.end,
+                        span.start(),
+                        span.end(),
                         diagnostic.rule.code(),
                         diagnostic.message,
                         text.len()
@@ -117,10 +117,10 @@ pub fn check_spans(report: &FileReport) -> Result<(), Failure> {
 }
 
 fn span_ok(text: &str, span: Span) -> bool {
-    span.start <= span.end
-        && span.end <= text.len()
-        && text.is_char_boundary(span.start)
-        && text.is_char_boundary(span.end)
+    span.start() <= span.end()
+        && span.end() <= text.len()
+        && text.is_char_boundary(span.start())
+        && text.is_char_boundary(span.end())
 }
 
 /// The JSON output parses and carries every diagnostic with its code.

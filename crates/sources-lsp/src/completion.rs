@@ -149,7 +149,7 @@ fn template(
                 let site = entry.and_then(|entry| {
                     sources_check::template_sites(entry)
                         .into_iter()
-                        .find(|site| site.span.start <= offset && offset <= site.span.end)
+                        .find(|site| site.span.start() <= offset && offset <= site.span.end())
                         .map(|site| (entry, site.kind))
                 });
                 let resolves = |name: &str| {
@@ -334,7 +334,7 @@ pub(crate) fn stage_kind(config: &Config, name: &str, offset: usize) -> Option<K
         .value
         .iter()
         .rev()
-        .find(|stage| stage.span.start <= offset)?;
+        .find(|stage| stage.span.start() <= offset)?;
     stage.value.kind.as_ref().map(|kind| kind.value)
 }
 
@@ -445,7 +445,7 @@ pub(crate) fn complete(
     let (span, typed) = match &context.slot {
         Slot::Key { span, .. } | Slot::Value { span, .. } => (
             *span,
-            text.get(span.start..offset.clamp(span.start, span.end))
+            text.get(span.start()..offset.clamp(span.start(), span.end()))
                 .unwrap_or(""),
         ),
     };
@@ -457,9 +457,9 @@ pub(crate) fn complete(
     };
     match &context.slot {
         Slot::Key { .. } => {
-            let line_end = text[span.end..]
+            let line_end = text[span.end()..]
                 .find('\n')
-                .map_or(text.len(), |newline| span.end + newline);
+                .map_or(text.len(), |newline| span.end() + newline);
             keys(
                 &mut items,
                 snapshot,
@@ -467,7 +467,7 @@ pub(crate) fn complete(
                 offset,
                 &context.siblings,
                 analyzed.syntax,
-                &text[span.end..line_end],
+                &text[span.end()..line_end],
             );
         }
         Slot::Value { key, .. } => value(&mut items, snapshot, &scope, key),

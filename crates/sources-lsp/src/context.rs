@@ -514,7 +514,7 @@ mod tests {
             panic!("a value slot")
         };
         assert_eq!((key.as_str(), word.as_str()), ("from", "apps"));
-        assert_eq!(&yaml.replacen("$0", "", 1)[span.start..span.end], "apps");
+        assert_eq!(&yaml.replacen("$0", "", 1)[span.range()], "apps");
 
         let yaml = "data:\n  sources:\n    all:\n      type: merge\n      sources:\n        - a\n        - $0\n";
         let found = context(yaml, Syntax::Yaml);
@@ -549,13 +549,10 @@ mod tests {
         let headers =
             "[data.sources.apps]\n[[ data.sources.\"apps\".pipe ]]\n[data.sources.other]\n";
         let spans = toml_entry_headers(headers, "apps");
-        let names: Vec<&str> = spans
-            .iter()
-            .map(|span| &headers[span.start..span.end])
-            .collect();
+        let names: Vec<&str> = spans.iter().map(|span| &headers[span.range()]).collect();
         assert_eq!(names, ["apps", "apps"]);
         assert_eq!(
-            spans[1].start,
+            spans[1].start(),
             headers.find("\"apps\"").expect("quoted") + 1
         );
         let toml = "[data.sources.apps]\nwindow.page$0\n";
@@ -574,7 +571,7 @@ mod tests {
         let inside = text.find("offset").expect("offset");
         let (token, span) = template_around(text, inside).expect("a token");
         assert_eq!(token, "${window.offset}");
-        assert_eq!(&text[span.start..span.end], "${window.offset}");
+        assert_eq!(&text[span.range()], "${window.offset}");
         assert!(template_around(text, text.find("next").expect("next")).is_none());
     }
 
@@ -608,11 +605,11 @@ mod tests {
                 for key in &entry.keys {
                     // A TOML table header (`[data.sources.x.paginate]`) names a key too; the
                     // reader treats a header as a header, not a key to complete.
-                    let line_start = text[..key.span.start].rfind('\n').map_or(0, |n| n + 1);
+                    let line_start = text[..key.span.start()].rfind('\n').map_or(0, |n| n + 1);
                     if text[line_start..].starts_with('[') {
                         continue;
                     }
-                    let found = at(&index, syntax, key.span.start + 1);
+                    let found = at(&index, syntax, key.span.start() + 1);
                     assert_eq!(
                         found.scope(),
                         Scope::Entry(entry.name.value.clone()),

@@ -4,8 +4,7 @@ use sources_config::{Body, Config, Enumeration, Parameter, Source};
 
 /// How the entry delivers over time (its cadence), or what an operator reads.
 pub(crate) fn cadence(source: &Source, text: &str) -> String {
-    let written =
-        |span: sources_syntax::Span| text.get(span.start..span.end).unwrap_or("").to_owned();
+    let written = |span: sources_syntax::Span| text.get(span.range()).unwrap_or("").to_owned();
     let follows = match &source.body {
         Body::Websocket(_) => return "streamed: one event per frame".to_owned(),
         Body::Http(http) => http.follow.as_ref().is_some_and(|follow| follow.value),

@@ -76,7 +76,7 @@ fn entry(
     positions: Positions<'_>,
     out: &mut Vec<InlayHint>,
 ) {
-    let name_line_end = line_end(text, source.name.span.end);
+    let name_line_end = line_end(text, source.name.span.end());
     let mut labels = vec![cadence_label(config, source)];
     // Inline data has nothing to time out.
     if let Some(kind) = source
@@ -111,7 +111,7 @@ fn entry(
         let labels = defaults(fields::for_section(Section::Window), &names, written);
         if !labels.is_empty() {
             out.push(hint(
-                line_end(text, window.key_span.end),
+                line_end(text, window.key_span.end()),
                 labels.join(" · "),
                 InlayHintKind::PARAMETER,
                 positions,
@@ -129,7 +129,7 @@ fn entry(
         );
         if !labels.is_empty() {
             out.push(hint(
-                line_end(text, paginate.key_span.end),
+                line_end(text, paginate.key_span.end()),
                 labels.join(" · "),
                 InlayHintKind::PARAMETER,
                 positions,
@@ -181,7 +181,7 @@ pub(crate) fn hints(analyzed: &Analyzed, positions: Positions<'_>, within: Span)
     let mut out = Vec::new();
     for source in &analysis.config.entries {
         let covered = source.name.span.cover(source.span);
-        if covered.end < within.start || covered.start > within.end {
+        if covered.end() < within.start() || covered.start() > within.end() {
             continue;
         }
         entry(
@@ -194,7 +194,7 @@ pub(crate) fn hints(analyzed: &Analyzed, positions: Positions<'_>, within: Span)
     }
     let inside = |hint: &InlayHint| {
         let offset = positions.offset(hint.position);
-        within.start <= offset && offset <= within.end
+        within.start() <= offset && offset <= within.end()
     };
     out.retain(inside);
     out.sort_by_key(|hint| (hint.position.line, hint.position.character));

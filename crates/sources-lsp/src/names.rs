@@ -100,7 +100,7 @@ fn join_bindings<'a>(
 /// The `${params.X}` tokens written inside the entry's value, and on an operator the `params.X`
 /// names in its expressions: (name, span of the name).
 fn param_tokens<'a>(text: &'a str, source: &Source) -> Vec<(&'a str, Span)> {
-    let Some(written) = text.get(source.span.start..source.span.end) else {
+    let Some(written) = text.get(source.span.range()) else {
         return Vec::new();
     };
     let template = Template::parse(written);
@@ -108,16 +108,16 @@ fn param_tokens<'a>(text: &'a str, source: &Source) -> Vec<(&'a str, Span)> {
         .tokens()
         .filter_map(|token| match token.kind {
             TokenKind::Param(name) => {
-                let start = source.span.start + token.range.start + "${params.".len();
+                let start = source.span.start() + token.range.start + "${params.".len();
                 Some((name, Span::new(start, start + name.len())))
             }
             _ => None,
         })
         .collect();
     if !source.is_leaf() {
-        found.extend(expression_params(written, source.span.start));
+        found.extend(expression_params(written, source.span.start()));
     }
-    found.sort_by_key(|(_, span)| span.start);
+    found.sort_by_key(|(_, span)| span.start());
     found
 }
 
@@ -152,7 +152,7 @@ pub(crate) fn symbol_at(config: &Config, text: &str, offset: usize) -> Option<(S
         && let TokenKind::Param(name) = parsed.kind
         && let Some(entry) = config.entry_at(offset)
     {
-        let start = span.start + "${params.".len();
+        let start = span.start() + "${params.".len();
         let symbol = Symbol::Param {
             source: entry.name.value.clone(),
             name: name.to_owned(),
@@ -298,7 +298,7 @@ pub(crate) fn occurrences(
             }
         }
     }
-    found.sort_by_key(|occurrence| (!occurrence.declaration, occurrence.span.start));
+    found.sort_by_key(|occurrence| (!occurrence.declaration, occurrence.span.start()));
     found
 }
 

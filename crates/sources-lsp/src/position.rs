@@ -46,7 +46,7 @@ impl<'a> Positions<'a> {
 
     /// The range of a byte span.
     pub(crate) fn range(&self, span: Span) -> Range {
-        Range::new(self.position(span.start), self.position(span.end))
+        Range::new(self.position(span.start()), self.position(span.end()))
     }
 
     /// The byte offset of a position; a position past the last line is the end of the text.

@@ -105,8 +105,8 @@ pub(crate) fn folding(analyzed: &Analyzed, positions: Positions<'_>) -> Vec<Fold
         .into_iter()
         .filter_map(|span| {
             // A block ends at the end of its last value: trailing newlines are not part of it.
-            let end = span.start + text.get(span.start..span.end)?.trim_end().len();
-            let start_line = positions.position(span.start).line;
+            let end = span.start() + text.get(span.range())?.trim_end().len();
+            let start_line = positions.position(span.start()).line;
             let end_line = positions.position(end).line;
             (end_line > start_line).then_some(FoldingRange {
                 start_line,
@@ -131,7 +131,7 @@ fn around(config: &Config, text: &str, offset: usize) -> Vec<Span> {
     }
     for source in &config.entries {
         let whole = entry_span(source);
-        if !whole.contains(offset) && whole.end != offset {
+        if !whole.contains(offset) && whole.end() != offset {
             continue;
         }
         spans.push(whole);
@@ -142,8 +142,8 @@ fn around(config: &Config, text: &str, offset: usize) -> Vec<Span> {
         }
         blocks(&source.body, &mut spans);
     }
-    spans.retain(|span| span.start <= offset && offset <= span.end);
-    spans.sort_by_key(|span| (span.len(), std::cmp::Reverse(span.start)));
+    spans.retain(|span| span.start() <= offset && offset <= span.end());
+    spans.sort_by_key(|span| (span.len(), std::cmp::Reverse(span.start())));
     spans.dedup();
     spans
 }

@@ -87,7 +87,7 @@ struct Collector<'a> {
 
 impl Collector<'_> {
     fn push(&mut self, span: Span, kind: Kind, modifiers: u32) {
-        if span.start < span.end {
+        if span.start() < span.end() {
             self.out.push(Raw {
                 span,
                 kind,
@@ -111,12 +111,12 @@ impl Collector<'_> {
     fn duration<T>(&mut self, field: Option<&Field<T>>) {
         if let Some(field) = field {
             let span = field.value_span;
-            let written = self.file.get(span.start..span.end).unwrap_or("");
+            let written = self.file.get(span.range()).unwrap_or("");
             let quoted = written.len() >= 2
                 && (written.starts_with('"') && written.ends_with('"')
                     || written.starts_with('\'') && written.ends_with('\''));
             let inner = if quoted {
-                Span::new(span.start + 1, span.end - 1)
+                Span::new(span.start() + 1, span.end() - 1)
             } else {
                 span
             };
@@ -357,12 +357,12 @@ fn collect(config: &Config, file: &str) -> Vec<Raw> {
         }
     }
     let mut tokens = collector.out;
-    tokens.sort_by_key(|token| (token.span.start, token.span.end));
+    tokens.sort_by_key(|token| (token.span.start(), token.span.end()));
     let mut kept: Vec<Raw> = Vec::with_capacity(tokens.len());
     for token in tokens {
         if kept
             .last()
-            .is_none_or(|last| last.span.end <= token.span.start)
+            .is_none_or(|last| last.span.end() <= token.span.start())
         {
             kept.push(token);
         }
@@ -384,9 +384,9 @@ pub(crate) fn tokens(
     let mut out = Vec::new();
     let (mut line, mut character) = (0, 0);
     for token in collect(&analysis.config, analyzed.text()) {
-        if within
-            .is_some_and(|within| token.span.end <= within.start || token.span.start >= within.end)
-        {
+        if within.is_some_and(|within| {
+            token.span.end() <= within.start() || token.span.start() >= within.end()
+        }) {
             continue;
         }
         let range = positions.range(token.span);

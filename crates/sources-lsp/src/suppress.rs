@@ -28,14 +28,14 @@ pub(crate) fn suppress_actions(
         if !touches || matches!(diagnostic.rule, Rule::Syntax | Rule::UnusedSuppression) {
             continue;
         }
-        let line = analysis.line_index.line_col(diagnostic.span.start).line as usize;
+        let line = analysis.line_index.line_col(diagnostic.span.start()).line as usize;
         if offered.contains(&(diagnostic.rule, line)) {
             continue;
         }
         let Some(edit) = sources_check::suppression_edit(
             analyzed.text(),
             analyzed.syntax,
-            diagnostic.span.start,
+            diagnostic.span.start(),
             diagnostic.rule,
         ) else {
             continue;

@@ -188,18 +188,18 @@ fn path_to(root: &Node, old: &str, edit: Edit) -> Vec<Step> {
         let Value::Map(map) = &node.value else {
             return path;
         };
-        if old.as_bytes().get(node.span.start) == Some(&b'{') || map.entries.is_empty() {
+        if old.as_bytes().get(node.span.start()) == Some(&b'{') || map.entries.is_empty() {
             return path;
         }
         let entries = &map.entries;
         let region = |i: usize| {
-            let start = line_start(old, entries[i].key.span.start);
+            let start = line_start(old, entries[i].key.span.start());
             let stop = entries
                 .get(i + 1)
-                .map_or(end, |next| line_start(old, next.key.span.start));
+                .map_or(end, |next| line_start(old, next.key.span.start()));
             (start, stop)
         };
-        let after = entries.partition_point(|entry| entry.key.span.start <= edit.start);
+        let after = entries.partition_point(|entry| entry.key.span.start() <= edit.start);
         let candidates = [after, after.wrapping_sub(1)];
         let Some((index, (start, stop))) = candidates
             .into_iter()
@@ -240,8 +240,8 @@ fn mapping_at<'n>(root: &'n mut Node, path: &[Step]) -> Option<&'n mut crate::Ma
 /// The entry at `step` parsed again from its new text, when that gives what a whole parse would.
 fn reparse_entry(map: &crate::Map, step: Step, old: &str, new: &str, edit: Edit) -> Option<Entry> {
     let old_entry = &map.entries[step.index];
-    let column = old_entry.key.span.start - step.start;
-    if !old.as_bytes()[step.start..old_entry.key.span.start]
+    let column = old_entry.key.span.start() - step.start;
+    if !old.as_bytes()[step.start..old_entry.key.span.start()]
         .iter()
         .all(|&b| b == b' ')
     {
@@ -263,11 +263,11 @@ fn reparse_entry(map: &crate::Map, step: Step, old: &str, new: &str, edit: Edit)
     let Value::Map(alone) = &mut root.value else {
         return None;
     };
-    if alone.entries.len() != 1 || root.span.start != column {
+    if alone.entries.len() != 1 || root.span.start() != column {
         return None;
     }
     let mut entry = alone.entries.pop()?;
-    if entry.key.span.start != column {
+    if entry.key.span.start() != column {
         return None;
     }
     let renamed = entry.key.name != old_entry.key.name;
@@ -292,7 +292,7 @@ fn reparse_entry(map: &crate::Map, step: Step, old: &str, new: &str, edit: Edit)
 fn empty_node_at(entry: &Entry, end: usize) -> bool {
     let mut pending = vec![&entry.value];
     while let Some(node) = pending.pop() {
-        if node.span.start == end && node.span.end == end {
+        if node.span.start() == end && node.span.end() == end {
             return true;
         }
         match &node.value {
@@ -348,8 +348,8 @@ fn line_start(text: &str, at: usize) -> usize {
 /// Moves a span by `delta` bytes.
 fn shift_span(span: &mut Span, delta: isize) {
     *span = Span::new(
-        span.start.wrapping_add_signed(delta),
-        span.end.wrapping_add_signed(delta),
+        span.start().wrapping_add_signed(delta),
+        span.end().wrapping_add_signed(delta),
     );
 }
 
@@ -395,8 +395,8 @@ fn fix_ends(root: &mut Node, path: &[Step], delta: isize) {
         let end = map
             .entries
             .last()
-            .map_or(node.span.start, |entry| entry.value.span.end);
-        node.span = Span::new(node.span.start, end.max(node.span.start));
+            .map_or(node.span.start(), |entry| entry.value.span.end());
+        node.span = Span::new(node.span.start(), end.max(node.span.start()));
     }
     walk(root, path, delta);
 }

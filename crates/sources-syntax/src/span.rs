@@ -1,18 +1,58 @@
 //! Byte ranges into the original text.
 
-/// A half-open byte range `start..end` into the original text.
+use std::ops::Range;
+
+/// A half-open byte range `start..end` into the original text, stored as two `u32` offsets (8
+/// bytes, as rust-analyzer's `TextRange`): every key, tree node and decoded field carries spans,
+/// so their size counts on large documents in the editor.
+///
+/// Documents are refused above `sources_check::input::MAX_FILE_BYTES` (16 MiB) before analysis,
+/// far below the 4 GiB `u32` offsets can address. An offset above `u32::MAX` given to
+/// [`Span::new`] is saturated to `u32::MAX` rather than panicking or wrapping.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Span {
     /// First byte.
-    pub start: usize,
+    start: u32,
     /// One past the last byte.
-    pub end: usize,
+    end: u32,
+}
+
+/// `offset` as a `u32`, saturated at `u32::MAX` (documents are limited far below it).
+const fn offset(offset: usize) -> u32 {
+    if offset > u32::MAX as usize {
+        u32::MAX
+    } else {
+        offset as u32
+    }
 }
 
 impl Span {
-    /// A span from `start` to `end`.
+    /// A span from `start` to `end` (offsets above `u32::MAX` saturate to it).
     pub const fn new(start: usize, end: usize) -> Span {
-        Span { start, end }
+        Span {
+            start: offset(start),
+            end: offset(end),
+        }
+    }
+
+    /// The empty span at `offset` (saturated at `u32::MAX` like [`Span::new`]).
+    pub const fn empty(offset: usize) -> Span {
+        Span::new(offset, offset)
+    }
+
+    /// First byte.
+    pub const fn start(self) -> usize {
+        self.start as usize
+    }
+
+    /// One past the last byte.
+    pub const fn end(self) -> usize {
+        self.end as usize
+    }
+
+    /// The byte range, for slicing the text.
+    pub const fn range(self) -> Range<usize> {
+        self.start()..self.end()
     }
 
     /// Whether the two spans overlap or meet (an empty span at either end touches).
@@ -20,17 +60,9 @@ impl Span {
         self.start <= other.end && other.start <= self.end
     }
 
-    /// The empty span at `offset`.
-    pub const fn empty(offset: usize) -> Span {
-        Span {
-            start: offset,
-            end: offset,
-        }
-    }
-
     /// Length in bytes.
     pub const fn len(self) -> usize {
-        self.end - self.start
+        (self.end - self.start) as usize
     }
 
     /// Whether the span covers no bytes.
@@ -40,17 +72,54 @@ impl Span {
 
     /// Whether `offset` lies inside the span (the end counts, for cursors at the end of a word).
     pub const fn contains(self, offset: usize) -> bool {
-        self.start <= offset && offset <= self.end
+        self.start() <= offset && offset <= self.end()
     }
 
     /// The smallest span covering both.
     pub fn cover(self, other: Span) -> Span {
-        Span::new(self.start.min(other.start), self.end.max(other.end))
+        Span {
+            start: self.start.min(other.start),
+            end: self.end.max(other.end),
+        }
     }
 }
 
-impl From<std::ops::Range<usize>> for Span {
-    fn from(range: std::ops::Range<usize>) -> Span {
+impl From<Range<usize>> for Span {
+    fn from(range: Range<usize>) -> Span {
         Span::new(range.start, range.end)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Span;
+
+    #[test]
+    fn a_span_is_two_u32_offsets() {
+        assert_eq!(
+            std::mem::size_of::<Span>(),
+            8,
+            "every key, tree node and model field holds spans: their size is the editor's memory \
+             on large documents"
+        );
+    }
+
+    #[test]
+    fn offsets_read_back_as_given() {
+        let span = Span::new(3, 10);
+        assert_eq!((span.start(), span.end(), span.len()), (3, 10, 7));
+        assert_eq!(span.range(), 3..10);
+        assert!(span.contains(10) && !span.contains(11));
+        assert_eq!(span.cover(Span::empty(20)), Span::new(3, 20));
+        assert_eq!(format!("{span:?}"), "Span { start: 3, end: 10 }");
+    }
+
+    #[test]
+    fn offsets_past_u32_saturate_instead_of_panicking() {
+        let max = u32::MAX as usize;
+        let span = Span::new(max - 1, max + 10);
+        assert_eq!((span.start(), span.end()), (max - 1, max));
+        let span = Span::new(usize::MAX, usize::MAX);
+        assert_eq!((span.start(), span.end(), span.len()), (max, max, 0));
     }
 }

@@ -22,7 +22,7 @@ pub fn str_offset(source: &str, node: &Node, offset_in_value: usize) -> Option<u
     if !s.text.is_char_boundary(offset_in_value) {
         return None;
     }
-    let written = source.get(node.span.start..node.span.end)?;
+    let written = source.get(node.span.range())?;
     let (content_start, content_end) = content(written, s.style)?;
     let mut walk = Walk {
         source: written.as_bytes(),
@@ -38,10 +38,10 @@ pub fn str_offset(source: &str, node: &Node, offset_in_value: usize) -> Option<u
     for (index, ch) in s.text.char_indices() {
         let at = walk.next(ch)?;
         if index == offset_in_value {
-            return Some(node.span.start + at);
+            return Some(node.span.start() + at);
         }
     }
-    (offset_in_value == s.text.len()).then(|| node.span.start + walk.at.min(content_end))
+    (offset_in_value == s.text.len()).then(|| node.span.start() + walk.at.min(content_end))
 }
 
 /// Whether a single-quoted string is YAML's (with `''` escapes) rather than TOML's literal string.

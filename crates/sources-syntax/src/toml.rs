@@ -66,24 +66,24 @@ fn point_at_first_key(text: &str, root: &Node, error: &mut SyntaxError) {
     else {
         return;
     };
-    let at = error.span.start;
+    let at = error.span.start();
     let mut first = None;
     let mut node = root;
     loop {
         let next = match &node.value {
             Value::Map(map) => {
-                if let Some(entry) = map.get(&name).filter(|entry| entry.key.span.start < at) {
-                    first = Some(entry.key.span.start);
+                if let Some(entry) = map.get(&name).filter(|entry| entry.key.span.start() < at) {
+                    first = Some(entry.key.span.start());
                 }
                 map.iter()
                     .map(|entry| &entry.value)
-                    .filter(|child| child.span.start <= at)
-                    .max_by_key(|child| child.span.start)
+                    .filter(|child| child.span.start() <= at)
+                    .max_by_key(|child| child.span.start())
             }
             Value::Seq(items) => items
                 .iter()
-                .filter(|child| child.span.start <= at)
-                .max_by_key(|child| child.span.start),
+                .filter(|child| child.span.start() <= at)
+                .max_by_key(|child| child.span.start()),
             _ => None,
         };
         match next {
@@ -109,7 +109,7 @@ fn line_of(text: &str, offset: usize) -> usize {
 fn duplicate_tables(text: &str, errors: &mut Vec<SyntaxError>) {
     let mut body_end = None;
     errors.retain_mut(|error| {
-        let start = error.span.start.min(text.len());
+        let start = error.span.start().min(text.len());
         let duplicate = error.message.starts_with("duplicate key");
         if duplicate && body_end.is_some_and(|end| start < end) {
             return false;
@@ -162,7 +162,7 @@ fn next_header(text: &str, from: usize) -> usize {
 fn drop_cascades(text: &str, errors: &mut Vec<SyntaxError>) {
     let mut previous_line_end = None;
     errors.retain(|error| {
-        let start = error.span.start.min(text.len());
+        let start = error.span.start().min(text.len());
         let (before, after) = text.as_bytes().split_at(start);
         let line_start = before
             .iter()
@@ -182,7 +182,7 @@ fn drop_cascades(text: &str, errors: &mut Vec<SyntaxError>) {
 
 /// The parser's message, made specific where it can be.
 fn message(text: &str, message: &str, span: Span) -> String {
-    let written = text.get(span.start..span.end).unwrap_or("").trim();
+    let written = text.get(span.range()).unwrap_or("").trim();
     match message {
         "duplicate key" if !written.is_empty() => {
             format!("duplicate key `{written}`; each key may be written once per table")
@@ -217,12 +217,12 @@ fn node(text: &str, value: Spanned<DeValue<'_>>, errors: &mut Vec<SyntaxError>) 
     let value = match value.into_inner() {
         DeValue::String(s) => Value::Str(Str {
             text: s.into_owned(),
-            style: string_style(text, span.start),
+            style: string_style(text, span.start()),
         }),
         DeValue::Integer(i) => match i64::from_str_radix(i.as_str(), i.radix()) {
             Ok(i) => Value::Int(i),
             Err(_) => {
-                let written = text.get(span.start..span.end).unwrap_or("").to_owned();
+                let written = text.get(span.range()).unwrap_or("").to_owned();
                 errors.push(SyntaxError {
                     message: format!("integer `{written}` does not fit in 64 bits"),
                     span,

@@ -300,7 +300,7 @@ impl<'t> Builder<'t> {
             } => {
                 // The tree lives as long as the analysis: no room kept for items never coming.
                 items.shrink_to_fit();
-                let last = items.last().map_or(start, |item| item.span.end);
+                let last = items.last().map_or(start, |item| item.span.end());
                 let end = if flow { end.unwrap_or(last) } else { last };
                 (
                     Node::new(Value::Seq(items), Span::new(start, end.max(start))),
@@ -315,10 +315,10 @@ impl<'t> Builder<'t> {
                 anchor,
                 merges,
             } => {
-                let mut last = entries.last().map_or(start, |entry| entry.value.span.end);
+                let mut last = entries.last().map_or(start, |entry| entry.value.span.end());
                 if let PendingKey::Key(key) = key {
-                    last = last.max(key.span.end);
-                    let at = Span::empty(key.span.end);
+                    last = last.max(key.span.end());
+                    let at = Span::empty(key.span.end());
                     // Without an end event the parser stopped at an error before the value: it is
                     // unreadable, not empty, so nothing downstream reports it a second time.
                     let value = if end.is_some() {
@@ -429,7 +429,7 @@ impl<'t> Builder<'t> {
             Value::Str(s) => s.text,
             Value::Null | Value::Bool(_) | Value::Int(_) | Value::Float(_) => self
                 .text
-                .get(node.span.start..node.span.end)
+                .get(node.span.range())
                 .unwrap_or_default()
                 .to_owned(),
             Value::Invalid => return PendingKey::Skip,
@@ -442,7 +442,7 @@ impl<'t> Builder<'t> {
                 return PendingKey::Skip;
             }
         };
-        if name == "<<" && self.text.as_bytes().get(node.span.start) == Some(&b'<') {
+        if name == "<<" && self.text.as_bytes().get(node.span.start()) == Some(&b'<') {
             self.shared = true;
             return PendingKey::Merge(node.span);
         }
@@ -478,7 +478,7 @@ impl<'t> Builder<'t> {
             return;
         }
         for &(first, later) in &duplicates {
-            let line = self.lines.line(entries[first].key.span.start);
+            let line = self.lines.line(entries[first].key.span.start());
             let key = &entries[later].key;
             let message = format!("duplicate key `{}`; the first is at line {line}", key.name);
             let span = key.span;

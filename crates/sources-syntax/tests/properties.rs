@@ -67,14 +67,14 @@ fn check_span(text: &str, start: usize, end: usize) {
 fn check_node(text: &str, node: &Node, exact_keys: bool) {
     let mut pending = vec![node];
     while let Some(node) = pending.pop() {
-        check_span(text, node.span.start, node.span.end);
+        check_span(text, node.span.start(), node.span.end());
         match &node.value {
             Value::Seq(items) => pending.extend(items),
             Value::Map(map) => {
                 for entry in map.iter() {
                     let key = &entry.key;
-                    check_span(text, key.span.start, key.span.end);
-                    let written = &text[key.span.start..key.span.end];
+                    check_span(text, key.span.start(), key.span.end());
+                    let written = &text[key.span.range()];
                     if !exact_keys {
                         pending.push(&entry.value);
                         continue;
@@ -111,7 +111,7 @@ fn check(text: &str, syntax: Syntax) {
         check_node(text, root, errors.is_empty());
     }
     for error in &errors {
-        check_span(text, error.span.start, error.span.end);
+        check_span(text, error.span.start(), error.span.end());
         assert!(!error.message.is_empty());
     }
 }

@@ -13,7 +13,7 @@ fn at<'n>(node: &'n Node, path: &[&str]) -> &'n Node {
 }
 
 fn written<'t>(text: &'t str, node: &Node) -> &'t str {
-    &text[node.span.start..node.span.end]
+    &text[node.span.range()]
 }
 
 #[test]
@@ -26,11 +26,11 @@ fn keys_and_values_have_byte_spans_in_source_order() {
     let names: Vec<&str> = sources.iter().map(|e| e.key.name.as_str()).collect();
     assert_eq!(names, ["zeta", "alpha"]);
     let zeta = &sources.entries[0];
-    assert_eq!(&text[zeta.key.span.start..zeta.key.span.end], "zeta");
+    assert_eq!(&text[zeta.key.span.range()], "zeta");
     let url = at(&zeta.value, &["url"]);
     assert_eq!(written(text, url), "'https://é.example'");
     let url_key = &zeta.value.as_map().expect("map").entries[1].key;
-    assert_eq!(&text[url_key.span.start..url_key.span.end], "url");
+    assert_eq!(&text[url_key.span.range()], "url");
     let data = at(&sources.entries[1].value, &["data"]);
     assert_eq!(written(text, data), "[1, 2.5, true]");
     let items = data.as_seq().expect("seq");
@@ -62,7 +62,7 @@ fn two_independent_errors_give_two_errors() {
     let lines: Vec<usize> = parse
         .errors
         .iter()
-        .map(|e| text[..e.span.start].matches('\n').count() + 1)
+        .map(|e| text[..e.span.start()].matches('\n').count() + 1)
         .collect();
     assert!(lines.contains(&1), "{lines:?}");
     assert!(lines.contains(&3), "{lines:?}");
@@ -79,7 +79,7 @@ fn duplicate_keys_name_the_key() {
         parse.errors[0].message,
         "duplicate key `a`; the first is at line 1"
     );
-    assert_eq!(parse.errors[0].span.start, 6);
+    assert_eq!(parse.errors[0].span.start(), 6);
 }
 
 #[test]
@@ -91,7 +91,7 @@ fn duplicate_keys_name_the_line_of_the_first() {
         parse.errors[0].message,
         "duplicate key `b`; the first is at line 5"
     );
-    assert_eq!(parse.errors[0].span.start, text.rfind('b').expect("b"));
+    assert_eq!(parse.errors[0].span.start(), text.rfind('b').expect("b"));
     let headers = toml("[x]\na = 1\n[x]\nb = 2\n");
     assert_eq!(headers.errors.len(), 1, "{:?}", headers.errors);
     assert_eq!(

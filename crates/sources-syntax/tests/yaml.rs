@@ -23,7 +23,7 @@ fn at<'n>(node: &'n Node, path: &[&str]) -> &'n Node {
 }
 
 fn written<'t>(text: &'t str, node: &Node) -> &'t str {
-    &text[node.span.start..node.span.end]
+    &text[node.span.range()]
 }
 
 #[test]
@@ -31,15 +31,9 @@ fn spans_are_bytes_not_characters() {
     let text = "é😀: ünïcödé\nnext: vålue\n";
     let root = root(text);
     let map = root.as_map().expect("map");
-    assert_eq!(
-        &text[map.entries[0].key.span.start..map.entries[0].key.span.end],
-        "é😀"
-    );
+    assert_eq!(&text[map.entries[0].key.span.range()], "é😀");
     assert_eq!(written(text, &map.entries[0].value), "ünïcödé");
-    assert_eq!(
-        &text[map.entries[1].key.span.start..map.entries[1].key.span.end],
-        "next"
-    );
+    assert_eq!(&text[map.entries[1].key.span.range()], "next");
     assert_eq!(written(text, at(&root, &["next"])), "vålue");
 }
 
@@ -69,7 +63,7 @@ fn quoted_scalars_do_not_span_the_blanks_after_them() {
     let text = "h: {'X-Key' : 1, \"b\"  : 2}\n'c' : 3\n";
     let root = root(text);
     let h = at(&root, &["h"]).as_map().expect("map");
-    let key = |span: sources_syntax::Span| &text[span.start..span.end];
+    let key = |span: sources_syntax::Span| &text[span.range()];
     assert_eq!(key(h.entries[0].key.span), "'X-Key'");
     assert_eq!(key(h.entries[1].key.span), "\"b\"");
     assert_eq!(key(root.as_map().expect("map").entries[1].key.span), "'c'");
@@ -144,7 +138,7 @@ fn too_large_integers_are_errors() {
     let parse = yaml("a: 99999999999999999999\n");
     assert_eq!(parse.errors.len(), 1);
     assert!(parse.errors[0].message.contains("does not fit in 64 bits"));
-    assert_eq!(parse.errors[0].span.start, 3);
+    assert_eq!(parse.errors[0].span.start(), 3);
 }
 
 #[test]
@@ -158,7 +152,7 @@ fn merge_keys_copy_entries_not_written_keeping_their_anchor_spans() {
     assert_eq!(at(&root, &["thing", "a"]).as_int(), Some(1));
     let inherited = thing.entries[1].key.span;
     assert_eq!(
-        inherited.start,
+        inherited.start(),
         text.find("a: 1").expect("a"),
         "points into the anchor"
     );
@@ -179,10 +173,7 @@ fn merging_something_other_than_a_mapping_is_an_error_at_the_merge_key() {
     let text = "x: &x [1]\nz:\n  <<: *x\n  c: 3\n";
     let parse = yaml(text);
     assert_eq!(parse.errors.len(), 1, "{:?}", parse.errors);
-    assert_eq!(
-        &text[parse.errors[0].span.start..parse.errors[0].span.end],
-        "<<"
-    );
+    assert_eq!(&text[parse.errors[0].span.range()], "<<");
     assert!(
         parse.errors[0]
             .message
@@ -270,7 +261,7 @@ fn duplicate_keys_are_reported_at_the_second_with_the_first_line() {
         parse.errors[0].message,
         "duplicate key `a`; the first is at line 1"
     );
-    assert_eq!(parse.errors[0].span.start, text.rfind('a').expect("a"));
+    assert_eq!(parse.errors[0].span.start(), text.rfind('a').expect("a"));
     let root = parse.root.expect("root");
     assert_eq!(root.as_map().map(|m| m.len()), Some(2));
     assert_eq!(at(&root, &["a"]).as_int(), Some(1));
@@ -314,10 +305,7 @@ fn a_second_document_is_reported_at_its_marker() {
     let parse = yaml(text);
     assert_eq!(parse.errors.len(), 1);
     assert!(parse.errors[0].message.contains("a second YAML document"));
-    assert_eq!(
-        &text[parse.errors[0].span.start..parse.errors[0].span.end],
-        "---"
-    );
+    assert_eq!(&text[parse.errors[0].span.range()], "---");
     let root = parse.root.expect("root");
     assert!(root.as_map().and_then(|m| m.get("b")).is_none());
 }
@@ -342,7 +330,7 @@ fn syntax_errors_point_at_the_parser_position_and_keep_what_came_before() {
         "{}",
         error.message
     );
-    assert_eq!(error.span.start, text.find("a: b").expect("pos") + 1);
+    assert_eq!(error.span.start(), text.find("a: b").expect("pos") + 1);
     let root = parse.root.expect("partial root");
     assert_eq!(at(&root, &["first"]).as_str(), Some("ok"));
 }
@@ -379,8 +367,8 @@ fn syntax_error_positions_are_bytes() {
     let text = "ü: [1, 2\nb: é\n";
     let parse = yaml(text);
     assert_eq!(parse.errors.len(), 1);
-    assert!(text.is_char_boundary(parse.errors[0].span.start));
-    assert!(parse.errors[0].span.start > text.find('b').expect("b") - 1);
+    assert!(text.is_char_boundary(parse.errors[0].span.start()));
+    assert!(parse.errors[0].span.start() > text.find('b').expect("b") - 1);
 }
 
 #[test]
@@ -422,7 +410,7 @@ fn binary_junk_is_one_clear_error() {
     let parse = yaml("a: 1\n\u{0}\u{1}\u{2}garbage");
     assert_eq!(parse.errors.len(), 1);
     assert!(parse.errors[0].message.contains("U+0000 (NUL)"));
-    assert_eq!(parse.errors[0].span.start, 5);
+    assert_eq!(parse.errors[0].span.start(), 5);
     assert!(parse.root.is_none());
 }
 
@@ -437,7 +425,7 @@ fn the_first_control_character_is_found_anywhere_in_a_long_text() {
         text.push_str("\nb: 2\n\u{7f}\n");
         let parse = yaml(&text);
         assert_eq!(parse.errors.len(), 1, "at {at}");
-        assert_eq!(parse.errors[0].span.start, at, "at {at}");
+        assert_eq!(parse.errors[0].span.start(), at, "at {at}");
         assert!(parse.errors[0].message.contains("U+0007"), "at {at}");
     }
     let clean: String = (0..20)

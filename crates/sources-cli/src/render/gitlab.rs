@@ -128,8 +128,8 @@ mod tests {
         moved.line_index = sources_syntax::LineIndex::new(&text);
         for diagnostic in &mut moved.diagnostics {
             diagnostic.span = sources_diagnostics::Span::new(
-                diagnostic.span.start + shift,
-                diagnostic.span.end + shift,
+                diagnostic.span.start() + shift,
+                diagnostic.span.end() + shift,
             );
         }
         let after = rendered(&[moved]);

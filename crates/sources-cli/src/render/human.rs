@@ -147,11 +147,11 @@ impl Report<'_> {
     /// text shows as one replacement character).
     fn source_span(&self, span: Span) -> SourceSpan {
         let len = self.text.len();
-        let mut start = span.start.min(len);
+        let mut start = span.start().min(len);
         while !self.text.is_char_boundary(start) {
             start -= 1;
         }
-        let mut end = span.end.clamp(start, len);
+        let mut end = span.end().clamp(start, len);
         while !self.text.is_char_boundary(end) {
             end += 1;
         }

@@ -80,8 +80,8 @@ fn diagnostic<'a>(report: &'a FileReport, diagnostic: &'a Diagnostic) -> JsonDia
         column: start.column,
         end_line: end.line,
         end_column: end.column,
-        start: diagnostic.span.start,
-        end: diagnostic.span.end,
+        start: diagnostic.span.start(),
+        end: diagnostic.span.end(),
         labels: diagnostic
             .labels
             .iter()
@@ -106,8 +106,8 @@ fn diagnostic<'a>(report: &'a FileReport, diagnostic: &'a Diagnostic) -> JsonDia
                     .edits
                     .iter()
                     .map(|edit| JsonEdit {
-                        start: edit.span.start,
-                        end: edit.span.end,
+                        start: edit.span.start(),
+                        end: edit.span.end(),
                         replacement: &edit.replacement,
                     })
                     .collect(),

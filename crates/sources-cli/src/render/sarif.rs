@@ -129,9 +129,7 @@ fn result(report: &FileReport, artifact: &Value, diagnostic: &Diagnostic) -> Val
         None => diagnostic.message.clone(),
     };
     let mut primary = physical_location(report, artifact, diagnostic.span);
-    let snippet = report
-        .text()
-        .get(diagnostic.span.start..diagnostic.span.end);
+    let snippet = report.text().get(diagnostic.span.range());
     if let Some(snippet) = snippet.filter(|snippet| !snippet.is_empty()) {
         primary["region"]["snippet"] = json!({ "text": snippet });
     }
@@ -200,8 +198,8 @@ fn physical_location(report: &FileReport, artifact: &Value, span: Span) -> Value
 
 /// 1-based lines and UTF-16 columns of `span`.
 fn region(report: &FileReport, span: Span) -> Value {
-    let start = report.utf16_line_col(span.start);
-    let end = report.utf16_line_col(span.end);
+    let start = report.utf16_line_col(span.start());
+    let end = report.utf16_line_col(span.end());
     json!({
         "startLine": start.line,
         "startColumn": start.column,

@@ -8,7 +8,7 @@ use crate::report::FileReport;
 pub fn render(reports: &[FileReport], out: &mut dyn Write) -> io::Result<()> {
     for report in reports {
         for diagnostic in &report.diagnostics {
-            let start = report.line_index.line_col(diagnostic.span.start);
+            let start = report.line_index.line_col(diagnostic.span.start());
             writeln!(
                 out,
                 "{}:{}:{}: {}[{}]: {}",
