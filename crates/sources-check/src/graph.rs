@@ -147,7 +147,7 @@ impl Graph {
                     span: stage.value.span,
                     kind: stage.value.kind.clone(),
                     body: stage.value.body.clone(),
-                    keys: Vec::new(),
+                    keys: Box::default(),
                 };
                 for reference in as_source.references() {
                     let label = format!("pipe[{index}].{}", reference.field.as_str());

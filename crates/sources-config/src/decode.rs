@@ -284,12 +284,13 @@ impl Fields {
     }
 
     /// Every key of the map, in source order.
-    fn into_keys(self) -> Vec<Key> {
+    fn into_keys(self) -> Box<[Key]> {
         // Into a new vector of the right size: `collect` would reuse the entries' allocation,
-        // more than twice what the keys need, and the model keeps it as long as it lives.
+        // more than twice what the keys need, and the model keeps it as long as it lives. Boxed,
+        // it has no capacity to store.
         let mut keys = Vec::with_capacity(self.entries.len());
         keys.extend(self.entries.into_iter().map(|entry| entry.key));
-        keys
+        keys.into_boxed_slice()
     }
 }
 
@@ -525,14 +526,14 @@ impl Decoder {
         owner_span: Span,
         owner: &str,
         stage: bool,
-    ) -> (Option<Spanned<Kind>>, Body, Vec<Key>) {
+    ) -> (Option<Spanned<Kind>>, Body, Box<[Key]>) {
         let Node {
             value: Value::Map(map),
             ..
         } = node
         else {
             if matches!(node.value, Value::Invalid) {
-                return (None, Body::Unknown, Vec::new());
+                return (None, Body::Unknown, Box::default());
             }
             self.report(
                 Diagnostic::new(
@@ -545,7 +546,7 @@ impl Decoder {
                 )
                 .with_label("expected a map"),
             );
-            return (None, Body::Unknown, Vec::new());
+            return (None, Body::Unknown, Box::default());
         };
         let mut fields = Fields::new(map, owner_span);
         fields.stage = stage;
