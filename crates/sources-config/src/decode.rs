@@ -466,10 +466,17 @@ impl Decoder {
                         diagnostic.with_help(format!("did you mean {}?", join_or(&list)))
                     }
                     None => {
-                        let list: Vec<String> =
-                            docs.iter().map(|info| format!("`{}`", info.name)).collect();
-                        diagnostic
-                            .with_help(format!("the fields of {owner} are {}", list.join(", ")))
+                        // Written in place: a document can have an unknown field in every entry.
+                        let names: usize = docs.iter().map(|info| info.name.len() + 4).sum();
+                        let mut help = String::with_capacity(19 + owner.len() + names);
+                        help.extend(["the fields of ", &owner, " are "]);
+                        for (index, info) in docs.iter().enumerate() {
+                            if index > 0 {
+                                help.push_str(", ");
+                            }
+                            help.extend(["`", info.name.as_str(), "`"]);
+                        }
+                        diagnostic.with_help(help)
                     }
                 };
                 diagnostic

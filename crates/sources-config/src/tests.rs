@@ -601,3 +601,21 @@ fn an_entry_is_found_by_name_and_a_repeated_name_finds_its_first_entry() {
         Some(Body::Static(_))
     ));
 }
+
+#[test]
+fn an_unknown_field_without_a_likely_name_lists_the_fields_of_its_kind() {
+    let (_, diagnostics) =
+        yaml("data:\n  sources:\n    s: {type: static, data: 1, x_0000001: 1}\n");
+    assert_eq!(codes(&diagnostics), ["unknown-field"]);
+    assert_eq!(
+        diagnostics[0].message,
+        "unknown field `x_0000001` in `static` source `s`"
+    );
+    assert_eq!(
+        diagnostics[0].help.as_deref(),
+        Some(
+            "the fields of `static` source `s` are `cache`, `data`, `format`, `parameters`, \
+             `pipe`, `refresh`, `root`, `timeout`, `type`"
+        )
+    );
+}
