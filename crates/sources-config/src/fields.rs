@@ -100,6 +100,9 @@ struct Knowledge {
     entry_schema: Value,
     kinds: HashMap<Kind, (String, Vec<FieldInfo>)>,
     sections: HashMap<Section, Vec<FieldInfo>>,
+    /// Each field name of an entry kind, with the kinds that have it in [`Kind::ALL`]'s order: the
+    /// decoder asks for every unknown field, and a document can have one in every entry.
+    kinds_by_field: HashMap<String, Vec<Kind>>,
 }
 
 fn settings() -> SchemaSettings {
@@ -265,10 +268,23 @@ static KNOWLEDGE: LazyLock<Knowledge> = LazyLock::new(|| {
         object.defs = defs;
         sections.insert(*section, object.into_fields());
     }
+    let mut kinds_by_field: HashMap<String, Vec<Kind>> = HashMap::new();
+    for kind in Kind::ALL {
+        for field in kinds
+            .get(kind)
+            .map_or(&[][..], |(_, fields)| fields.as_slice())
+        {
+            let with = kinds_by_field.entry(field.name.clone()).or_default();
+            if !with.contains(kind) {
+                with.push(*kind);
+            }
+        }
+    }
     Knowledge {
         entry_schema,
         kinds,
         sections,
+        kinds_by_field,
     }
 });
 
@@ -447,11 +463,11 @@ pub fn field(kind: Kind, name: &str) -> Option<&'static FieldInfo> {
 
 /// The kinds that have a field `name`, in kind order.
 pub fn kinds_with_field(name: &str) -> Vec<Kind> {
-    Kind::ALL
-        .iter()
-        .copied()
-        .filter(|kind| field(*kind, name).is_some())
-        .collect()
+    KNOWLEDGE
+        .kinds_by_field
+        .get(name)
+        .cloned()
+        .unwrap_or_default()
 }
 
 /// A section (window, paginate, cache) that has a field `name` no entry kind has.

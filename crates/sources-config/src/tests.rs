@@ -619,3 +619,29 @@ fn an_unknown_field_without_a_likely_name_lists_the_fields_of_its_kind() {
         )
     );
 }
+
+#[test]
+fn the_kinds_with_a_field_are_every_kind_that_has_it_in_kind_order() {
+    let mut names: Vec<&str> = Kind::ALL
+        .iter()
+        .flat_map(|kind| {
+            fields::for_kind(*kind)
+                .iter()
+                .map(|info| info.name.as_str())
+        })
+        .collect();
+    names.extend(["", "x_0000001", "Url", "page_size", "ttl"]);
+    for name in names {
+        let expected: Vec<Kind> = Kind::ALL
+            .iter()
+            .copied()
+            .filter(|kind| fields::field(*kind, name).is_some())
+            .collect();
+        assert_eq!(fields::kinds_with_field(name), expected, "{name}");
+    }
+    assert_eq!(
+        fields::kinds_with_field("url"),
+        [Kind::Http, Kind::Websocket]
+    );
+    assert!(fields::kinds_with_field("page_size").is_empty());
+}
