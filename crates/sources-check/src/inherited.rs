@@ -35,7 +35,7 @@ pub(crate) fn inheritors(root: &Node, text: &str, syntax: Syntax) -> Vec<Inherit
         inherited_regions(&entry.value, &mut regions);
         if !regions.is_empty() {
             inheritors.push(Inheritor {
-                name: entry.key.name.clone(),
+                name: entry.key.name.to_string(),
                 name_span: entry.key.span,
                 regions,
             });

@@ -76,7 +76,7 @@ pub(crate) fn text_span(
     }
     let node = Node::new(
         Value::Str(Str {
-            text: text.to_owned(),
+            text: text.into(),
             style,
         }),
         span,

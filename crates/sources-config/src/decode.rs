@@ -73,7 +73,7 @@ fn decode_root(decoder: &mut Decoder, root: Node) -> Config {
         Value::Map(map) => {
             config.entries.reserve_exact(map.entries.len());
             for entry in map.entries {
-                let name = Spanned::new(entry.key.name, entry.key.span);
+                let name = Spanned::new(entry.key.name.into_string(), entry.key.span);
                 let source = decoder.source(name, entry.value);
                 config.entries.push(source);
             }

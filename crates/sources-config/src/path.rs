@@ -24,14 +24,14 @@ pub fn path_at(root: &Node, offset: usize) -> Vec<PathStep> {
             Value::Map(map) => map.entries.iter().find_map(|entry| {
                 if entry.key.span.contains(offset) {
                     path.push(PathStep {
-                        name: entry.key.name.clone(),
+                        name: entry.key.name.to_string(),
                         span: entry.key.span,
                         on_key: true,
                     });
                     None
                 } else if entry.value.span.contains(offset) {
                     path.push(PathStep {
-                        name: entry.key.name.clone(),
+                        name: entry.key.name.to_string(),
                         span: entry.key.span,
                         on_key: false,
                     });

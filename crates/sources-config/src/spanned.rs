@@ -92,7 +92,7 @@ impl Spanned<Text> {
     pub fn file_offset(&self, source: &str, offset_in_text: usize) -> Option<usize> {
         let node = Node {
             value: sources_syntax::Value::Str(sources_syntax::Str {
-                text: self.value.text.clone(),
+                text: self.value.text.as_str().into(),
                 style: self.value.style,
             }),
             span: self.span,
@@ -152,12 +152,12 @@ fn to_json(node: &Node) -> serde_json::Value {
         sources_syntax::Value::Float(value) => {
             serde_json::Number::from_f64(*value).map_or(Json::Null, Json::Number)
         }
-        sources_syntax::Value::Str(text) => Json::String(text.text.clone()),
+        sources_syntax::Value::Str(text) => Json::String(text.text.to_string()),
         sources_syntax::Value::Seq(items) => Json::Array(items.iter().map(to_json).collect()),
         sources_syntax::Value::Map(map) => Json::Object(
             map.entries
                 .iter()
-                .map(|entry| (entry.key.name.clone(), to_json(&entry.value)))
+                .map(|entry| (entry.key.name.to_string(), to_json(&entry.value)))
                 .collect(),
         ),
     }

@@ -330,7 +330,7 @@ fn mapped<'a>(
 ) -> impl Fn(std::ops::Range<usize>) -> Option<Span> + 'a {
     let node = Node::new(
         Value::Str(Str {
-            text: text.to_owned(),
+            text: text.into(),
             style,
         }),
         span,

@@ -5,6 +5,7 @@
 //! The quoting style of each string is read back from the text at its span, and collection spans
 //! are widened to cover what is written in them.
 
+use compact_str::CompactString;
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
@@ -203,7 +204,7 @@ fn entries(text: &str, table: DeTable<'_>, errors: &mut Vec<SyntaxError>) -> Vec
             let span = Span::from(key.span());
             Entry {
                 key: Key {
-                    name: key.into_inner().into_owned(),
+                    name: CompactString::from(key.into_inner()),
                     span,
                 },
                 value: node(text, value, errors),
@@ -216,7 +217,7 @@ fn node(text: &str, value: Spanned<DeValue<'_>>, errors: &mut Vec<SyntaxError>) 
     let span = Span::from(value.span());
     let value = match value.into_inner() {
         DeValue::String(s) => Value::Str(Str {
-            text: s.into_owned(),
+            text: CompactString::from(s),
             style: string_style(text, span.start()),
         }),
         DeValue::Integer(i) => match i64::from_str_radix(i.as_str(), i.radix()) {
@@ -242,7 +243,7 @@ fn node(text: &str, value: Spanned<DeValue<'_>>, errors: &mut Vec<SyntaxError>) 
         },
         DeValue::Boolean(b) => Value::Bool(b),
         DeValue::Datetime(d) => Value::Str(Str {
-            text: d.to_string(),
+            text: CompactString::from(d.to_string()),
             style: ScalarStyle::Plain,
         }),
         DeValue::Array(items) => Value::Seq(

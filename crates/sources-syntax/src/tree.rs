@@ -1,5 +1,7 @@
 //! The spanned tree both syntaxes become: [`Node`], [`Value`], [`Map`] and their helpers.
 
+use compact_str::CompactString;
+
 use crate::Span;
 
 /// A value with the byte span it was written at.
@@ -35,8 +37,8 @@ pub enum Value {
 /// A string value and how it was written, so offsets inside it can be mapped back to the file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Str {
-    /// The decoded text.
-    pub text: String,
+    /// The decoded text (inline up to 24 bytes: most keys and scalars of a document are short).
+    pub text: CompactString,
     /// The quoting style it was written in.
     pub style: ScalarStyle,
 }
@@ -79,8 +81,8 @@ pub struct Entry {
 /// A mapping key: its text and span.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Key {
-    /// The key's text.
-    pub name: String,
+    /// The key's text (inline up to 24 bytes).
+    pub name: CompactString,
     /// Where the key is written.
     pub span: Span,
 }

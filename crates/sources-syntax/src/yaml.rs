@@ -25,6 +25,7 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 
+use compact_str::CompactString;
 use saphyr_parser::{Event, Parser, ScalarStyle as YamlStyle, Tag};
 
 use crate::{Entry, Key, Map, Node, Parse, ScalarStyle, Span, Str, SyntaxError, Value};
@@ -427,11 +428,9 @@ impl<'t> Builder<'t> {
     fn key(&mut self, node: Node) -> PendingKey {
         let name = match node.value {
             Value::Str(s) => s.text,
-            Value::Null | Value::Bool(_) | Value::Int(_) | Value::Float(_) => self
-                .text
-                .get(node.span.range())
-                .unwrap_or_default()
-                .to_owned(),
+            Value::Null | Value::Bool(_) | Value::Int(_) | Value::Float(_) => {
+                self.text.get(node.span.range()).unwrap_or_default().into()
+            }
             Value::Invalid => return PendingKey::Skip,
             Value::Seq(_) | Value::Map(_) => {
                 let found = node.value.type_name();
@@ -576,11 +575,12 @@ impl<'t> Builder<'t> {
         let non_specific = tag
             .as_deref()
             .is_some_and(|tag| tag.handle == "!" && tag.suffix.is_empty());
-        // The scanner builds each scalar in a buffer of 32 bytes or more; the tree keeps one
-        // of exactly its length (most keys and values are short, and a document has many).
+        // The scanner builds each scalar in a buffer of 32 bytes or more; the tree keeps it inline
+        // when it fits (most keys and values are short, and a document has many), otherwise in a
+        // buffer of about its length.
         let text = match value {
-            Cow::Owned(text) if text.capacity() > text.len() => text.as_str().to_owned(),
-            value => value.into_owned(),
+            Cow::Owned(text) if text.capacity() > text.len() => CompactString::from(text.as_str()),
+            value => CompactString::from(value),
         };
         let resolved = match core {
             Some("str") => Some(Value::Str(Str {
@@ -641,7 +641,7 @@ fn merge_into(entries: &mut Vec<Entry>, merges: Vec<Node>) {
             .collect(),
         _ => Vec::new(),
     });
-    let mut names: std::collections::HashSet<String> =
+    let mut names: std::collections::HashSet<CompactString> =
         entries.iter().map(|entry| entry.key.name.clone()).collect();
     for map in maps {
         for entry in map.entries {

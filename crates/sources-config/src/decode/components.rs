@@ -10,7 +10,7 @@ impl Decoder {
                 .entries
                 .iter()
                 .filter_map(|entry| {
-                    let name = Spanned::new(entry.key.name.clone(), entry.key.span);
+                    let name = Spanned::new(entry.key.name.to_string(), entry.key.span);
                     self.component(Some(name), &entry.value)
                 })
                 .collect(),
@@ -27,7 +27,9 @@ impl Decoder {
         let name = name.or_else(|| {
             ["name", "id"].iter().find_map(|key| {
                 match get(map, key).map(|entry| (&entry.value.value, entry.value.span)) {
-                    Some((Value::Str(text), span)) => Some(Spanned::new(text.text.clone(), span)),
+                    Some((Value::Str(text), span)) => {
+                        Some(Spanned::new(text.text.to_string(), span))
+                    }
                     _ => None,
                 }
             })
@@ -71,7 +73,7 @@ impl Decoder {
                 params
                     .entries
                     .iter()
-                    .map(|entry| Spanned::new(entry.key.name.clone(), entry.key.span))
+                    .map(|entry| Spanned::new(entry.key.name.to_string(), entry.key.span))
                     .collect()
             })
             .unwrap_or_default();
@@ -93,7 +95,7 @@ impl Decoder {
             Some(Node {
                 value: Value::Str(text),
                 span,
-            }) => Some(Spanned::new(text.text.clone(), *span)),
+            }) => Some(Spanned::new(text.text.to_string(), *span)),
             _ => None,
         };
         let sortable = get(map, "sortable").and_then(|entry| {

@@ -22,7 +22,7 @@ impl Decoder {
             self.wrong_type(name, "a string", &node);
             return None;
         };
-        Some(text.text)
+        Some(text.text.into_string())
     }
 
     /// Text for templates and expressions: a string, or a number or boolean kept as written.
@@ -35,7 +35,7 @@ impl Decoder {
         };
         match node.value {
             Value::Str(text) => Some(Text {
-                text: text.text,
+                text: text.text.into_string(),
                 style: text.style,
             }),
             Value::Int(value) => plain(value.to_string()),
@@ -75,7 +75,7 @@ impl Decoder {
 
     pub(super) fn duration(&mut self, name: Path<'_>, node: Node) -> Option<GoDuration> {
         let text = match node.value {
-            Value::Str(text) => text.text,
+            Value::Str(text) => text.text.into_string(),
             Value::Int(0) => return Some(GoDuration::default()),
             Value::Int(value) => value.to_string(),
             Value::Float(value) => float_text(value),
@@ -171,7 +171,7 @@ impl Decoder {
             let value_span = entry.value.span;
             if let Some(value) = item(self, Path::Child(&name, &entry.key.name), entry.value) {
                 items.push(Named {
-                    name: Spanned::new(entry.key.name, entry.key.span),
+                    name: Spanned::new(entry.key.name.into_string(), entry.key.span),
                     value: Spanned::new(value, value_span),
                 });
             }
