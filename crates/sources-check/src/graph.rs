@@ -116,7 +116,7 @@ impl Graph {
         for source in &config.entries {
             graph.nodes.push(GraphNode {
                 id: entry_id(&source.name.value),
-                name: source.name.value.clone(),
+                name: source.name.value.to_string(),
                 kind: NodeKind::Entry,
                 details: entry_details(source),
             });

@@ -4,6 +4,7 @@
 //! what is left is reported as `unknown-field`. A wrong value is reported and its field left unset,
 //! and decoding goes on, so one mistake never hides another.
 
+use compact_str::CompactString;
 use sources_diagnostics::{Collector, Diagnostic, Rule, did_you_mean};
 use sources_syntax::{Entry, Key, Map, Node, Span, Value};
 
@@ -73,7 +74,7 @@ fn decode_root(decoder: &mut Decoder, root: Node) -> Config {
         Value::Map(map) => {
             config.entries.reserve_exact(map.entries.len());
             for entry in map.entries {
-                let name = Spanned::new(entry.key.name.into_string(), entry.key.span);
+                let name = Spanned::new(entry.key.name, entry.key.span);
                 let source = decoder.source(name, entry.value);
                 config.entries.push(source);
             }
@@ -502,7 +503,7 @@ impl Decoder {
     // ----- entries -----
 
     /// Decodes one named entry of `data.sources`.
-    pub(crate) fn source(&mut self, name: Spanned<String>, node: Node) -> Source {
+    pub(crate) fn source(&mut self, name: Spanned<CompactString>, node: Node) -> Source {
         let owner = ["source `", &name.value, "`"].concat();
         let span = node.span;
         let (kind, body, keys) = self.entry(node, name.span, &owner, false);

@@ -4,6 +4,7 @@
 //! LSP hover text and [`crate::fields`] are all generated from it. Every field is optional in the
 //! model (a missing required field is reported and left `None`); the schema marks required ones.
 
+use compact_str::CompactString;
 use schemars::JsonSchema;
 use sources_syntax::{Key, Span};
 
@@ -22,8 +23,8 @@ pub type DurationValue = crate::duration::GoDuration;
 /// One entry of `data.sources`: its name, kind and fields.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Source {
-    /// The entry's name and the span of its key.
-    pub name: Spanned<String>,
+    /// The entry's name and the span of its key (the tree's key, moved: inline up to 24 bytes).
+    pub name: Spanned<CompactString>,
     /// The span of the entry's value (the map).
     pub span: Span,
     /// The kind from `type`, when it is a known one.

@@ -3,6 +3,7 @@
 
 use std::borrow::Cow;
 
+use compact_str::CompactString;
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use sources_syntax::{Node, ScalarStyle, Span};
 
@@ -72,8 +73,8 @@ transparent_schema!(Field);
 /// is expected is kept as its plain text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Text {
-    /// The decoded text.
-    pub text: String,
+    /// The decoded text (the tree's string, moved: inline up to 24 bytes).
+    pub text: CompactString,
     /// How it was written.
     pub style: ScalarStyle,
 }
@@ -92,7 +93,7 @@ impl Spanned<Text> {
     pub fn file_offset(&self, source: &str, offset_in_text: usize) -> Option<usize> {
         let node = Node {
             value: sources_syntax::Value::Str(sources_syntax::Str {
-                text: self.value.text.as_str().into(),
+                text: self.value.text.clone(),
                 style: self.value.style,
             }),
             span: self.span,

@@ -52,7 +52,7 @@ pub fn list(config: &Config, all: bool) -> Vec<Listing> {
         .iter()
         .filter(|source| all || !source.name.value.starts_with('_'))
         .map(|source| Listing {
-            name: source.name.value.clone(),
+            name: source.name.value.to_string(),
             kind: kind_name(source),
             cadence: cadence(config, source).to_string(),
             window: window_label(source),

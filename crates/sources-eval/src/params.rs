@@ -118,7 +118,7 @@ impl Bound {
 /// Binds the caller's values for `source` (see [`bind`]).
 pub fn bind_entry(source: &Source, supplied: &BTreeMap<String, String>) -> Result<Bound, String> {
     Ok(Bound {
-        entry: source.name.value.clone(),
+        entry: source.name.value.to_string(),
         values: bind(&declared_params(source), supplied)?,
     })
 }

@@ -198,8 +198,8 @@ fn template(
 /// The names of entries, for a reference field (not the entry's own name).
 fn source_names(items: &mut Items<'_>, config: &Config, except: Option<&str>) {
     for entry in &config.entries {
-        let name = &entry.name.value;
-        if Some(name.as_str()) == except {
+        let name = entry.name.value.as_str();
+        if Some(name) == except {
             continue;
         }
         let kind = entry
@@ -208,7 +208,7 @@ fn source_names(items: &mut Items<'_>, config: &Config, except: Option<&str>) {
             .map(|kind| kind.value.as_str().to_owned());
         items.push(
             name,
-            name.clone(),
+            name.to_owned(),
             CompletionItemKind::REFERENCE,
             kind,
             String::new(),

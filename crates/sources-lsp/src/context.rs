@@ -612,7 +612,7 @@ mod tests {
                     let found = at(&index, syntax, key.span.start() + 1);
                     assert_eq!(
                         found.scope(),
-                        Scope::Entry(entry.name.value.clone()),
+                        Scope::Entry(entry.name.value.to_string()),
                         "{syntax:?} `{}` at `{}`",
                         entry.name.value,
                         key.name

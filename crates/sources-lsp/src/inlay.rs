@@ -144,7 +144,7 @@ fn entry(
         let template = Template::parse(site.text);
         let written = Spanned::new(
             Text {
-                text: site.text.to_owned(),
+                text: site.text.into(),
                 style: site.style,
             },
             site.span,

@@ -21,7 +21,7 @@ pub(crate) fn lenses(analyzed: &Analyzed, uri: &Uri, positions: Positions<'_>) -
     let config = &analysis.config;
     let mut out = Vec::new();
     for entry in &config.entries {
-        let name = &entry.name.value;
+        let name = entry.name.value.as_str();
         let range = positions.range(entry.name.span);
         out.push(CodeLens {
             range,
@@ -35,14 +35,14 @@ pub(crate) fn lenses(analyzed: &Analyzed, uri: &Uri, positions: Positions<'_>) -
         let mut uses: Vec<Location> = config
             .references()
             .into_iter()
-            .filter(|(_, reference)| &reference.name.value == name)
+            .filter(|(_, reference)| reference.name.value == name)
             .map(|(_, reference)| reference.name.span)
             .chain(
                 config
                     .components
                     .iter()
                     .filter_map(|component| component.source.as_ref())
-                    .filter(|source| &source.value == name)
+                    .filter(|source| source.value == name)
                     .map(|source| source.span),
             )
             .map(|span| Location {

@@ -154,7 +154,7 @@ pub(crate) fn symbol_at(config: &Config, text: &str, offset: usize) -> Option<(S
     {
         let start = span.start() + "${params.".len();
         let symbol = Symbol::Param {
-            source: entry.name.value.clone(),
+            source: entry.name.value.to_string(),
             name: name.to_owned(),
         };
         return Some((symbol, Span::new(start, start + name.len())));
@@ -165,7 +165,7 @@ pub(crate) fn symbol_at(config: &Config, text: &str, offset: usize) -> Option<(S
             .find(|(_, span)| span.contains(offset))
     {
         let symbol = Symbol::Param {
-            source: entry.name.value.clone(),
+            source: entry.name.value.to_string(),
             name: name.to_owned(),
         };
         return Some((symbol, span));
@@ -174,7 +174,7 @@ pub(crate) fn symbol_at(config: &Config, text: &str, offset: usize) -> Option<(S
         if entry.name.span.contains(offset) {
             let name = &entry.name.value;
             return Some((
-                Symbol::Source(name.clone()),
+                Symbol::Source(name.to_string()),
                 occurrence(entry.name.span, name, true).span,
             ));
         }
@@ -184,7 +184,7 @@ pub(crate) fn symbol_at(config: &Config, text: &str, offset: usize) -> Option<(S
         for (name, span) in declared_params(entry) {
             if span.contains(offset) {
                 let symbol = Symbol::Param {
-                    source: entry.name.value.clone(),
+                    source: entry.name.value.to_string(),
                     name: name.to_owned(),
                 };
                 return Some((symbol, occurrence(span, name, true).span));

@@ -70,7 +70,7 @@ fn entry(source: &Source, text: &str, positions: Positions<'_>) -> DocumentSymbo
     }
     let kind = source.kind.as_ref().map_or("?", |kind| kind.value.as_str());
     symbol(
-        source.name.value.clone(),
+        source.name.value.to_string(),
         Some(format!("{kind} · {}", describe::cadence(source, text))),
         if source.is_leaf() {
             SymbolKind::STRUCT

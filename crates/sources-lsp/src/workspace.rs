@@ -46,7 +46,7 @@ pub(crate) fn symbols(
         .map(|source| {
             #[allow(deprecated)]
             SymbolInformation {
-                name: source.name.value.clone(),
+                name: source.name.value.to_string(),
                 kind: if source.is_leaf() {
                     SymbolKind::STRUCT
                 } else {

@@ -2,6 +2,7 @@
 //! enumerations, methods) and of lists and maps of them: each reports a value of the wrong type or
 //! form at that value and leaves the field unset.
 
+use compact_str::{CompactString, ToCompactString};
 use sources_diagnostics::{Diagnostic, Rule, did_you_mean};
 use sources_syntax::{Node, ScalarStyle, Span, Value};
 
@@ -27,7 +28,7 @@ impl Decoder {
 
     /// Text for templates and expressions: a string, or a number or boolean kept as written.
     pub(super) fn text(&mut self, name: Path<'_>, node: Node) -> Option<Text> {
-        let plain = |text: String| {
+        let plain = |text: CompactString| {
             Some(Text {
                 text,
                 style: ScalarStyle::Plain,
@@ -35,12 +36,12 @@ impl Decoder {
         };
         match node.value {
             Value::Str(text) => Some(Text {
-                text: text.text.into_string(),
+                text: text.text,
                 style: text.style,
             }),
-            Value::Int(value) => plain(value.to_string()),
-            Value::Float(value) => plain(float_text(value)),
-            Value::Bool(value) => plain(value.to_string()),
+            Value::Int(value) => plain(value.to_compact_string()),
+            Value::Float(value) => plain(float_text(value).into()),
+            Value::Bool(value) => plain(value.to_compact_string()),
             _ => {
                 self.wrong_type(name, "a string", &node);
                 None
@@ -50,7 +51,7 @@ impl Decoder {
 
     /// A scalar kept as its text (parameter defaults, option values).
     pub(super) fn scalar_text(&mut self, name: Path<'_>, node: Node) -> Option<String> {
-        self.text(name, node).map(|text| text.text)
+        self.text(name, node).map(|text| text.text.into_string())
     }
 
     pub(super) fn boolean(&mut self, name: Path<'_>, node: Node) -> Option<bool> {
