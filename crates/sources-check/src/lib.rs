@@ -90,25 +90,11 @@ pub fn analyze_parsed(text: &str, syntax: Syntax, parse: sources_syntax::Parse) 
     analyze_indexed(text, syntax, parse, || LineIndex::new(text), None)
 }
 
-/// Analyses one document from its parse like [`analyze_parsed`], with a line index that shares
-/// `text` rather than copying it (the language server keeps the text of each version anyway).
-pub fn analyze_shared(
-    text: &Arc<String>,
-    syntax: Syntax,
-    parse: sources_syntax::Parse,
-) -> Analysis {
-    analyze_indexed(
-        text,
-        syntax,
-        parse,
-        || LineIndex::shared(Arc::clone(text)),
-        None,
-    )
-}
-
-/// Analyses one document like [`analyze_shared`], keeping only what `bounded` asks for: the
-/// diagnostics it keeps, the first `limit` of them, and how many more there were. The kept ones
-/// are exactly the first `limit` of [`analyze`]'s diagnostics that `keep` accepts.
+/// Analyses one document from its parse like [`analyze_parsed`], keeping only what `bounded` asks
+/// for: the diagnostics it keeps, the first `limit` of them, and how many more there were. The
+/// kept ones are exactly the first `limit` of [`analyze`]'s diagnostics that `keep` accepts. The
+/// line index shares `text` rather than copying it (the language server keeps each version's
+/// text anyway).
 pub fn analyze_bounded(
     text: &Arc<String>,
     syntax: Syntax,
