@@ -73,10 +73,13 @@ mod tests {
             parse(ParamType::Int, "4 2"),
             Err("expected an integer such as `42`".to_owned())
         );
-        assert!(parse(ParamType::Int, "").is_err());
-        assert!(parse(ParamType::Int, "1.5").is_err());
-        assert!(parse(ParamType::Int, "--1").is_err());
-        assert!(parse(ParamType::Int, "99999999999999999999").is_err());
+        for refused in ["", "1.5", "--1", "99999999999999999999"] {
+            assert_eq!(
+                parse(ParamType::Int, refused),
+                Err("expected an integer such as `42`".to_owned()),
+                "{refused:?}"
+            );
+        }
     }
 
     #[test]
@@ -87,8 +90,13 @@ mod tests {
             parse(ParamType::Bool, "True"),
             Err("expected `true` or `false`".to_owned())
         );
-        assert!(parse(ParamType::Bool, "1").is_err());
-        assert!(parse(ParamType::Bool, "").is_err());
+        for refused in ["1", ""] {
+            assert_eq!(
+                parse(ParamType::Bool, refused),
+                Err("expected `true` or `false`".to_owned()),
+                "{refused:?}"
+            );
+        }
     }
 
     #[test]
@@ -106,7 +114,14 @@ mod tests {
             negative.starts_with("expected a duration such as `30s` ("),
             "{negative}"
         );
-        assert!(parse(ParamType::Duration, "5").is_err());
+        assert_eq!(
+            parse(ParamType::Duration, "5"),
+            Err(
+                "expected a duration such as `30s` (`5` has no unit: write it with one of ns, us, \
+                 ms, s, m, h (for example `5s`))"
+                    .to_owned()
+            )
+        );
     }
 
     #[test]

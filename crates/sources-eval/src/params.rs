@@ -304,7 +304,13 @@ mod tests {
             parse_assignments(&["id=1".to_owned(), "id=2".to_owned()]).expect_err("twice"),
             "`--param id` is given twice (`id=1` and `id=2`): pass each parameter once"
         );
-        assert!(parse_assignments(&["novalue".to_owned()]).is_err());
-        assert!(parse_assignments(&["=x".to_owned()]).is_err());
+        assert_eq!(
+            parse_assignments(&["novalue".to_owned()]).expect_err("no `=`"),
+            "`--param novalue` is not NAME=VALUE"
+        );
+        assert_eq!(
+            parse_assignments(&["=x".to_owned()]).expect_err("no name"),
+            "`--param =x` has an empty name"
+        );
     }
 }

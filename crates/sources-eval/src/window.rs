@@ -407,7 +407,12 @@ mod tests {
             url,
             "http://127.0.0.1:8099/apps?latency=50ms&offset=0&limit=100"
         );
-        assert!(set_query("not a url", &[]).is_err());
+        assert_eq!(
+            set_query("not a url", &[])
+                .expect_err("not a URL")
+                .to_string(),
+            "invalid URL `not a url`: relative URL without a base"
+        );
         assert_eq!(set_query("http://x/a", &[]).expect("valid"), "http://x/a");
     }
 
@@ -520,8 +525,21 @@ mod tests {
         let params = BTreeMap::new();
         let values = anchored_first(10, AnchorAt::Newest);
         let scope = Scope::new(&params, &io).with_window(&values);
-        assert!(anchored_http(Some("[1]"), &search_walk(), &scope).is_err());
-        assert!(anchored_http(Some("{oops"), &search_walk(), &scope).is_err());
+        let refused = |body: &str| {
+            anchored_http(Some(body), &search_walk(), &scope)
+                .map(drop)
+                .expect_err(body)
+                .to_string()
+        };
+        assert_eq!(
+            refused("[1]"),
+            "an anchored window merges `older`/`newer` into `body`, which must be a JSON object, \
+             not an array"
+        );
+        assert_eq!(
+            refused("{oops"),
+            "the rendered body is not JSON (key must be a string at line 1 column 2): {oops"
+        );
     }
 
     #[test]
