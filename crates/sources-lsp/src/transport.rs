@@ -569,6 +569,17 @@ mod tests {
             "{}",
             not_object.message
         );
+        for scalar in ["42", "\"initialize\"", "null", "true"] {
+            assert_eq!(
+                refused(scalar),
+                Refused {
+                    code: INVALID_REQUEST,
+                    id: Value::Null,
+                    message: "invalid JSON-RPC message: not an object; it was skipped".to_owned(),
+                },
+                "{scalar}"
+            );
+        }
         let no_method = refused(r#"{"jsonrpc":"2.0","id":7}"#);
         assert_eq!((no_method.code, no_method.id), (INVALID_REQUEST, json!(7)));
         let bad_version = refused(r#"{"jsonrpc":"1.0","id":"x","method":"a"}"#);

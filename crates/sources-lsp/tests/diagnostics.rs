@@ -1,5 +1,5 @@
-//! Protocol tests: diagnostics, position encodings, debouncing, quick fixes, hover on a
-//! diagnostic, robustness on half-typed text.
+//! Protocol tests: diagnostics, position encodings, publications in version order, quick fixes,
+//! hover on a diagnostic, robustness on half-typed text.
 
 mod support;
 

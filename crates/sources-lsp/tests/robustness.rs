@@ -1,11 +1,15 @@
 //! No request crashes the server: mangled versions of a realistic configuration (characters
 //! deleted, YAML/TOML punctuation and template openers inserted) get every request at many
-//! positions, and every answer is a result, never an error.
+//! positions, and every answer is a result, never an error. Each version's publication is that
+//! version's, with exactly the diagnostics `sources lint` reports for its text.
 
 mod support;
 
 use serde_json::json;
+use sources_diagnostics::Severity;
+use sources_syntax::{PositionEncoding, Syntax};
 use support::{TestClient, utf16_position};
+use tower_lsp_server::ls_types::{Diagnostic, DiagnosticSeverity, NumberOrString};
 
 const YAML: &str = "\
 data:
@@ -85,13 +89,96 @@ fn mangle(text: &str, random: &mut Random) -> String {
     text
 }
 
+/// One diagnostic as both front ends must show it: code, severity, UTF-16 range and message.
+type Shown = (String, DiagnosticSeverity, [u32; 4], String);
+
+/// What `sources lint` reports for `text`, as the editor must publish it: nothing when lint does
+/// not take the text as a configuration (a walked file that is not one).
+fn linted(text: &str, syntax: Syntax) -> Vec<Shown> {
+    let analysis = sources_check::analyze(text, syntax);
+    if !analysis.is_configuration() {
+        return Vec::new();
+    }
+    let index = &analysis.line_index;
+    let mut shown: Vec<Shown> = analysis
+        .diagnostics
+        .iter()
+        .map(|diagnostic| {
+            let (start_line, start) =
+                index.position(diagnostic.span.start(), PositionEncoding::Utf16);
+            let (end_line, end) = index.position(diagnostic.span.end(), PositionEncoding::Utf16);
+            let severity = match diagnostic.severity {
+                Severity::Error => DiagnosticSeverity::ERROR,
+                Severity::Warning => DiagnosticSeverity::WARNING,
+            };
+            let mut message = diagnostic.message.clone();
+            if let Some(help) = &diagnostic.help {
+                message.push_str("\nhelp: ");
+                message.push_str(help);
+            }
+            (
+                diagnostic.rule.code().to_owned(),
+                severity,
+                [start_line, start, end_line, end],
+                message,
+            )
+        })
+        .collect();
+    shown.sort_by(|a, b| (&a.0, a.2, &a.3).cmp(&(&b.0, b.2, &b.3)));
+    shown
+}
+
+/// What the server published, in the same form.
+fn published(diagnostics: &[Diagnostic]) -> Vec<Shown> {
+    let mut shown: Vec<Shown> = diagnostics
+        .iter()
+        .map(|diagnostic| {
+            let code = match &diagnostic.code {
+                Some(NumberOrString::String(code)) => code.clone(),
+                other => panic!("a diagnostic without a rule code: {other:?}"),
+            };
+            let range = diagnostic.range;
+            (
+                code,
+                diagnostic.severity.expect("a severity"),
+                [
+                    range.start.line,
+                    range.start.character,
+                    range.end.line,
+                    range.end.character,
+                ],
+                diagnostic.message.clone(),
+            )
+        })
+        .collect();
+    shown.sort_by(|a, b| (&a.0, a.2, &a.3).cmp(&(&b.0, b.2, &b.3)));
+    shown
+}
+
 async fn survive(name: &str, language: &str, original: &str, seed: u64) {
+    let syntax = if language == "toml" {
+        Syntax::Toml
+    } else {
+        Syntax::Yaml
+    };
     let mut client = TestClient::utf16().await;
     client.open(name, language, original).await;
+    let opened = client.diagnostics(name).await;
+    assert_eq!(opened.version, Some(1));
+    assert_eq!(published(&opened.diagnostics), linted(original, syntax));
     let mut random = Random(seed);
+    let mut with_problems = 0;
     for version in 2..60 {
         let text = mangle(original, &mut random);
         client.replace(name, version, &text).await;
+        let publication = client.diagnostics(name).await;
+        assert_eq!(publication.version, Some(version), "{text:?}");
+        assert_eq!(
+            published(&publication.diagnostics),
+            linted(&text, syntax),
+            "version {version} publishes what lint reports for {text:?}"
+        );
+        with_problems += usize::from(!publication.diagnostics.is_empty());
         for _ in 0..4 {
             let offset = boundary(&text, random.below(text.len() + 1));
             let position = utf16_position(&text, offset);
@@ -137,6 +224,11 @@ async fn survive(name: &str, language: &str, original: &str, seed: u64) {
             .await;
         assert!(actions.is_ok(), "code actions of {text:?}: {actions:?}");
     }
+    // Most mangled versions have problems, so the comparison is of real content.
+    assert!(
+        with_problems > 40,
+        "only {with_problems} versions had diagnostics"
+    );
 }
 
 #[tokio::test]
