@@ -239,3 +239,48 @@ where = 'state == \"ok\"'
         assert!(tokens.contains(&wanted), "{wanted:?} in {tokens:#?}");
     }
 }
+
+#[tokio::test]
+async fn cel_in_compute_and_while_is_tokenized() {
+    let text = "\
+data:
+  sources:
+    job:
+      type: http
+      url: http://x.invalid/job
+      refresh: 5s
+    events:
+      type: exec
+      command: [page, \"--cursor=${window.cursor}\", \"--dir=${window.dir}\", \"--limit=${window.limit}\"]
+      window:
+        cursor: id
+        growing:
+          source: job
+          while: status == 'running'
+    sized:
+      type: derive
+      from: job
+      compute:
+        big: bytes > 1024
+";
+    let (mut client, legend) = open(text).await;
+    let result = full(&mut client).await;
+    let tokens = decode(text, &legend, result["data"].as_array().expect("data"));
+    let expected = [
+        token("while", "property", &[]),
+        token("status", "variable", &[]),
+        token("==", "operator", &[]),
+        token("'running'", "string", &[]),
+        token("compute", "property", &[]),
+        token("bytes", "variable", &[]),
+        token(">", "operator", &[]),
+        token("1024", "number", &[]),
+    ];
+    let mut rest = tokens.iter();
+    for wanted in &expected {
+        assert!(
+            rest.any(|found| found == wanted),
+            "{wanted:?} is among the tokens, in order: {tokens:#?}"
+        );
+    }
+}
