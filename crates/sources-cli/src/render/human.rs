@@ -245,7 +245,10 @@ mod tests {
 
     #[test]
     fn snippets_with_every_label_help_and_code() {
-        insta::assert_snapshot!(rendered(&[fixtures::report(), fixtures::warning_report()]));
+        fixtures::assert_expected(
+            "human-snippets.txt",
+            &rendered(&[fixtures::report(), fixtures::warning_report()]),
+        );
     }
 
     #[test]
@@ -280,7 +283,7 @@ mod tests {
             diagnostics,
             has_sources: true,
         };
-        insta::assert_snapshot!(rendered(&[report]));
+        fixtures::assert_expected("human-edges.txt", &rendered(&[report]));
     }
 
     #[test]

@@ -124,11 +124,10 @@ mod tests {
         let mut clean = fixtures::warning_report();
         clean.path = "clean.yaml".into();
         clean.diagnostics.clear();
-        insta::assert_snapshot!(rendered(&[
-            fixtures::report(),
-            fixtures::warning_report(),
-            clean
-        ]));
+        fixtures::assert_expected(
+            "junit.xml",
+            &rendered(&[fixtures::report(), fixtures::warning_report(), clean]),
+        );
     }
 
     #[test]

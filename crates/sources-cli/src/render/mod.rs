@@ -96,6 +96,19 @@ pub(crate) mod fixtures {
 
     use crate::report::FileReport;
 
+    /// Compares a renderer's output with `src/render/expected/NAME`, or writes it there under
+    /// `UPDATE_EXPECT=1` (the workspace's one re-blessing convention).
+    pub fn assert_expected(name: &str, rendered: &str) {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("src/render/expected")
+            .join(name);
+        sources_testkit::assert_file(
+            &path,
+            rendered,
+            "UPDATE_EXPECT=1 cargo test -p sources-cli --lib render",
+        );
+    }
+
     /// The text of the sample configuration.
     pub const TEXT: &str = "data:\n  sources:\n    apps:\n      type: http\n      urll: \"https://ex.com/é\"\n      refresh: 5 minutes\n    logs:\n      type: passthrough\n      from: ap😀s\n";
 
