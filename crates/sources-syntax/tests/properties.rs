@@ -1,7 +1,8 @@
-//! Property tests: no input makes `parse` panic, and every span is sound.
+//! Property tests: no input makes `parse` panic, every span is sound, and every offset inside a
+//! string maps back to the file (`str_offset`) in range and on a character boundary.
 
 use proptest::prelude::*;
-use sources_syntax::{Node, Parse, Syntax, Value, parse};
+use sources_syntax::{Node, Parse, Syntax, Value, parse, str_offset};
 
 const VALID_YAML: &str = r#"app:
   title: demo
@@ -64,10 +65,29 @@ fn check_span(text: &str, start: usize, end: usize) {
     );
 }
 
+/// Maps every character boundary of a string node's decoded text back to the file: each answer
+/// is inside the text and on a character boundary (a recovered bare value once sent this off a
+/// boundary and panicked).
+fn check_offsets(text: &str, node: &Node) {
+    let Some(decoded) = node.as_str() else {
+        return;
+    };
+    for offset in (0..=decoded.len()).filter(|&offset| decoded.is_char_boundary(offset)) {
+        if let Some(at) = str_offset(text, node, offset) {
+            assert!(
+                at <= text.len() && text.is_char_boundary(at),
+                "offset {offset} of {decoded:?} maps to {at}, outside the {}-byte text or inside a character",
+                text.len()
+            );
+        }
+    }
+}
+
 fn check_node(text: &str, node: &Node, exact_keys: bool) {
     let mut pending = vec![node];
     while let Some(node) = pending.pop() {
         check_span(text, node.span.start(), node.span.end());
+        check_offsets(text, node);
         match &node.value {
             Value::Seq(items) => pending.extend(items),
             Value::Map(map) => {
@@ -207,5 +227,17 @@ fn the_unmutated_configs_parse_cleanly() {
         let parse = parse(text, syntax);
         assert!(parse.errors.is_empty(), "{:?}", parse.errors);
         check_node(text, &parse.root.expect("root"), true);
+    }
+}
+
+/// The inputs that once panicked: bare TOML values starting with a multibyte character, which the
+/// parser recovers as strings.
+#[test]
+fn recovered_bare_values_with_multibyte_text_map_back_inside_the_text() {
+    for text in [
+        "[data.sources.s]\ntype = \"sort\"\nfrom = \"a\"\nby = éa\n",
+        "[data.sources.f]\ntype = \"filter\"\nfrom = \"a\"\nwhere = é +\n",
+    ] {
+        check(text, Syntax::Toml);
     }
 }
