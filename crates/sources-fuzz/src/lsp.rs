@@ -200,3 +200,52 @@ pub fn compare(report: &FileReport, published: &[Value]) -> Result<(), Failure> 
         ),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+    use sources_diagnostics::{Diagnostic, Rule, Span};
+    use sources_syntax::LineIndex;
+
+    use super::*;
+
+    #[test]
+    fn the_server_must_publish_exactly_what_lint_reports() {
+        // `é` is one UTF-16 unit: the span 3..5 is columns 3..4.
+        let report = FileReport {
+            path: "fuzz.yaml".to_owned(),
+            line_index: LineIndex::new("a: é\n"),
+            diagnostics: vec![
+                Diagnostic::new(Rule::InvalidValue, Span::new(3, 5), "bad")
+                    .with_help("write it well"),
+            ],
+            has_sources: true,
+        };
+        let published = json!({
+            "code": "invalid-value",
+            "severity": 1,
+            "range": { "start": { "line": 0, "character": 3 }, "end": { "line": 0, "character": 4 } },
+            "message": "bad\nhelp: write it well",
+        });
+        assert_eq!(compare(&report, std::slice::from_ref(&published)), Ok(()));
+        let missing = compare(&report, &[]).expect_err("nothing published");
+        assert_eq!(missing.property, "lsp");
+        assert!(
+            missing
+                .detail
+                .contains("lint only: [(\"invalid-value\", 1, [0, 3, 0, 4], \"bad\")]"),
+            "{}",
+            missing.detail
+        );
+        let mut elsewhere = published;
+        elsewhere["range"]["end"]["character"] = json!(5);
+        let moved = compare(&report, &[elsewhere]).expect_err("a byte column");
+        assert!(
+            moved
+                .detail
+                .contains("server only: [(\"invalid-value\", 1, [0, 3, 0, 5]"),
+            "{}",
+            moved.detail
+        );
+    }
+}

@@ -201,3 +201,66 @@ pub fn check_fix(text: &str, syntax: Syntax, before: &[Diagnostic]) -> Result<()
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use sources_diagnostics::{Diagnostic, Rule, Span};
+    use sources_syntax::{LineIndex, Syntax};
+
+    use super::*;
+
+    /// A report of `text` with one `invalid-value` diagnostic at `span`.
+    fn report(text: &str, span: Span) -> FileReport {
+        FileReport {
+            path: "fuzz.yaml".to_owned(),
+            line_index: LineIndex::new(text),
+            diagnostics: vec![Diagnostic::new(Rule::InvalidValue, span, "bad")],
+            has_sources: true,
+        }
+    }
+
+    #[test]
+    fn a_span_inside_a_character_or_past_the_text_breaks_the_span_property() {
+        let text = "a: é\n";
+        assert_eq!(check_spans(&report(text, Span::new(3, 5))), Ok(()));
+        for span in [Span::new(3, 4), Span::new(4, 9)] {
+            let failure = check_spans(&report(text, span)).expect_err("a broken span");
+            assert_eq!(failure.property, "span");
+            assert_eq!(
+                failure.detail,
+                format!(
+                    "primary span {}..{} of `invalid-value` (bad) is outside the 6-byte text or \
+                     not on a character boundary",
+                    span.start(),
+                    span.end()
+                )
+            );
+        }
+    }
+
+    #[test]
+    fn the_json_output_carries_every_code() {
+        assert_eq!(check_json(&report("a: 1\n", Span::new(0, 1))), Ok(()));
+    }
+
+    #[test]
+    fn a_fix_on_a_file_with_a_syntax_error_breaks_the_fix_property() {
+        let broken = "data:\n  sources:\n    apps:\n      type: http\n      urll: x\n  [\n";
+        let syntax_error = [Diagnostic::new(Rule::Syntax, Span::new(0, 1), "broken")];
+        let fixable =
+            "data:\n  sources:\n    apps:\n      type: http\n      urll: https://e.invalid\n";
+        // The real diagnostics of a fixable file: --fix applies, and the property holds.
+        let diagnostics = sources_check::analyze(fixable, Syntax::Yaml).diagnostics;
+        assert_ne!(sources_check::fix_all(fixable, Syntax::Yaml).text, fixable);
+        assert_eq!(check_fix(fixable, Syntax::Yaml, &diagnostics), Ok(()));
+        // Told the same text had a syntax error, an edit by --fix is a failure.
+        let failure =
+            check_fix(fixable, Syntax::Yaml, &syntax_error).expect_err("edited despite an error");
+        assert_eq!(
+            failure,
+            Failure::new("fix", "a file with syntax errors was edited by --fix")
+        );
+        // A file that really has one is left alone.
+        assert_eq!(sources_check::fix_all(broken, Syntax::Yaml).text, broken);
+    }
+}
