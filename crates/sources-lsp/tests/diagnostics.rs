@@ -418,6 +418,7 @@ async fn every_prefix_of_a_document_is_answered_without_error() {
         .map(|(index, _)| index)
         .step_by(3)
         .collect();
+    let mut described = 0;
     for (version, end) in boundaries.iter().enumerate() {
         let prefix = &MISTAKES[..*end];
         client.replace("app.yaml", version as i32 + 2, prefix).await;
@@ -426,9 +427,22 @@ async fn every_prefix_of_a_document_is_answered_without_error() {
             let hover = client
                 .at("textDocument/hover", "app.yaml", position, json!({}))
                 .await;
-            assert!(hover.is_ok(), "hover at {probe} of {prefix:?}: {hover:?}");
+            let hover =
+                hover.unwrap_or_else(|error| panic!("hover at {probe} of {prefix:?}: {error:?}"));
+            // Nothing, or a markdown text that says something.
+            assert!(
+                hover.is_null()
+                    || (hover["contents"]["kind"] == "markdown"
+                        && hover["contents"]["value"]
+                            .as_str()
+                            .is_some_and(|text| !text.trim().is_empty())),
+                "hover at {probe} of {prefix:?}: {hover}"
+            );
+            described += usize::from(!hover.is_null());
         }
     }
+    // The probes land on keys and names often enough that hovers say something.
+    assert!(described > 30, "only {described} hovers described anything");
 }
 
 #[tokio::test]
