@@ -17,10 +17,25 @@ pub struct Config {
     pub sources_key: Option<Span>,
     /// The span of the `data.sources` value, when present.
     pub sources_span: Option<Span>,
-    /// The indices of `entries` sorted by name, and by position among equal names: a name's first
-    /// entry is found by binary search without a second copy of every name (a document can have
-    /// 100,000 entries, and the editor holds its model).
-    index: Vec<u32>,
+    /// A hash table of the first entry of each name: slots holding an index of `entries` (or
+    /// [`EMPTY`]), probed linearly from the name's hash. A name is found in a probe or two, without
+    /// a second copy of every name (a document can have 100,000 entries, and the editor holds its
+    /// model); the rules look names up for every reference of every entry.
+    index: Box<[u32]>,
+}
+
+/// A slot of [`Config::index`] that holds no entry.
+const EMPTY: u32 = u32::MAX;
+
+/// The FNV-1a hash of a name: cheap for the short names entries have.
+fn name_hash(name: &str) -> usize {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for &byte in name.as_bytes() {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    // Only the low bits pick a slot: truncating on a 32-bit target keeps them.
+    hash as usize
 }
 
 /// Which field a reference is written in.
@@ -136,11 +151,21 @@ impl Config {
 
     /// The index in [`Config::entries`] of the first entry named `name`.
     pub fn position(&self, name: &str) -> Option<usize> {
-        let first = self
-            .index
-            .partition_point(|&index| self.name_of(index) < name);
-        let index = usize::try_from(*self.index.get(first)?).ok()?;
-        (self.entries.get(index)?.name.value == name).then_some(index)
+        let mask = self.index.len().checked_sub(1)?;
+        let mut slot = name_hash(name) & mask;
+        // The table always has an empty slot, which ends the probe; the bound is a safeguard.
+        for _ in 0..self.index.len() {
+            let index = *self.index.get(slot)?;
+            if index == EMPTY {
+                return None;
+            }
+            let index = usize::try_from(index).ok()?;
+            if self.entries.get(index)?.name.value == name {
+                return Some(index);
+            }
+            slot = (slot + 1) & mask;
+        }
+        None
     }
 
     /// The name of the entry at `index` (empty past the end).
@@ -196,11 +221,37 @@ impl Config {
         })
     }
 
+    /// Builds [`Config::index`] over the entries: each name's first entry, in a table at most
+    /// two-thirds full (so a probe soon meets an empty slot).
     pub(crate) fn build_index(&mut self) {
-        let mut index: Vec<u32> = (0..self.entries.len())
-            .map_while(|index| u32::try_from(index).ok())
-            .collect();
-        index.sort_unstable_by(|&a, &b| self.name_of(a).cmp(self.name_of(b)).then(a.cmp(&b)));
-        self.index = index;
+        let count = self.entries.len();
+        if count == 0 {
+            self.index = Box::default();
+            return;
+        }
+        let capacity = (count + count / 2 + 1).next_power_of_two();
+        let mask = capacity - 1;
+        let mut slots = vec![EMPTY; capacity];
+        for (at, source) in self.entries.iter().enumerate() {
+            let Ok(index) = u32::try_from(at) else {
+                break;
+            };
+            if index == EMPTY {
+                break;
+            }
+            let name = source.name.value.as_str();
+            let mut slot = name_hash(name) & mask;
+            loop {
+                match slots[slot] {
+                    EMPTY => {
+                        slots[slot] = index;
+                        break;
+                    }
+                    taken if self.name_of(taken) == name => break,
+                    _ => slot = (slot + 1) & mask,
+                }
+            }
+        }
+        self.index = slots.into_boxed_slice();
     }
 }

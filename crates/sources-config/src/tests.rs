@@ -603,6 +603,25 @@ fn an_entry_is_found_by_name_and_a_repeated_name_finds_its_first_entry() {
 }
 
 #[test]
+fn every_entry_of_a_large_document_is_found_by_name_and_no_other_name_is() {
+    // Enough names that many share a slot of the name table and probe past each other.
+    let mut text = String::from("data:\n  sources:\n");
+    for n in 0..3_000 {
+        text.push_str(&format!("    s{n}: {{type: static, data: 1}}\n"));
+    }
+    let parse = sources_syntax::parse(&text, Syntax::Yaml);
+    let (config, _) = decode(parse.root.expect("a root"));
+    assert_eq!(config.entries.len(), 3_000);
+    for (position, source) in config.entries.iter().enumerate() {
+        assert_eq!(config.position(&source.name.value), Some(position));
+    }
+    for n in 3_000..6_000 {
+        assert_eq!(config.position(&format!("s{n}")), None, "s{n}");
+    }
+    assert_eq!(Config::default().position("s0"), None);
+}
+
+#[test]
 fn an_unknown_field_without_a_likely_name_lists_the_fields_of_its_kind() {
     let (_, diagnostics) =
         yaml("data:\n  sources:\n    s: {type: static, data: 1, x_0000001: 1}\n");
