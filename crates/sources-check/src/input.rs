@@ -40,7 +40,7 @@ pub fn refuse_text(text: &str) -> Option<Diagnostic> {
     if text.len() as u64 > MAX_FILE_BYTES {
         return Some(too_large(Some(text.len() as u64)));
     }
-    text.bytes().position(|byte| byte == 0).map(binary)
+    memchr::memchr(0, text.as_bytes()).map(binary)
 }
 
 /// `512 bytes`, `16 MiB`, `50.0 MiB`.
