@@ -393,11 +393,13 @@ impl DocumentStore {
             }
             None => None,
         };
-        // Freed here, on the thread that most likely built it, but not under the lock: freeing a
-        // large analysis takes milliseconds. (Freeing it on another thread, off the way to the
-        // publication, was faster but left its memory with the idle thread that owned it.)
+        // Freed on the analysis thread, which most likely built it (another thread would leave its
+        // memory with that idle owner), once this job is done: freeing a large analysis takes
+        // milliseconds, which are not spent before its replacement is published.
         drop(documents);
-        drop(replaced);
+        if let Some(replaced) = replaced {
+            crate::analysis_thread::free(replaced);
+        }
         Ok(Snapshot { current, last_good })
     }
 }
