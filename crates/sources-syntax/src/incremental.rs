@@ -72,7 +72,8 @@ impl Tree {
     }
 
     /// Moves the tree from `old` (the text it was built from) to `new`; the result always equals
-    /// `parse(new)`, spans and errors included.
+    /// `parse(new)`, spans and errors included. Given some other `old` it does not panic: a key
+    /// past that text's end makes it parse `new` whole.
     pub fn update(&mut self, old: &str, new: &str) -> Reparse {
         let Some(edit) = Edit::between(old, new) else {
             return Reparse::Unchanged;
@@ -193,18 +194,19 @@ fn path_to(root: &Node, old: &str, edit: Edit) -> Vec<Step> {
         }
         let entries = &map.entries;
         let region = |i: usize| {
-            let start = line_start(old, entries[i].key.span.start());
-            let stop = entries
-                .get(i + 1)
-                .map_or(end, |next| line_start(old, next.key.span.start()));
-            (start, stop)
+            let start = line_start(old, entries[i].key.span.start())?;
+            let stop = match entries.get(i + 1) {
+                Some(next) => line_start(old, next.key.span.start())?,
+                None => end,
+            };
+            Some((start, stop))
         };
         let after = entries.partition_point(|entry| entry.key.span.start() <= edit.start);
         let candidates = [after, after.wrapping_sub(1)];
         let Some((index, (start, stop))) = candidates
             .into_iter()
             .filter(|&i| i < entries.len())
-            .map(|i| (i, region(i)))
+            .filter_map(|i| Some((i, region(i)?)))
             .find(|&(_, (start, stop))| start <= edit.start && edit.old_end <= stop)
         else {
             return path;
@@ -337,12 +339,16 @@ fn entry_text_is_local(region: &str, column: usize) -> bool {
     })
 }
 
-/// The start of the line holding byte `at`.
-fn line_start(text: &str, at: usize) -> usize {
-    text.as_bytes()[..at]
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |newline| newline + 1)
+/// The start of the line holding byte `at`; `None` when `at` lies past the end of `text` (a key
+/// span from some other text than the tree was built from: the whole text is parsed instead).
+fn line_start(text: &str, at: usize) -> Option<usize> {
+    let before = text.as_bytes().get(..at)?;
+    Some(
+        before
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |newline| newline + 1),
+    )
 }
 
 /// Moves a span by `delta` bytes.

@@ -128,3 +128,15 @@ fn documents_the_splice_cannot_follow_are_parsed_whole() {
         Reparse::Full
     );
 }
+
+#[test]
+fn an_old_text_shorter_than_the_trees_parses_the_new_text_whole() {
+    // The caller's `old` is not the text the tree was built from: the key `bbbbbbbbbb` starts at
+    // byte 5, past the end of the 4-byte `old`, where finding its line sliced out of range.
+    let mut tree = Tree::new("a: 1\nbbbbbbbbbb: 2\n", Syntax::Yaml);
+    assert_eq!(tree.update("a: 1", "a: 2"), Reparse::Full);
+    assert_eq!(
+        format!("{:?}", tree.parse()),
+        format!("{:?}", parse("a: 2", Syntax::Yaml))
+    );
+}
