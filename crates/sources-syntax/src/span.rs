@@ -60,14 +60,14 @@ impl Span {
         self.start <= other.end && other.start <= self.end
     }
 
-    /// Length in bytes.
+    /// Length in bytes (0 for a span whose end lies before its start, which `Span::new` accepts).
     pub const fn len(self) -> usize {
-        (self.end - self.start) as usize
+        self.end.saturating_sub(self.start) as usize
     }
 
     /// Whether the span covers no bytes.
     pub const fn is_empty(self) -> bool {
-        self.start == self.end
+        self.end <= self.start
     }
 
     /// Whether `offset` lies inside the span (the end counts, for cursors at the end of a word).
@@ -112,6 +112,13 @@ mod tests {
         assert!(span.contains(10) && !span.contains(11));
         assert_eq!(span.cover(Span::empty(20)), Span::new(3, 20));
         assert_eq!(format!("{span:?}"), "Span { start: 3, end: 10 }");
+    }
+
+    #[test]
+    fn a_span_ending_before_its_start_is_empty_instead_of_panicking() {
+        // `end - start` overflowed (a panic in debug builds, a length near 4 GiB in release).
+        assert_eq!(Span::new(5, 3).len(), 0);
+        assert!(Span::new(5, 3).is_empty());
     }
 
     #[test]
