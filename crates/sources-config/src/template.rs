@@ -25,6 +25,8 @@ pub struct Token<'a> {
     pub kind: TokenKind<'a>,
     /// Byte range of the whole `${…}` inside the string.
     pub range: Range<usize>,
+    /// The whole `${…}` as written: the string's text at `range`.
+    pub written: &'a str,
 }
 
 /// What a token names.
@@ -170,6 +172,7 @@ impl<'a> Template<'a> {
                     template.segments.push(Segment::Token(Token {
                         kind,
                         range: start..end,
+                        written: &text[start..end],
                     }));
                     literal_start = end;
                 }
@@ -230,18 +233,18 @@ impl<'a> Template<'a> {
 
     /// Renders the template, asking `resolve` for each token's value; `None` keeps the token as
     /// written (an undeclared `${params.X}` stays literal).
-    pub fn render(
-        &self,
-        text: &str,
-        mut resolve: impl FnMut(&TokenKind<'a>) -> Option<String>,
-    ) -> String {
-        let mut out = String::with_capacity(text.len());
+    pub fn render(&self, mut resolve: impl FnMut(&TokenKind<'a>) -> Option<String>) -> String {
+        let written = self.segments.iter().map(|segment| match segment {
+            Segment::Literal(literal) => literal.len(),
+            Segment::Token(token) => token.written.len(),
+        });
+        let mut out = String::with_capacity(written.sum());
         for segment in &self.segments {
             match segment {
                 Segment::Literal(literal) => out.push_str(literal),
                 Segment::Token(token) => match resolve(&token.kind) {
                     Some(value) => out.push_str(&value),
-                    None => out.push_str(&text[token.range.clone()]),
+                    None => out.push_str(token.written),
                 },
             }
         }
@@ -441,12 +444,28 @@ mod tests {
     fn renders_and_keeps_unresolved_tokens_literal() {
         let text = "a ${params.x} b ${params.y} $5";
         let template = Template::parse(text);
-        let out = template.render(text, |kind| match kind {
+        let out = template.render(|kind| match kind {
             TokenKind::Param("x") => Some("1".into()),
             _ => None,
         });
         assert_eq!(out, "a 1 b ${params.y} $5");
         assert!(Template::parse("plain $ text").is_literal());
+    }
+
+    #[test]
+    fn an_unresolved_token_is_copied_from_the_text_it_was_parsed_from() {
+        // `render` took the text a second time and sliced it at the token's range: handed any
+        // other text (here `é`, two bytes, for a token at 0..11) it panicked.
+        let text = "é${params.y}ü${env.Z}";
+        let template = Template::parse(text);
+        assert_eq!(template.render(|_| None), text);
+        assert_eq!(
+            template.render(|kind| match kind {
+                TokenKind::Env("Z") => Some("ß".into()),
+                _ => None,
+            }),
+            "é${params.y}üß"
+        );
     }
 
     #[test]
@@ -459,6 +478,8 @@ mod tests {
             .map(|token| &text[token.range.clone()])
             .collect();
         assert_eq!(ranges, ["${env.HOME}", "${params.id}"]);
+        let written: Vec<&str> = template.tokens().map(|token| token.written).collect();
+        assert_eq!(written, ranges);
         assert_eq!(template.segments.first(), Some(&Segment::Literal("$$")));
         assert!(Template::parse("$").is_literal() && Template::parse("").segments.is_empty());
     }

@@ -87,7 +87,7 @@ impl<'a> Scope<'a> {
     /// Renders a template value (url, method, header, path, env, initial message).
     pub fn render(&self, text: &str) -> String {
         let template = Template::parse(text);
-        template.render(text, |kind| self.resolve(kind, Escape::None))
+        template.render(|kind| self.resolve(kind, Escape::None))
     }
 
     /// Renders an http or websocket `url`: each token's value is percent-encoded for the part of
@@ -103,7 +103,7 @@ impl<'a> Scope<'a> {
                 Segment::Token(token) => {
                     let part = parts.next();
                     match self.resolve(&token.kind, Escape::None) {
-                        None => out.push_str(&text[token.range.clone()]),
+                        None => out.push_str(token.written),
                         Some(value) if part.is_some_and(UrlPart::is_encodable) => {
                             out.push_str(&encode_url_component(&value));
                         }
@@ -119,7 +119,7 @@ impl<'a> Scope<'a> {
     /// JSON string and `${window.limit}` is a number.
     pub fn render_body(&self, text: &str) -> String {
         let template = Template::parse(text);
-        template.render(text, |kind| self.resolve(kind, Escape::JsonString))
+        template.render(|kind| self.resolve(kind, Escape::JsonString))
     }
 
     /// Renders one argv element; `None` when it has window tokens and every one of them resolves
@@ -128,7 +128,7 @@ impl<'a> Scope<'a> {
         let template = Template::parse(text);
         let mut window_tokens = 0;
         let mut all_empty = true;
-        let rendered = template.render(text, |kind| {
+        let rendered = template.render(|kind| {
             let value = self.resolve(kind, Escape::None);
             if matches!(kind, TokenKind::Window(_)) && self.window.is_some() {
                 window_tokens += 1;
