@@ -43,7 +43,7 @@ pub fn pattern(schemes: &[&str]) -> String {
     let mut alternatives: Vec<String> = schemes.iter().map(|scheme| any_case(scheme)).collect();
     let mut starts: Vec<&str> = schemes
         .iter()
-        .flat_map(|scheme| (0..scheme.len()).map(|end| &scheme[..end]))
+        .flat_map(|scheme| scheme.char_indices().map(|(end, _)| &scheme[..end]))
         .collect();
     starts.sort_unstable();
     starts.dedup();
@@ -104,5 +104,12 @@ mod tests {
             "{http}"
         );
         assert!(http.contains("|[Hh][Tt][Tt][Pp][Ss]:/\\$\\{"), "{http}");
+    }
+
+    #[test]
+    fn the_starts_of_a_scheme_end_on_character_boundaries() {
+        // Each start was cut at every byte offset, which panicked inside `é`.
+        let starts = pattern(&["é:"]);
+        assert_eq!(starts, "^(?:é:|\\$\\{|é\\$\\{)");
     }
 }
