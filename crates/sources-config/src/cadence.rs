@@ -111,6 +111,10 @@ impl<'c> Walk<'c> {
         if depth > MAX_CHAIN_DEPTH {
             return Cadence::OneShot;
         }
+        // An entry that reads no other entry delivers as its own fields say: nothing to remember.
+        if !reads_inputs(&source.body) {
+            return self.work_out(source, depth);
+        }
         let name = source.name.value.as_str();
         if let Some(known) = self.known.get(name) {
             return *known;
@@ -150,6 +154,15 @@ impl<'c> Walk<'c> {
             _ => polled_or_once,
         }
     }
+}
+
+/// Whether [`Walk::work_out`] reads the entry's inputs for a body: `merge`, `union`, `compose`,
+/// `join` and single-input operators do.
+fn reads_inputs(body: &Body) -> bool {
+    matches!(
+        body,
+        Body::Merge(_) | Body::Union(_) | Body::Compose(_) | Body::Join(_)
+    ) || body.from().is_some()
 }
 
 /// Whether the entry streams its events (see [`cadence`]).
