@@ -168,6 +168,30 @@ async fn the_demo_setting_sends_the_demo_address_to_the_in_process_backend() {
 }
 
 #[tokio::test]
+async fn the_demo_setting_turned_off_again_sends_the_demo_address_over_the_network() {
+    let mut client = client(json!({})).await;
+    let demo = |on: bool| json!({ "settings": { "sources": { "demo": on } } });
+    client
+        .notify("workspace/didChangeConfiguration", demo(true))
+        .await;
+    let result = try_entry(&mut client, json!([uri("f.yaml"), "apps"])).await;
+    assert_eq!(result["value"]["total"], 5000, "the demo answers: {result}");
+    client
+        .notify("workspace/didChangeConfiguration", demo(false))
+        .await;
+    let result = try_entry(&mut client, json!([uri("f.yaml"), "apps"])).await;
+    // Nothing listens at the demo address in the tests: the request goes out and fails there.
+    let error = result["error"].as_str().unwrap_or_else(|| {
+        panic!("an error, not the demo's rows (is a demo backend running on port 8099?): {result}")
+    });
+    assert!(error.starts_with("`apps`: "), "{error}");
+    assert!(
+        error.contains("cannot connect to 127.0.0.1:8099"),
+        "{error}"
+    );
+}
+
+#[tokio::test]
 async fn bad_requests_are_refused_with_what_to_do() {
     let mut client = client(json!({})).await;
     let unknown = try_entry(&mut client, json!([uri("f.yaml"), "nope"])).await;
