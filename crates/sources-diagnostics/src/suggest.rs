@@ -5,6 +5,7 @@
 pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Vec<&'a str> {
     let lower = ascii_lowercase(name);
     let lower = lower.as_ref();
+    let letters = Letters::of(lower);
     let mut scored: Vec<(f64, &str)> = candidates
         .into_iter()
         .filter(|candidate| *candidate != name)
@@ -14,9 +15,14 @@ pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str
             let score = if other == lower {
                 2.0
             } else {
-                let similarity = strsim::jaro_winkler(lower, other);
+                // Most candidates of a large document cannot come close: the bound rules them
+                // out without the similarity's own work.
+                let similarity = match letters.as_ref().and_then(|name| name.bound(other)) {
+                    Some(bound) if bound < SIMILAR - BOUND_MARGIN => bound,
+                    _ => strsim::jaro_winkler(lower, other),
+                };
                 let contains = lower.len() >= 3 && (other.contains(lower) || lower.contains(other));
-                if similarity >= 0.8 {
+                if similarity >= SIMILAR {
                     similarity
                 } else if contains {
                     0.79
@@ -34,6 +40,68 @@ pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str
         .take(3)
         .map(|(_, candidate)| candidate)
         .collect()
+}
+
+/// The Jaro-Winkler similarity from which a candidate is a likely typo.
+const SIMILAR: f64 = 0.8;
+
+/// How far under [`SIMILAR`] a bound must be to rule a candidate out: more than the rounding of
+/// the similarity's few floating-point operations.
+const BOUND_MARGIN: f64 = 1e-9;
+
+/// The letters of an ASCII name, counted, to bound its similarity to a candidate.
+struct Letters<'a> {
+    text: &'a str,
+    counts: [u32; 128],
+}
+
+impl<'a> Letters<'a> {
+    /// The letters of `text`; `None` when it is empty or not ASCII (no bound is given then).
+    fn of(text: &'a str) -> Option<Letters<'a>> {
+        if text.is_empty() || !text.is_ascii() {
+            return None;
+        }
+        let mut counts = [0u32; 128];
+        for byte in text.bytes() {
+            counts[usize::from(byte)] += 1;
+        }
+        Some(Letters { text, counts })
+    }
+
+    /// An upper bound of `strsim::jaro_winkler(self.text, other)`, for a non-empty ASCII `other`.
+    ///
+    /// Jaro is `(m / |a| + m / |b| + (m - t) / m) / 3` for `m` matching characters and `t`
+    /// transpositions: `m` is at most the characters both hold (counted with repeats, wherever
+    /// they are) and `t` at least 0, and it is 0 without a match. Winkler's boost
+    /// `j + 0.1 * l * (1 - j)` (for `j > 0.7`, `l` the common prefix up to 4) grows with `j` and
+    /// never takes it past 1.
+    fn bound(&self, other: &str) -> Option<f64> {
+        if other.is_empty() || !other.is_ascii() {
+            return None;
+        }
+        let mut left = self.counts;
+        let mut shared = 0u32;
+        for byte in other.bytes() {
+            let count = &mut left[usize::from(byte)];
+            if *count > 0 {
+                *count -= 1;
+                shared += 1;
+            }
+        }
+        if shared == 0 {
+            return Some(0.0);
+        }
+        let shared = f64::from(shared);
+        let jaro = (shared / self.text.len() as f64 + shared / other.len() as f64 + 1.0) / 3.0;
+        let prefix = self
+            .text
+            .bytes()
+            .zip(other.bytes())
+            .take(4)
+            .take_while(|(a, b)| a == b)
+            .count();
+        Some(jaro + 0.1 * prefix as f64 * (1.0 - jaro))
+    }
 }
 
 /// `text` in ASCII lower case, copied only when it has an upper-case letter (field and entry
@@ -59,5 +127,74 @@ mod tests {
         assert_eq!(did_you_mean("header", fields), vec!["headers"]);
         assert_eq!(did_you_mean("Method", fields), vec!["method"]);
         assert!(did_you_mean("zzzz", fields).is_empty());
+    }
+
+    /// What `did_you_mean` gave before candidates were ruled out by a bound: the similarity of
+    /// every candidate.
+    fn unbounded<'a>(name: &str, candidates: &[&'a str]) -> Vec<&'a str> {
+        let lower = name.to_ascii_lowercase();
+        let mut scored: Vec<(f64, &str)> = candidates
+            .iter()
+            .copied()
+            .filter(|candidate| *candidate != name)
+            .filter_map(|candidate| {
+                let other = candidate.to_ascii_lowercase();
+                let score = if other == lower {
+                    2.0
+                } else {
+                    let similarity = strsim::jaro_winkler(&lower, &other);
+                    let contains =
+                        lower.len() >= 3 && (other.contains(&lower) || lower.contains(&other));
+                    if similarity >= 0.8 {
+                        similarity
+                    } else if contains {
+                        0.79
+                    } else {
+                        return None;
+                    }
+                };
+                Some((score, candidate))
+            })
+            .collect();
+        scored.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(b.1)));
+        scored.dedup_by(|a, b| a.1 == b.1);
+        scored.into_iter().take(3).map(|(_, c)| c).collect()
+    }
+
+    #[test]
+    fn the_bound_rules_out_only_candidates_that_could_not_be_suggested() {
+        // Names as a large document has them, their near misses, and edge cases: repeated,
+        // reordered and shared letters, short names, upper case, non-ASCII and empty.
+        let mut names: Vec<String> = Vec::new();
+        for stem in [
+            "apps", "run", "healthy", "sorted", "a", "ab", "ba", "abc", "cab", "aaab",
+        ] {
+            for n in [0, 1, 7, 10, 12, 21, 100] {
+                names.push(format!("{stem}_{n}"));
+            }
+            names.push(stem.to_owned());
+            names.push(stem.to_uppercase());
+            names.push(stem.chars().rev().collect());
+        }
+        names.extend(["", "é", "apps_é", "x", "xy", "yx", "zzzz"].map(str::to_owned));
+        let candidates: Vec<&str> = names.iter().map(String::as_str).collect();
+        let mut compared = 0;
+        for name in &candidates {
+            for typo in [
+                name.to_string(),
+                format!("{name}z"),
+                name.replacen('p', "z", 1),
+                name.replacen('_', "", 1),
+                name.chars().skip(1).collect(),
+            ] {
+                assert_eq!(
+                    did_you_mean(&typo, candidates.iter().copied()),
+                    unbounded(&typo, &candidates),
+                    "{typo}"
+                );
+                compared += 1;
+            }
+        }
+        assert!(compared > 500, "{compared}");
     }
 }
