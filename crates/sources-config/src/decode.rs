@@ -4,7 +4,7 @@
 //! what is left is reported as `unknown-field`. A wrong value is reported and its field left unset,
 //! and decoding goes on, so one mistake never hides another.
 
-use compact_str::CompactString;
+use ecow::EcoString;
 use sources_diagnostics::{Collector, Diagnostic, Rule, did_you_mean};
 use sources_syntax::{Entry, Key, Map, Node, Span, Value};
 
@@ -195,7 +195,7 @@ impl std::fmt::Display for Path<'_> {
 /// It owns the map: a taken field's value moves out, and its key stays for the messages about the
 /// fields that were not taken.
 pub(crate) struct Fields {
-    entries: Vec<Entry>,
+    entries: Box<[Entry]>,
     taken: Vec<bool>,
     /// How many entries are not taken yet: once none is left, asking for a field looks no further.
     left: usize,
@@ -503,7 +503,7 @@ impl Decoder {
     // ----- entries -----
 
     /// Decodes one named entry of `data.sources`.
-    pub(crate) fn source(&mut self, name: Spanned<CompactString>, node: Node) -> Source {
+    pub(crate) fn source(&mut self, name: Spanned<EcoString>, node: Node) -> Source {
         let owner = ["source `", &name.value, "`"].concat();
         let span = node.span;
         let (kind, body, keys) = self.entry(node, name.span, &owner, false);

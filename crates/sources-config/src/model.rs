@@ -4,7 +4,7 @@
 //! LSP hover text and [`crate::fields`] are all generated from it. Every field is optional in the
 //! model (a missing required field is reported and left `None`); the schema marks required ones.
 
-use compact_str::CompactString;
+use ecow::EcoString;
 use schemars::JsonSchema;
 use sources_syntax::{Key, Span};
 
@@ -23,8 +23,8 @@ pub type DurationValue = crate::duration::GoDuration;
 /// One entry of `data.sources`: its name, kind and fields.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Source {
-    /// The entry's name and the span of its key (the tree's key, moved: inline up to 24 bytes).
-    pub name: Spanned<CompactString>,
+    /// The entry's name and the span of its key (the tree's key, moved: inline up to 15 bytes).
+    pub name: Spanned<EcoString>,
     /// The span of the entry's value (the map).
     pub span: Span,
     /// The kind from `type`, when it is a known one.
@@ -704,7 +704,7 @@ mod tests {
     #[test]
     fn the_bodies_most_entries_use_stay_small() {
         let sizes = [
-            ("Source", size_of::<Source>(), 88),
+            ("Source", size_of::<Source>(), 80),
             ("Common", size_of::<Common>(), 16),
             ("LeafFields", size_of::<LeafFields>(), 64),
             ("Static", size_of::<Static>(), 128),

@@ -3,7 +3,7 @@
 
 use std::borrow::Cow;
 
-use compact_str::CompactString;
+use ecow::EcoString;
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use sources_syntax::{Node, ScalarStyle, Span};
 
@@ -73,8 +73,8 @@ transparent_schema!(Field);
 /// is expected is kept as its plain text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Text {
-    /// The decoded text (the tree's string, moved: inline up to 24 bytes).
-    pub text: CompactString,
+    /// The decoded text (the tree's string, moved: inline up to 15 bytes).
+    pub text: EcoString,
     /// How it was written.
     pub style: ScalarStyle,
 }

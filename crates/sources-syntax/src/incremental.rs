@@ -268,7 +268,7 @@ fn reparse_entry(map: &crate::Map, step: Step, old: &str, new: &str, edit: Edit)
     if alone.entries.len() != 1 || root.span.start() != column {
         return None;
     }
-    let mut entry = alone.entries.pop()?;
+    let mut entry = std::mem::take(&mut alone.entries).into_vec().pop()?;
     if entry.key.span.start() != column {
         return None;
     }

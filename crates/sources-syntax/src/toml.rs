@@ -5,7 +5,7 @@
 //! The quoting style of each string is read back from the text at its span, and collection spans
 //! are widened to cover what is written in them.
 
-use compact_str::CompactString;
+use ecow::EcoString;
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
@@ -197,14 +197,14 @@ fn message(text: &str, message: &str, span: Span) -> String {
     }
 }
 
-fn entries(text: &str, table: DeTable<'_>, errors: &mut Vec<SyntaxError>) -> Vec<Entry> {
+fn entries(text: &str, table: DeTable<'_>, errors: &mut Vec<SyntaxError>) -> Box<[Entry]> {
     table
         .into_iter()
         .map(|(key, value)| {
             let span = Span::from(key.span());
             Entry {
                 key: Key {
-                    name: CompactString::from(key.into_inner()),
+                    name: EcoString::from(key.into_inner()),
                     span,
                 },
                 value: node(text, value, errors),
@@ -217,7 +217,7 @@ fn node(text: &str, value: Spanned<DeValue<'_>>, errors: &mut Vec<SyntaxError>) 
     let span = Span::from(value.span());
     let value = match value.into_inner() {
         DeValue::String(s) => Value::Str(Str {
-            text: CompactString::from(s),
+            text: EcoString::from(s),
             style: string_style(text, span.start()),
         }),
         DeValue::Integer(i) => match i64::from_str_radix(i.as_str(), i.radix()) {
@@ -243,7 +243,7 @@ fn node(text: &str, value: Spanned<DeValue<'_>>, errors: &mut Vec<SyntaxError>) 
         },
         DeValue::Boolean(b) => Value::Bool(b),
         DeValue::Datetime(d) => Value::Str(Str {
-            text: CompactString::from(d.to_string()),
+            text: EcoString::from(d.to_string()),
             style: ScalarStyle::Plain,
         }),
         DeValue::Array(items) => Value::Seq(

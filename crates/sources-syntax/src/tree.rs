@@ -1,6 +1,6 @@
 //! The spanned tree both syntaxes become: [`Node`], [`Value`], [`Map`] and their helpers.
 
-use compact_str::CompactString;
+use ecow::EcoString;
 
 use crate::Span;
 
@@ -26,8 +26,8 @@ pub enum Value {
     Float(f64),
     /// A string.
     Str(Str),
-    /// A sequence (YAML) or array (TOML).
-    Seq(Vec<Node>),
+    /// A sequence (YAML) or array (TOML), boxed: the tree is never grown once built.
+    Seq(Box<[Node]>),
     /// A mapping (YAML) or table (TOML).
     Map(Map),
     /// A value the parser could not build (an error was reported for it).
@@ -37,8 +37,9 @@ pub enum Value {
 /// A string value and how it was written, so offsets inside it can be mapped back to the file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Str {
-    /// The decoded text (inline up to 24 bytes: most keys and scalars of a document are short).
-    pub text: CompactString,
+    /// The decoded text (16 bytes, inline up to 15: most keys and scalars of a document are
+    /// short).
+    pub text: EcoString,
     /// The quoting style it was written in.
     pub style: ScalarStyle,
 }
@@ -65,8 +66,8 @@ pub enum ScalarStyle {
 /// A mapping, in the order it was written.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Map {
-    /// Entries in source order.
-    pub entries: Vec<Entry>,
+    /// Entries in source order, boxed: the tree is never grown once built.
+    pub entries: Box<[Entry]>,
 }
 
 /// One `key: value` pair.
@@ -81,8 +82,8 @@ pub struct Entry {
 /// A mapping key: its text and span.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Key {
-    /// The key's text (inline up to 24 bytes).
-    pub name: CompactString,
+    /// The key's text (16 bytes, inline up to 15).
+    pub name: EcoString,
     /// Where the key is written.
     pub span: Span,
 }
@@ -174,5 +175,28 @@ impl Map {
     /// The entries in source order.
     pub fn iter(&self) -> std::slice::Iter<'_, Entry> {
         self.entries.iter()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Entry, Key, Node, Str, Value};
+
+    #[test]
+    fn nodes_and_entries_stay_small() {
+        let sizes = [
+            ("Str", size_of::<Str>(), 24),
+            ("Value", size_of::<Value>(), 24),
+            ("Node", size_of::<Node>(), 32),
+            ("Key", size_of::<Key>(), 24),
+            ("Entry", size_of::<Entry>(), 56),
+        ];
+        for (name, size, expected) in sizes {
+            assert_eq!(
+                size, expected,
+                "`{name}` is {size} bytes, not {expected}: the editor holds the tree of a whole \
+                 document at its memory peak, a few nodes and entries for every entry written"
+            );
+        }
     }
 }

@@ -25,7 +25,7 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 
-use compact_str::CompactString;
+use ecow::EcoString;
 use saphyr_parser::{Event, Parser, ScalarStyle as YamlStyle, Tag};
 
 use crate::{Entry, Key, Map, Node, Parse, ScalarStyle, Span, Str, SyntaxError, Value};
@@ -150,6 +150,10 @@ struct Builder<'t> {
     bytes: CharToByte<'t>,
     lines: Lines<'t>,
     stack: Vec<Frame>,
+    /// Emptied buffers of closed sequences and mappings, reused by the next ones opened (see
+    /// [`boxed`]).
+    spare_items: Vec<Vec<Node>>,
+    spare_entries: Vec<Vec<Entry>>,
     anchors: HashMap<usize, Anchored>,
     expanded: usize,
     errors: Vec<SyntaxError>,
@@ -174,6 +178,8 @@ pub(crate) fn parse_local(text: &str) -> (Parse, bool) {
         bytes: CharToByte::new(text),
         lines: Lines::new(text),
         stack: Vec::new(),
+        spare_items: Vec::new(),
+        spare_entries: Vec::new(),
         anchors: HashMap::new(),
         expanded: 0,
         errors: Vec::new(),
@@ -263,7 +269,7 @@ impl<'t> Builder<'t> {
         let flow = matches!(self.text.as_bytes().get(start), Some(b'[' | b'{')) && end > start;
         self.stack.push(if is_map {
             Frame::Map {
-                entries: Vec::new(),
+                entries: self.spare_entries.pop().unwrap_or_default(),
                 key: PendingKey::None,
                 start,
                 flow,
@@ -272,7 +278,7 @@ impl<'t> Builder<'t> {
             }
         } else {
             Frame::Seq {
-                items: Vec::new(),
+                items: self.spare_items.pop().unwrap_or_default(),
                 start,
                 flow,
                 anchor,
@@ -294,17 +300,18 @@ impl<'t> Builder<'t> {
     fn finish(&mut self, frame: Frame, end: Option<usize>) -> (Node, usize) {
         match frame {
             Frame::Seq {
-                mut items,
+                items,
                 start,
                 flow,
                 anchor,
             } => {
-                // The tree lives as long as the analysis: no room kept for items never coming.
-                items.shrink_to_fit();
                 let last = items.last().map_or(start, |item| item.span.end());
                 let end = if flow { end.unwrap_or(last) } else { last };
                 (
-                    Node::new(Value::Seq(items), Span::new(start, end.max(start))),
+                    Node::new(
+                        Value::Seq(boxed(items, &mut self.spare_items)),
+                        Span::new(start, end.max(start)),
+                    ),
                     anchor,
                 )
             }
@@ -335,10 +342,11 @@ impl<'t> Builder<'t> {
                 let end = if flow { end.unwrap_or(last) } else { last };
                 self.check_duplicates(&mut entries);
                 merge_into(&mut entries, merges);
-                entries.shrink_to_fit();
                 (
                     Node::new(
-                        Value::Map(Map { entries }),
+                        Value::Map(Map {
+                            entries: boxed(entries, &mut self.spare_entries),
+                        }),
                         Span::new(start, end.max(start)),
                     ),
                     anchor,
@@ -576,12 +584,9 @@ impl<'t> Builder<'t> {
             .as_deref()
             .is_some_and(|tag| tag.handle == "!" && tag.suffix.is_empty());
         // The scanner builds each scalar in a buffer of 32 bytes or more; the tree keeps it inline
-        // when it fits (most keys and values are short, and a document has many), otherwise in a
-        // buffer of about its length.
-        let text = match value {
-            Cow::Owned(text) if text.capacity() > text.len() => CompactString::from(text.as_str()),
-            value => CompactString::from(value),
-        };
+        // when it fits in 15 bytes (most keys and values are short, and a document has many),
+        // otherwise copied into a buffer of its length.
+        let text = EcoString::from(value);
         let resolved = match core {
             Some("str") => Some(Value::Str(Str {
                 text: text.clone(),
@@ -610,6 +615,25 @@ impl<'t> Builder<'t> {
         };
         Node::new(value, span)
     }
+}
+
+/// Largest buffer, in bytes, whose items [`boxed`] copies into an allocation of their size.
+const MAX_SPARE_BYTES: usize = 64 * 1024;
+
+/// The items of a closed collection as the tree keeps them: in an allocation of exactly their
+/// size, and `items`' buffer emptied into `spare` for the next collection opened.
+///
+/// A vector grows by doubling, and shrinking it in place (as `into_boxed_slice` does) leaves the
+/// allocator's block as it was when the new size is at least half of it (mimalloc's rule): a
+/// mapping of 3 entries kept the block of 4. A large buffer is moved instead: its pages past the
+/// last item were never written, so they take no memory, and a copy would double it for a while.
+fn boxed<T>(mut items: Vec<T>, spare: &mut Vec<Vec<T>>) -> Box<[T]> {
+    if items.capacity() * size_of::<T>() > MAX_SPARE_BYTES {
+        return items.into_boxed_slice();
+    }
+    let exact = items.drain(..).collect();
+    spare.push(items);
+    exact
 }
 
 /// Whether a `<<` value can be merged: a mapping, or a list of mappings (an unreadable value was
@@ -641,10 +665,10 @@ fn merge_into(entries: &mut Vec<Entry>, merges: Vec<Node>) {
             .collect(),
         _ => Vec::new(),
     });
-    let mut names: std::collections::HashSet<CompactString> =
+    let mut names: std::collections::HashSet<EcoString> =
         entries.iter().map(|entry| entry.key.name.clone()).collect();
     for map in maps {
-        for entry in map.entries {
+        for entry in map.entries.into_vec() {
             if names.insert(entry.key.name.clone()) {
                 entries.push(entry);
             }

@@ -2,7 +2,8 @@
 //! enumerations, methods) and of lists and maps of them: each reports a value of the wrong type or
 //! form at that value and leaves the field unset.
 
-use compact_str::{CompactString, ToCompactString};
+use ecow::EcoString;
+use ecow::string::ToEcoString;
 use sources_diagnostics::{Diagnostic, Rule, did_you_mean};
 use sources_syntax::{Node, ScalarStyle, Span, Value};
 
@@ -23,12 +24,12 @@ impl Decoder {
             self.wrong_type(name, "a string", &node);
             return None;
         };
-        Some(text.text.into_string())
+        Some(String::from(text.text))
     }
 
     /// Text for templates and expressions: a string, or a number or boolean kept as written.
     pub(super) fn text(&mut self, name: Path<'_>, node: Node) -> Option<Text> {
-        let plain = |text: CompactString| {
+        let plain = |text: EcoString| {
             Some(Text {
                 text,
                 style: ScalarStyle::Plain,
@@ -39,9 +40,9 @@ impl Decoder {
                 text: text.text,
                 style: text.style,
             }),
-            Value::Int(value) => plain(value.to_compact_string()),
+            Value::Int(value) => plain(value.to_eco_string()),
             Value::Float(value) => plain(float_text(value).into()),
-            Value::Bool(value) => plain(value.to_compact_string()),
+            Value::Bool(value) => plain(value.to_eco_string()),
             _ => {
                 self.wrong_type(name, "a string", &node);
                 None
@@ -51,7 +52,7 @@ impl Decoder {
 
     /// A scalar kept as its text (parameter defaults, option values).
     pub(super) fn scalar_text(&mut self, name: Path<'_>, node: Node) -> Option<String> {
-        self.text(name, node).map(|text| text.text.into_string())
+        self.text(name, node).map(|text| String::from(text.text))
     }
 
     pub(super) fn boolean(&mut self, name: Path<'_>, node: Node) -> Option<bool> {
@@ -76,7 +77,7 @@ impl Decoder {
 
     pub(super) fn duration(&mut self, name: Path<'_>, node: Node) -> Option<GoDuration> {
         let text = match node.value {
-            Value::Str(text) => text.text.into_string(),
+            Value::Str(text) => String::from(text.text),
             Value::Int(0) => return Some(GoDuration::default()),
             Value::Int(value) => value.to_string(),
             Value::Float(value) => float_text(value),
@@ -172,7 +173,7 @@ impl Decoder {
             let value_span = entry.value.span;
             if let Some(value) = item(self, Path::Child(&name, &entry.key.name), entry.value) {
                 items.push(Named {
-                    name: Spanned::new(entry.key.name.into_string(), entry.key.span),
+                    name: Spanned::new(String::from(entry.key.name), entry.key.span),
                     value: Spanned::new(value, value_span),
                 });
             }
