@@ -922,6 +922,31 @@ mod tests {
     }
 
     #[test]
+    fn small_collections_are_copied_to_their_size_and_large_ones_moved() {
+        let mut spare = Vec::new();
+        let mut small = Vec::with_capacity(4);
+        small.extend([1u64, 2, 3]);
+        assert_eq!(*boxed(small, &mut spare), [1, 2, 3]);
+        assert_eq!(
+            spare.len(),
+            1,
+            "the emptied buffer is kept for the next collection"
+        );
+        assert!(spare[0].is_empty() && spare[0].capacity() >= 4);
+
+        let items = MAX_SPARE_BYTES / size_of::<u64>() + 1;
+        let large: Vec<u64> = (0..items as u64).collect();
+        let start = large.as_ptr();
+        let large = boxed(large, &mut spare);
+        assert_eq!(
+            (large.len(), large.as_ptr()),
+            (items, start),
+            "moved, not copied"
+        );
+        assert_eq!(spare.len(), 1, "a large buffer is not kept");
+    }
+
+    #[test]
     fn core_schema_floats() {
         for yes in ["1.5", ".5", "1.", "1e5", "-2.5E-3", "+1.0"] {
             assert!(matches!(resolve_plain(yes), Some(Value::Float(_))), "{yes}");
