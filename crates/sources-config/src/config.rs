@@ -1,6 +1,9 @@
 //! The decoded document: the entries of `data.sources` in source order, the components that bind
 //! them, and the references between them.
 
+use std::hash::{BuildHasher, RandomState};
+use std::sync::OnceLock;
+
 use sources_syntax::Span;
 
 use crate::model::{Body, Component, Growing, Source};
@@ -27,15 +30,12 @@ pub struct Config {
 /// A slot of [`Config::index`] that holds no entry.
 const EMPTY: u32 = u32::MAX;
 
-/// The FNV-1a hash of a name: cheap for the short names entries have.
+/// The hash of a name, keyed once per process (std's SipHash with a random key), so a document
+/// cannot be written to make its names collide and every lookup walk the whole table.
 fn name_hash(name: &str) -> usize {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for &byte in name.as_bytes() {
-        hash ^= u64::from(byte);
-        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
-    }
+    static KEYS: OnceLock<RandomState> = OnceLock::new();
     // Only the low bits pick a slot: truncating on a 32-bit target keeps them.
-    hash as usize
+    KEYS.get_or_init(RandomState::new).hash_one(name) as usize
 }
 
 /// Which field a reference is written in.
