@@ -15,6 +15,7 @@ use std::collections::BTreeMap;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use futures::StreamExt;
@@ -70,6 +71,11 @@ pub struct Args {
     /// Say on stderr what is requested, cached and paged (credentials redacted).
     #[arg(long)]
     pub verbose: bool,
+    /// Exit with status 1 when the result is partial or suspect: any warning (a page or child left
+    /// out by `skip`, a walk cut short by `max_pages`, a `next_path` that matched nothing, a table
+    /// column empty in every row) fails the run, for smoke tests in CI.
+    #[arg(long)]
+    pub strict: bool,
     /// The most one response body, command output, file, followed line or websocket message may
     /// hold (`64MiB`, `512KiB`, `1GiB`, or bytes); more fails the entry.
     #[arg(long = "max-body", value_name = "SIZE", default_value = "64MiB", value_parser = parse_max_body)]
@@ -106,10 +112,13 @@ pub enum Error {
     Write(#[source] io::Error),
 }
 
-/// Reports on stderr: `--verbose` lines, and on a terminal a progress line (pages walked, rows
-/// read, events received, elapsed time) that is cleared before the output.
+/// Reports on stderr: warnings always (counted, for `--strict`), `--verbose` lines, and on a
+/// terminal a progress line (pages walked, rows read, events received, elapsed time) that is
+/// cleared before the output.
 struct StderrTrace {
     verbose: bool,
+    /// Warnings said so far.
+    warnings: AtomicUsize,
     /// Hides the values of masked or credential-named parameters, in every form.
     secrets: sources_eval::trace::Redactor,
     bar: Option<indicatif::ProgressBar>,
@@ -130,6 +139,7 @@ impl StderrTrace {
         });
         StderrTrace {
             verbose,
+            warnings: AtomicUsize::new(0),
             secrets: sources_eval::trace::Redactor::default(),
             bar,
         }
@@ -163,6 +173,12 @@ impl Trace for StderrTrace {
             let line = self.secrets.redact(line);
             self.suspend(|| eprintln!("· {line}"));
         }
+    }
+
+    fn warn(&self, line: &str) {
+        self.warnings.fetch_add(1, Ordering::Relaxed);
+        let line = self.secrets.redact(line);
+        self.suspend(|| eprintln!("sources: warning: {line}"));
     }
 
     fn progress(&self, progress: Progress) {
@@ -365,6 +381,11 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
         out,
     ));
     reporter.finish();
+    let warnings = reporter.warnings.load(Ordering::Relaxed);
+    if args.strict && warnings > 0 && matches!(outcome, Ok(Outcome::Success)) {
+        eprintln!("sources: --strict: {warnings} warning(s), so this run fails");
+        return Ok(Outcome::Failure);
+    }
     outcome
 }
 
@@ -419,7 +440,10 @@ async fn demo_hint(
     .map(|url| url.value.text.as_str());
     let mut hints = Vec::new();
     for decl in declared_params(source) {
-        if !decl.required || decl.default.is_some() || supplied.contains_key(&decl.name) {
+        let given = supplied
+            .get(&decl.name)
+            .is_some_and(|value| !value.is_empty());
+        if !decl.required || decl.default.is_some() || given {
             continue;
         }
         let name = &decl.name;
@@ -470,6 +494,11 @@ async fn evaluate(
                         "printing {limit} of {} rows (--limit)",
                         rows.len()
                     ));
+                }
+            }
+            if let (OutputFormat::Table, Value::Array(rows)) = (printing.format, &value) {
+                for warning in try_output::empty_columns(rows, printing) {
+                    trace.warn(&warning);
                 }
             }
             let written = try_output::write_value(out, &value, printing).and_then(|()| out.flush());

@@ -232,6 +232,59 @@ fn layout(rows: &[Value], columns: &[String]) -> Vec<(String, Option<String>)> {
         .collect()
 }
 
+/// One warning for each column of the table of `rows` that is empty in every shown row: the key it
+/// reads, whether any row has that key, and where a value of the column's name is when a shown row
+/// holds one deeper (`status.sync`), so a title that does not match the data is seen at once.
+pub fn empty_columns(rows: &[Value], printing: &Printing<'_>) -> Vec<String> {
+    let shown = &rows[..printing.limit.unwrap_or(TABLE_ROWS).min(rows.len())];
+    if !shown.iter().any(Value::is_object) {
+        return Vec::new();
+    }
+    let mut warnings = Vec::new();
+    for (title, key) in layout(rows, printing.columns) {
+        let Some(key) = key else { continue };
+        let values: Vec<Option<&Value>> = shown
+            .iter()
+            .filter_map(Value::as_object)
+            .map(|fields| fields.get(&key))
+            .collect();
+        if values.iter().any(|value| !cell(*value).is_empty()) {
+            continue;
+        }
+        let held = if values.iter().any(Option::is_some) {
+            "which is empty or null in every one"
+        } else {
+            "which no row has"
+        };
+        let found = shown
+            .iter()
+            .find_map(|row| nested(row, &normalized(&title), 0))
+            .map(|path| format!("; a value of that name is at `{path}`"))
+            .unwrap_or_default();
+        warnings.push(format!(
+            "column `{title}` is empty in every shown row: it reads the key `{key}`, {held}{found}"
+        ));
+    }
+    warnings
+}
+
+/// The dot-path of the first non-empty value below the top level of `value` whose key has the
+/// letters and digits of `wanted` (at most four levels down).
+fn nested(value: &Value, wanted: &str, depth: usize) -> Option<String> {
+    let Value::Object(fields) = value else {
+        return None;
+    };
+    if depth >= 4 {
+        return None;
+    }
+    fields.iter().find_map(|(key, inner)| {
+        if depth > 0 && normalized(key) == wanted && !cell(Some(inner)).is_empty() {
+            return Some(key.clone());
+        }
+        nested(inner, wanted, depth + 1).map(|path| format!("{key}.{path}"))
+    })
+}
+
 fn new_table() -> Table {
     let mut table = Table::new();
     table
@@ -420,6 +473,29 @@ mod tests {
         );
         let fields = print(&json!({"id": 3}), &printing(OutputFormat::Table, &[]));
         assert!(fields.contains("│ id    ┆ 3     │"), "{fields}");
+    }
+
+    #[test]
+    fn a_column_empty_in_every_shown_row_is_named_with_where_its_value_is() {
+        let rows = json!([
+            {"name": "a", "status": {"sync": "Synced"}, "note": null},
+            {"name": "b", "status": {"sync": "OutOfSync"}, "note": ""}
+        ]);
+        let rows = rows.as_array().expect("rows");
+        let columns = ["Name".to_owned(), "Sync".to_owned()];
+        assert_eq!(
+            empty_columns(rows, &printing(OutputFormat::Table, &columns)),
+            [
+                "column `Sync` is empty in every shown row: it reads the key `Sync`, which no row has; a value of that name is at `status.sync`"
+            ]
+        );
+        assert_eq!(
+            empty_columns(rows, &printing(OutputFormat::Table, &[])),
+            [
+                "column `note` is empty in every shown row: it reads the key `note`, which is empty or null in every one"
+            ]
+        );
+        assert!(empty_columns(&[json!(1)], &printing(OutputFormat::Table, &[])).is_empty());
     }
 
     #[test]

@@ -722,3 +722,75 @@ fn a_secret_of_the_wrong_type_is_not_echoed_in_the_usage_error() {
     );
     assert!(!stderr.contains("hunter2"), "{stderr}");
 }
+
+#[test]
+fn a_partial_result_is_said_on_stderr_and_strict_makes_it_fail() {
+    let (server, _) = responder(
+        "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 39\r\nConnection: close\r\n\r\n{\"next\": \"?page=2\", \"results\": [1, 2]}\n",
+    );
+    let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+    let closed = listener.local_addr().expect("addr");
+    drop(listener);
+    let (_dir, config) = with_config(&format!(
+        "data:\n  sources:\n    pages:\n      type: http\n      url: {server}/items\n      root: results\n      paginate:\n        strategy: link\n        next_path: next\n        max_pages: 1\n    down:\n      type: http\n      url: http://{closed}/x\n    fixed:\n      type: static\n      data: [{{n: 1}}]\n    both:\n      type: merge\n      sources: [down, fixed]\n      on_error: skip\n"
+    ));
+    let (code, stdout, stderr) = run(&mut sources(&["try", "pages", "-c", &config]));
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(json(&stdout), serde_json::json!([1, 2]));
+    assert_eq!(
+        stderr,
+        "sources: warning: stopped at `max_pages: 1` with 2 items; more pages remain (raise `max_pages` to read them)\n"
+    );
+    let (code, _, stderr) = run(&mut sources(&["try", "pages", "-c", &config, "--strict"]));
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stderr.ends_with("sources: --strict: 1 warning(s), so this run fails\n"),
+        "{stderr}"
+    );
+    let (code, stdout, stderr) = run(&mut sources(&["try", "both", "-c", &config]));
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(json(&stdout)[0]["n"], 1);
+    assert!(
+        stderr.starts_with(&format!(
+            "sources: warning: `both`: child `down` left out by `on_error: skip`: source `down`: cannot connect to {closed}"
+        )),
+        "{stderr}"
+    );
+    let (code, _, stderr) = run(&mut sources(&["try", "both", "-c", &config, "--strict"]));
+    assert_eq!(code, 1, "{stderr}");
+}
+
+#[test]
+fn an_empty_table_column_is_named_with_where_the_value_is() {
+    let (_dir, config) = with_config(
+        "data:\n  sources:\n    apps:\n      type: static\n      data:\n        - {name: a, status: {sync: Synced}}\n        - {name: b, status: {sync: OutOfSync}}\ntui:\n  components:\n    list:\n      kind: table\n      source: apps\n      columns:\n        - {title: Name}\n        - {title: Sync}\n",
+    );
+    let (code, stdout, stderr) = run(&mut sources(&[
+        "try", "apps", "-c", &config, "--output", "table",
+    ]));
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("│ Name ┆ Sync │"), "{stdout}");
+    assert_eq!(
+        stderr,
+        "sources: warning: column `Sync` is empty in every shown row: it reads the key `Sync`, which no row has; a value of that name is at `status.sync`\n"
+    );
+}
+
+#[test]
+fn a_required_parameter_given_an_empty_value_is_refused_like_a_missing_one() {
+    let (_dir, config) = with_config(PARAMS);
+    let (code, stdout, stderr) = run(&mut sources(&[
+        "try", "app", "-c", &config, "--param", "id=",
+    ]));
+    assert_eq!((code, stdout.as_str()), (2, ""), "{stderr}");
+    assert_eq!(
+        stderr,
+        "sources: `app`: parameter `id` is required and `--param id=` gives it no value: pass it with `--param id=VALUE`\n"
+    );
+    let (code, stdout, stderr) = try_demo("app_detail", &["--param", "id="]);
+    assert_eq!((code, stdout.as_str()), (2, ""), "{stderr}");
+    assert!(
+        stderr.contains("`app_detail` needs --param id=…; for example --param id="),
+        "{stderr}"
+    );
+}

@@ -507,8 +507,8 @@ impl<'c> Engine<'c> {
                             out.insert(part.name.value.clone(), value);
                         }
                         Err(error) if skip => {
-                            self.trace.note(&format!(
-                                "compose `{name}`: part `{}` skipped: {error}",
+                            self.trace.warn(&format!(
+                                "compose `{name}`: part `{}` left out by `on_error: skip`: {error}",
                                 part.name.value
                             ));
                         }

@@ -304,9 +304,11 @@ async fn union_tags_and_compose_skips_failed_parts() {
     );
     assert!(
         run.trace
-            .lines()
+            .warnings()
             .iter()
-            .any(|l| l.contains("part `bad` skipped"))
+            .any(|l| l.contains("part `bad` left out by `on_error: skip`")),
+        "{:?}",
+        run.trace.lines()
     );
     let error = run.value("strict_page", &[]).await.expect_err("fails");
     assert!(
@@ -955,8 +957,8 @@ data:
         json!([{"p": 0}])
     );
     assert!(
-        failing.trace.lines().iter().any(|line| line.starts_with(
-            "merge `mixed`: child `ticks` skipped: source `ticks`: event is not JSON"
+        failing.trace.warnings().iter().any(|line| line.starts_with(
+            "`mixed`: child `ticks` left out by `on_error: skip`: source `ticks`: event is not JSON"
         )),
         "{:?}",
         failing.trace.lines()

@@ -46,11 +46,28 @@ impl LinkWalk {
     }
 }
 
-/// The next page's URL from a raw response: `None` when the link is absent, null or empty.
-fn next_url(raw: &Value, next_path: &str, current: &str) -> Result<Option<String>, Cause> {
+/// The next page's URL from a raw response: `None` when the link is absent, null or empty. A
+/// `next_path` that leads nowhere in a page with other keys is said as a warning (with where the
+/// walk stopped and a did-you-mean from the page's keys): the walk ends there, perhaps too early.
+fn next_url(
+    raw: &Value,
+    next_path: &str,
+    current: &str,
+    page: u64,
+    trace: &dyn Trace,
+) -> Result<Option<String>, Cause> {
     let link = match path::lookup(raw, next_path) {
         Ok(Value::String(text)) if !text.is_empty() => text.clone(),
-        Ok(Value::Null) | Err(_) => return Ok(None),
+        Ok(Value::Null) => return Ok(None),
+        Err(miss) => {
+            if raw.as_object().is_some_and(|keys| !keys.is_empty()) {
+                trace.warn(&format!(
+                    "`next_path: {next_path}` matched nothing on page {page}: {}; the walk stopped there",
+                    miss.0
+                ));
+            }
+            return Ok(None);
+        }
         Ok(Value::String(_)) => return Ok(None),
         Ok(other) => {
             return Err(Cause::MissingPath {
@@ -110,7 +127,7 @@ pub async fn walk(
             }
             let body = http_body(io, trace, request.clone(), page_timeout).await?;
             let raw = decode(&body, Format::Json, "response")?;
-            let next = next_url(&raw, &walk.next_path, &request.url)?;
+            let next = next_url(&raw, &walk.next_path, &request.url, page, trace)?;
             Ok::<_, Cause>((page_items(raw, walk.root.as_deref(), page)?, next))
         }
         .await;
@@ -124,8 +141,8 @@ pub async fn walk(
                 });
             }
             Err(cause) if walk.skip_page_errors => {
-                trace.note(&format!(
-                    "  page {page} failed ({cause}); on_page_error: skip keeps the {} items fetched",
+                trace.warn(&format!(
+                    "page {page} failed ({cause}); `on_page_error: skip` keeps the {} items of the pages before it",
                     items.len()
                 ));
                 break;
@@ -145,8 +162,8 @@ pub async fn walk(
             break;
         };
         if page >= cap {
-            trace.note(&format!(
-                "  stopped at max_pages {cap} with {} items; more pages remain",
+            trace.warn(&format!(
+                "stopped at `max_pages: {cap}` with {} items; more pages remain (raise `max_pages` to read them)",
                 items.len()
             ));
             break;
@@ -241,11 +258,11 @@ mod tests {
             .await
             .expect("walks");
         assert_eq!(value.as_array().map(Vec::len), Some(4));
-        assert!(
-            trace
-                .lines()
-                .iter()
-                .any(|l| l.contains("stopped at max_pages 2"))
+        assert_eq!(
+            trace.warnings(),
+            [
+                "stopped at `max_pages: 2` with 4 items; more pages remain (raise `max_pages` to read them)"
+            ]
         );
         assert_eq!(spec(0).cap(), 20);
         assert_eq!(spec(-1).cap(), 20);
@@ -287,14 +304,37 @@ mod tests {
             .await
             .expect("skips");
         assert_eq!(value, json!([]));
+        let warnings = trace.warnings();
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
         assert!(
-            trace
-                .lines()
-                .iter()
-                .any(|line| line.contains("page 1 failed (HTTP 503")),
-            "{:?}",
-            trace.lines()
+            warnings[0].starts_with("page 1 failed (HTTP 503")
+                && warnings[0]
+                    .ends_with("`on_page_error: skip` keeps the 0 items of the pages before it"),
+            "{warnings:?}"
         );
+    }
+
+    #[tokio::test]
+    async fn a_next_path_matching_nothing_is_a_warning_with_a_did_you_mean() {
+        let io =
+            FakeIo::new().with_http(|_| Reply::json(json!({"nxt": "?page=2", "results": [1, 2]})));
+        let trace = Collect::default();
+        let value = walk(&io, &trace, first(), &spec(0), DEFAULT_TIMEOUT)
+            .await
+            .expect("walks");
+        assert_eq!(value, json!([1, 2]));
+        assert_eq!(
+            trace.warnings(),
+            [
+                "`next_path: next` matched nothing on page 1: no key `next` at the top level (did you mean `nxt`?); the walk stopped there"
+            ]
+        );
+        let last = FakeIo::new().with_http(|_| Reply::json(json!({"next": null, "results": []})));
+        let quiet = Collect::default();
+        walk(&last, &quiet, first(), &spec(0), DEFAULT_TIMEOUT)
+            .await
+            .expect("walks");
+        assert!(quiet.warnings().is_empty(), "{:?}", quiet.lines());
     }
 
     #[tokio::test]

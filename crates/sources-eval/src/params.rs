@@ -115,11 +115,22 @@ impl Bound {
     }
 }
 
-/// Binds the caller's values for `source` (see [`bind`]).
+/// Binds the caller's values for `source` (see [`bind`]). A required parameter the caller gives an
+/// empty value is refused as a missing one is: the entry would run with a hole in its request.
 pub fn bind_entry(source: &Source, supplied: &BTreeMap<String, String>) -> Result<Bound, String> {
+    let declared = declared_params(source);
+    if let Some(decl) = declared
+        .iter()
+        .find(|decl| decl.required && supplied.get(&decl.name).is_some_and(String::is_empty))
+    {
+        return Err(format!(
+            "parameter `{}` is required and `--param {}=` gives it no value: pass it with `--param {}=VALUE`",
+            decl.name, decl.name, decl.name
+        ));
+    }
     Ok(Bound {
         entry: source.name.value.to_string(),
-        values: bind(&declared_params(source), supplied)?,
+        values: bind(&declared, supplied)?,
     })
 }
 

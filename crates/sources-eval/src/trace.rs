@@ -8,6 +8,12 @@ pub trait Trace: Send + Sync {
     /// One line of progress.
     fn note(&self, line: &str);
 
+    /// Something a result hides that the user must hear of without `--verbose`: a page skipped, a
+    /// child dropped, a walk cut short, a path that matched nothing (a note unless overridden).
+    fn warn(&self, line: &str) {
+        self.note(line);
+    }
+
     /// A count of work done so far, for a progress display (ignored unless overridden).
     fn progress(&self, _progress: Progress) {}
 }
@@ -46,12 +52,30 @@ impl Collect {
     }
 }
 
+impl Collect {
+    /// The warnings so far, without their `warning: ` mark.
+    pub fn warnings(&self) -> Vec<String> {
+        self.lines()
+            .iter()
+            .filter_map(|line| line.strip_prefix(WARNING))
+            .map(str::to_owned)
+            .collect()
+    }
+}
+
+/// How [`Collect`] marks a warning among its lines.
+const WARNING: &str = "warning: ";
+
 impl Trace for Collect {
     fn note(&self, line: &str) {
         self.0
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .push(line.to_owned());
+    }
+
+    fn warn(&self, line: &str) {
+        self.note(&format!("{WARNING}{line}"));
     }
 }
 

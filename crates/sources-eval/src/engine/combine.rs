@@ -79,9 +79,9 @@ impl<'c> Engine<'c> {
                         .await
                     {
                         Ok(output) => opened.push((child, tags, output)),
-                        Err(error) if skip => self
-                            .trace
-                            .note(&format!("merge `{name}`: child `{child}` skipped: {error}")),
+                        Err(error) if skip => self.trace.warn(&format!(
+                            "`{name}`: child `{child}` left out by `on_error: skip`: {error}"
+                        )),
                         Err(error) => return Err(fail(Cause::from(error))),
                     }
                 }
@@ -120,9 +120,9 @@ impl<'c> Engine<'c> {
         for (child, tags, value) in settled {
             match value {
                 Ok(value) => values.push((value, tags)),
-                Err(error) if skip => self
-                    .trace
-                    .note(&format!("merge `{name}`: child `{child}` skipped: {error}")),
+                Err(error) if skip => self.trace.warn(&format!(
+                    "`{name}`: child `{child}` left out by `on_error: skip`: {error}"
+                )),
                 Err(error) => return Err(fail(Cause::from(error))),
             }
         }
@@ -250,8 +250,8 @@ impl<'c> Engine<'c> {
                 };
                 match result {
                     Ok(value) => attach(&mut row, &lookup.name, value, merged),
-                    Err(error) if skip => self.trace.note(&format!(
-                        "join `{name}`: lookup `{}` for driver row {index} skipped: {error}",
+                    Err(error) if skip => self.trace.warn(&format!(
+                        "join `{name}`: lookup `{}` for driver row {index} left out by `on_error: skip`: {error}",
                         lookup.name
                     )),
                     Err(error) => return Err(fail(Cause::from(error))),
