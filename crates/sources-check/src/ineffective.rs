@@ -1,14 +1,12 @@
 //! Fields that have no effect where they stand (`ineffective-field`, warnings): `timeout` on a
-//! following websocket, on `file` or on `static`; `cache` on a streamed source. Also a `websocket`
-//! url whose scheme is not `ws://` or `wss://` (`invalid-value`).
+//! following websocket, on `file` or on `static`; `cache` on a streamed source.
 
-use sources_config::template::Template;
 use sources_config::{Body, Config, Enumeration, Field, LeafFields, Source};
 use sources_diagnostics::{Collector, Diagnostic, Rule};
 
 use crate::fixes;
 
-/// Every ineffective-field rule, and the websocket scheme, for every entry.
+/// Every ineffective-field rule, for every entry.
 pub(crate) fn check_ineffective(config: &Config, file: &str, out: &mut Collector) {
     for source in &config.entries {
         let Some(leaf) = source.body.leaf() else {
@@ -34,9 +32,6 @@ pub(crate) fn check_ineffective(config: &Config, file: &str, out: &mut Collector
                             file,
                         ),
                     );
-                }
-                if let Some(url) = &websocket.url {
-                    check_websocket_scheme(url, file, out);
                 }
             }
             Body::File(_) | Body::Static(_) => {
@@ -110,34 +105,4 @@ fn check_streamed_cache(
         cache,
         file,
     ));
-}
-
-/// `invalid-value` when the literal start of a websocket url fixes a scheme other than
-/// `ws://`/`wss://` (a url starting with a token is judged only at run time).
-fn check_websocket_scheme(url: &Field<sources_config::Text>, file: &str, out: &mut Collector) {
-    let text = url.value.as_str();
-    if sources_config::url_scheme::fits(text, sources_config::url_scheme::WEBSOCKET) {
-        return;
-    }
-    let template = Template::parse(text);
-    let Some(literal) = crate::runnable::literal_start(&template) else {
-        return;
-    };
-    let scheme_end = literal
-        .find("://")
-        .map_or(literal.len().min(text.len()), |at| at + 3);
-    let span =
-        crate::templates::text_span(file, text, url.value.style, url.value_span, 0..scheme_end);
-    out.push(
-        Diagnostic::new(
-            Rule::InvalidValue,
-            span,
-            format!(
-                "a websocket `url` must start with `ws://` or `wss://`, found `{}`",
-                &literal[..scheme_end]
-            ),
-        )
-        .with_label("not a websocket scheme")
-        .with_help("write `ws://` (or `wss://` for TLS); an `http` source fetches `http://` urls"),
-    );
 }

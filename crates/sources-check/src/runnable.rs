@@ -1,8 +1,10 @@
 //! Values of the right type that can never run: everything `sources try` would otherwise refuse
-//! before it sends a request or starts a process. An empty `command` or program, an `http` url that
-//! is empty, relative or not `http(s)://`, a header name HTTP does not allow, `timeout: 0s`, a
+//! before it sends a request or starts a process. Each value `try` hands to a library (an `http` or
+//! websocket url, the method, each header, the argv and added environment of a command, a `file`
+//! path, the body of an anchored window) is rendered with placeholders (`placeholders`) and built
+//! with the constructor `try` builds it with (`request`): what that constructor refuses is an
+//! `invalid-value` error here. Besides: an empty `command`, program or url, `timeout: 0s`, a
 //! `static` `root` that is not in its `data`, a window filter mapped to an empty name
-//! (`invalid-value`), the `body` of an anchored `http` window that is not a JSON object
 //! (`invalid-value`), `root` with `format: text` (`conflicting-fields`).
 //!
 //! A value that starts with a `${…}` token is judged only when it runs: its text is not known here.
@@ -12,44 +14,50 @@ use sources_config::url_scheme;
 use sources_config::{Body, Config, Field, Format, LeafFields, NamedMap, Source, Template, Window};
 use sources_diagnostics::{Collector, Diagnostic, Rule};
 
+use crate::placeholders::Placeholders;
+use crate::request::{self, Refusal};
+
 /// Every can-it-run rule, for every entry.
 pub(crate) fn check_runnable(config: &Config, file: &str, out: &mut Collector) {
     for source in &config.entries {
         if let Some(leaf) = source.body.leaf() {
             check_leaf(source, leaf, out);
         }
+        let placeholders = || Placeholders::of(source);
         match &source.body {
             Body::Exec(exec) => {
                 if let Some(command) = &exec.command {
-                    check_command(command, out);
+                    check_command(command, exec.env.as_ref(), &placeholders(), out);
                 }
                 check_window(exec.window.as_deref(), out);
             }
             Body::Http(http) => {
+                let placeholders = placeholders();
                 if let Some(url) = &http.url {
-                    check_http_url(url, file, out);
+                    check_http_url(url, file, &placeholders, out);
                 }
-                check_header_names(http.headers.as_ref(), out);
+                if let Some(method) = &http.method {
+                    check_method(method, &placeholders, out);
+                }
+                check_headers(http.headers.as_ref(), &placeholders, out);
                 check_window(http.window.as_deref(), out);
                 if let (Some(body), Some(window)) = (&http.body, &http.window)
                     && window.value.cursor.is_some()
                 {
-                    check_anchored_body(body, out);
+                    check_anchored_body(body, &placeholders, out);
                 }
             }
             Body::Websocket(socket) => {
-                if let Some(url) = socket
-                    .url
-                    .as_ref()
-                    .filter(|url| url.value.text.trim().is_empty())
-                {
-                    out.push(
-                        Diagnostic::new(Rule::InvalidValue, url.value_span, "`url` is empty")
-                            .with_label("empty")
-                            .with_help("write the endpoint: `url: wss://stream.example.com/ticks`"),
-                    );
+                let placeholders = placeholders();
+                if let Some(url) = &socket.url {
+                    check_websocket_url(url, file, &placeholders, out);
                 }
-                check_header_names(socket.headers.as_ref(), out);
+                check_headers(socket.headers.as_ref(), &placeholders, out);
+            }
+            Body::File(read) => {
+                if let Some(path) = &read.path {
+                    check_path(path, &placeholders(), out);
+                }
             }
             _ => {}
         }
@@ -58,10 +66,12 @@ pub(crate) fn check_runnable(config: &Config, file: &str, out: &mut Collector) {
 
 fn check_leaf(source: &Source, leaf: &LeafFields, out: &mut Collector) {
     if let Some(timeout) = &leaf.timeout {
-        let applies = matches!(
-            source.body,
-            Body::Http(_) | Body::Exec(_) | Body::Websocket(_) | Body::Merge(_)
-        );
+        // A followed websocket ignores `timeout` (`ineffective-field` says so).
+        let applies = match &source.body {
+            Body::Http(_) | Body::Exec(_) | Body::Merge(_) => true,
+            Body::Websocket(socket) => !socket.follow.as_ref().is_some_and(|follow| follow.value),
+            _ => false,
+        };
         if applies && timeout.value.0.is_zero() {
             out.push(
                 Diagnostic::new(
@@ -117,46 +127,117 @@ fn check_static_root(
     }
 }
 
-/// `invalid-value` for an empty `command` or a literally empty program.
-fn check_command(command: &Field<Vec<sources_config::Spanned<Template>>>, out: &mut Collector) {
+/// `invalid-value` for an empty `command`, a literally empty program, or an argument or variable
+/// no process can receive (`request::command`).
+fn check_command(
+    command: &Field<Vec<sources_config::Spanned<Template>>>,
+    env: Option<&Field<NamedMap<Template>>>,
+    placeholders: &Placeholders,
+    out: &mut Collector,
+) {
     match command.value.first() {
-        None => out.push(
-            Diagnostic::new(
-                Rule::InvalidValue,
-                command.value_span,
-                "`command` is empty: there is no program to run",
-            )
-            .with_label("empty")
-            .with_help(
-                "give the program and its arguments: `command: [kubectl, get, pods, -o, json]`",
-            ),
-        ),
-        Some(program) if program.value.text.trim().is_empty() => out.push(
-            Diagnostic::new(
-                Rule::InvalidValue,
-                program.span,
-                "`command[0]`, the program to run, is empty",
-            )
-            .with_label("no program")
-            .with_help("write the program's name or path first: `command: [kubectl, get, pods]`"),
-        ),
+        None => {
+            out.push(
+                Diagnostic::new(
+                    Rule::InvalidValue,
+                    command.value_span,
+                    "`command` is empty: there is no program to run",
+                )
+                .with_label("empty")
+                .with_help(
+                    "give the program and its arguments: `command: [kubectl, get, pods, -o, json]`",
+                ),
+            );
+            return;
+        }
+        Some(program) if program.value.text.trim().is_empty() => {
+            out.push(
+                Diagnostic::new(
+                    Rule::InvalidValue,
+                    program.span,
+                    "`command[0]`, the program to run, is empty",
+                )
+                .with_label("no program")
+                .with_help(
+                    "write the program's name or path first: `command: [kubectl, get, pods]`",
+                ),
+            );
+            return;
+        }
         Some(_) => {}
     }
-}
-
-/// `invalid-value` for an `http` url that is empty, or whose literal start fixes a relative url or
-/// a scheme other than `http://`/`https://`.
-fn check_http_url(url: &Field<Template>, file: &str, out: &mut Collector) {
-    let text = url.value.as_str();
-    if text.trim().is_empty() {
-        out.push(
-            Diagnostic::new(Rule::InvalidValue, url.value_span, "`url` is empty")
-                .with_label("empty")
-                .with_help("write the endpoint: `url: https://api.example.com/items`"),
-        );
+    // Only a NUL byte is left to refuse, and no placeholder holds one: render every value.
+    let render = |text: &str| placeholders.render_whole(text);
+    let argv: Vec<String> = command
+        .value
+        .iter()
+        .map(|arg| render(&arg.value.text))
+        .collect();
+    let variables: Vec<(String, String)> = env
+        .iter()
+        .flat_map(|env| env.value.iter())
+        .map(|item| (item.name.value.clone(), render(&item.value.value.text)))
+        .collect();
+    let Err(refusal) = request::command(&argv, &variables) else {
+        return;
+    };
+    let program = &command.value[0].value.text;
+    if refusal == Refusal::NoProgram && program.contains("${window.") {
+        // `window-token-in-program` reports a program taken from the window request.
         return;
     }
+    let span = match &refusal {
+        Refusal::ArgumentNul(index) => command.value.get(*index).map(|arg| arg.span),
+        Refusal::EnvironmentNul(name) => env
+            .iter()
+            .flat_map(|env| env.value.iter())
+            .find(|item| &item.name.value == name)
+            .map(|item| item.value.span),
+        _ => command.value.first().map(|program| program.span),
+    };
+    let (label, help) = match refusal {
+        Refusal::NoProgram => (
+            "renders empty",
+            "give the parameter a default that names the program, or write the program itself",
+        ),
+        _ => (
+            "holds a NUL byte",
+            "remove the NUL byte (`\\0`, `\\x00`, `\\u0000`) from the value",
+        ),
+    };
+    out.push(
+        Diagnostic::new(
+            Rule::InvalidValue,
+            span.unwrap_or(command.value_span),
+            format!("the command cannot be started: {refusal}"),
+        )
+        .with_label(label)
+        .with_help(help),
+    );
+}
+
+/// `invalid-value` for an `http` url that is empty, relative, not `http(s)://`, or that the url
+/// parser refuses once rendered (`request::http_url`).
+fn check_http_url(
+    url: &Field<Template>,
+    file: &str,
+    placeholders: &Placeholders,
+    out: &mut Collector,
+) {
+    let text = url.value.as_str();
+    let example = "https://api.example.com/items";
+    let Some(rendered) = rendered_url(url, example, placeholders, out) else {
+        return;
+    };
+    let Err(refusal) = request::http_url(&rendered) else {
+        return;
+    };
     if url_scheme::fits(text, url_scheme::HTTP) {
+        out.push(refused(
+            url,
+            format!("`url` cannot be sent: {refusal}"),
+            "write an absolute url with a host (`https://api.example.com/items`); a port is at most 65535, and spaces are written `%20`",
+        ));
         return;
     }
     let template = Parsed::parse(text);
@@ -189,87 +270,168 @@ fn check_http_url(url: &Field<Template>, file: &str, out: &mut Collector) {
     );
 }
 
-/// Whether `name` is an HTTP header name (RFC 9110 `token`).
-fn is_header_name(name: &str) -> bool {
-    !name.is_empty()
-        && name
-            .bytes()
-            .all(|byte| byte.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&byte))
+/// A url rendered with placeholders; `None` when it is empty (reported here, with `example` as
+/// the fix) or can be judged only at run time.
+fn rendered_url(
+    url: &Field<Template>,
+    example: &str,
+    placeholders: &Placeholders,
+    out: &mut Collector,
+) -> Option<String> {
+    if url.value.text.trim().is_empty() {
+        out.push(
+            Diagnostic::new(Rule::InvalidValue, url.value_span, "`url` is empty")
+                .with_label("empty")
+                .with_help(format!("write the endpoint: `url: {example}`")),
+        );
+        return None;
+    }
+    placeholders.render_url(url.value.as_str())
 }
 
-/// `invalid-value` at each header name HTTP does not allow.
-fn check_header_names(headers: Option<&Field<NamedMap<Template>>>, out: &mut Collector) {
-    for header in headers.iter().flat_map(|headers| headers.value.iter()) {
-        let name = &header.name.value;
-        if is_header_name(name) {
-            continue;
-        }
+/// An `invalid-value` error at a whole value that its constructor refuses.
+fn refused(field: &Field<Template>, message: String, help: &str) -> Diagnostic {
+    Diagnostic::new(Rule::InvalidValue, field.value_span, message)
+        .with_label("cannot be sent")
+        .with_help(help.to_owned())
+}
+
+/// `invalid-value` for a websocket url that is empty, or that the websocket client refuses once
+/// rendered (`request::websocket_request`): another scheme, an upper-case one, no host, a space.
+fn check_websocket_url(
+    url: &Field<Template>,
+    file: &str,
+    placeholders: &Placeholders,
+    out: &mut Collector,
+) {
+    let text = url.value.as_str();
+    let example = "wss://stream.example.com/ticks";
+    let Some(rendered) = rendered_url(url, example, placeholders, out) else {
+        return;
+    };
+    let Err(refusal) = request::websocket_request(&rendered, &[]) else {
+        return;
+    };
+    let template = Parsed::parse(text);
+    let scheme_end = literal_start(&template)
+        .filter(|_| !url_scheme::fits(text, url_scheme::WEBSOCKET))
+        .map(|literal| literal.find("://").map_or(literal.len(), |at| at + 3));
+    if let Some(end) = scheme_end {
+        let span = crate::templates::text_span(file, text, url.value.style, url.value_span, 0..end);
         out.push(
             Diagnostic::new(
                 Rule::InvalidValue,
-                header.name.span,
-                format!("`{name}` is not a valid HTTP header name"),
+                span,
+                format!(
+                    "a websocket `url` must start with `ws://` or `wss://`, found `{}`",
+                    &text[..end]
+                ),
             )
-            .with_label("not a header name")
+            .with_label("not a websocket scheme")
             .with_help(
-                "a header name is letters, digits and `-` (`X-Api-Key`), without spaces or `:`",
+                "write `ws://` (or `wss://` for TLS); an `http` source fetches `http://` urls",
             ),
+        );
+        return;
+    }
+    out.push(refused(
+        url,
+        format!("`url` cannot be opened: {refusal}"),
+        "write `ws://` or `wss://` in lower case, then a host: `wss://stream.example.com/ticks`",
+    ));
+}
+
+/// `invalid-value` for a `method` that is not an HTTP method once rendered (`request::http_method`).
+fn check_method(method: &Field<Template>, placeholders: &Placeholders, out: &mut Collector) {
+    let text = method.value.as_str();
+    if placeholders.names_undeclared(text) {
+        // `params` reports it: left as written, the token is no method.
+        return;
+    }
+    let rendered = placeholders.render_whole(text);
+    if let Err(refusal) = request::http_method(Some(&rendered)) {
+        out.push(refused(
+            method,
+            format!("`method` cannot be sent: {refusal}"),
+            "write a method such as `GET` or `POST`: letters, without spaces",
+        ));
+    }
+}
+
+/// `invalid-value` at each header name HTTP does not allow, and at each value that holds a line
+/// break or another control character once rendered (`request::header`).
+fn check_headers(
+    headers: Option<&Field<NamedMap<Template>>>,
+    placeholders: &Placeholders,
+    out: &mut Collector,
+) {
+    for header in headers.iter().flat_map(|headers| headers.value.iter()) {
+        let name = &header.name.value;
+        let value = header.value.value.as_str();
+        let rendered = placeholders.render_whole(value);
+        match request::header(name, &rendered) {
+            Ok(_) => {}
+            Err(Refusal::HeaderName(_)) => out.push(
+                Diagnostic::new(
+                    Rule::InvalidValue,
+                    header.name.span,
+                    format!("`{name}` is not a valid HTTP header name"),
+                )
+                .with_label("not a header name")
+                .with_help(
+                    "a header name is letters, digits and `-` (`X-Api-Key`), without spaces or `:`",
+                ),
+            ),
+            Err(refusal) => out.push(
+                Diagnostic::new(
+                    Rule::InvalidValue,
+                    header.value.span,
+                    refusal.to_string(),
+                )
+                .with_label("not a header value")
+                .with_help("write the value on one line, without control characters; a block scalar (`|`) keeps its line breaks, so use a plain or quoted string"),
+            ),
+        }
+    }
+}
+
+/// `invalid-value` for a `file` `path` that is empty or holds a NUL byte once rendered
+/// (`request::file_path`).
+fn check_path(path: &Field<Template>, placeholders: &Placeholders, out: &mut Collector) {
+    let rendered = placeholders.render_whole(path.value.as_str());
+    if let Err(refusal) = request::file_path(&rendered) {
+        let help = match refusal {
+            Refusal::EmptyPath => "write the file to read: `path: /var/log/app/events.json`",
+            _ => "remove the NUL byte (`\\0`, `\\x00`, `\\u0000`) from the path",
+        };
+        out.push(
+            Diagnostic::new(
+                Rule::InvalidValue,
+                path.value_span,
+                format!("the file cannot be read: {refusal}"),
+            )
+            .with_label("not a path")
+            .with_help(help),
+        );
+    }
+}
+
+/// `invalid-value` for the `body` of an anchored window that is not a JSON object once rendered
+/// for the first request (`request::anchored_body`): `older`/`newer` are merged into it.
+fn check_anchored_body(body: &Field<Template>, placeholders: &Placeholders, out: &mut Collector) {
+    let Some(rendered) = placeholders.render_body(body.value.as_str()) else {
+        return;
+    };
+    if let Err(refusal) = request::anchored_body(&rendered) {
+        out.push(
+            Diagnostic::new(Rule::InvalidValue, body.value_span, refusal.to_string())
+                .with_label("not a JSON object")
+                .with_help("write `body` as a JSON object (`{\"query\": …}`) with each text token inside a JSON string (`\"${window.search}\"`), or remove `body` to send `older`/`newer` as query parameters"),
         );
     }
 }
 
 /// `invalid-value` at a window `filters` entry that maps a column to an empty name.
-/// An anchored window merges `older`/`newer` into `body`, so `body` must render to a JSON object:
-/// judged in full when it has no `${…}` token, else by its first character only (a token may stand
-/// for any JSON).
-fn check_anchored_body(body: &Field<Template>, out: &mut Collector) {
-    let template = Parsed::parse(body.value.as_str());
-    let mut literal = String::new();
-    let mut tokens = false;
-    for segment in &template.segments {
-        match segment {
-            Segment::Literal(text) if !tokens => literal.push_str(text),
-            _ => tokens = true,
-        }
-    }
-    let not_object = |what: &str| {
-        Diagnostic::new(
-            Rule::InvalidValue,
-            body.value_span,
-            format!(
-                "an anchored window merges `older`/`newer` into `body`, which must be a JSON object, not {what}"
-            ),
-        )
-        .with_label("not a JSON object")
-        .with_help("write `body` as a JSON object (`{\"query\": …}`), or remove it to send `older`/`newer` as query parameters")
-    };
-    if tokens {
-        if let Some(first) = literal.trim_start().chars().next().filter(|c| *c != '{') {
-            out.push(not_object(&format!("text that starts with `{first}`")));
-        }
-        return;
-    }
-    match serde_json::from_str::<serde_json::Value>(&literal) {
-        Ok(serde_json::Value::Object(_)) => {}
-        Ok(other) => out.push(not_object(match other {
-            serde_json::Value::Array(_) => "an array",
-            serde_json::Value::String(_) => "a string",
-            serde_json::Value::Number(_) => "a number",
-            serde_json::Value::Bool(_) => "a boolean",
-            _ => "null",
-        })),
-        Err(error) => out.push(
-            Diagnostic::new(
-                Rule::InvalidValue,
-                body.value_span,
-                format!("`body` of an anchored window is not JSON: {error}"),
-            )
-            .with_label("not JSON")
-            .with_help("write `body` as a JSON object (`{\"query\": …}`), or remove it to send `older`/`newer` as query parameters"),
-        ),
-    }
-}
-
 fn check_window(window: Option<&Field<Window>>, out: &mut Collector) {
     let Some(filters) = window.and_then(|window| window.value.filters.as_ref()) else {
         return;

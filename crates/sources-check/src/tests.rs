@@ -220,14 +220,14 @@ fn an_anchored_body_that_is_not_a_json_object_is_reported() {
     assert_eq!(codes(&diagnostics), ["invalid-value"]);
     assert_eq!(
         diagnostics[0].message,
-        "an anchored window merges `older`/`newer` into `body`, which must be a JSON object, not an array"
+        "an anchored window merges `older`/`newer` into `body`, which must be a JSON object: it is an array"
     );
     let broken = yaml(&text.replace("'[1]'", "'{oops'"));
     assert_eq!(codes(&broken), ["invalid-value"]);
     assert!(
-        broken[0]
-            .message
-            .starts_with("`body` of an anchored window is not JSON: "),
+        broken[0].message.ends_with(
+            "which must be a JSON object: it is not JSON (key must be a string at line 1 column 2)"
+        ),
         "{}",
         broken[0].message
     );

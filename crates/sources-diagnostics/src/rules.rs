@@ -157,12 +157,21 @@ declare_rules! {
     /// **Fix:** use one of the values the message lists (`format: json`).
     ///
     /// It also finds values of the right type that can never run, each of which `sources try` would
-    /// otherwise refuse before sending anything: an empty `command` or an empty program
-    /// (`command: [""]`); an `http` `url` that is empty, relative or not `http://`/`https://` (a
-    /// websocket `url` that is not `ws://`/`wss://`); a header name that is not a valid HTTP header
-    /// name; `timeout: 0s` (it would end every fetch at once; leave `timeout` out for the 10s
-    /// default); a `static` entry whose `root` is not in its `data`; a window `filters` entry that maps
-    /// a column to an empty name. A value that starts with a `${…}` token is judged when it runs.
+    /// otherwise refuse before sending anything. Every value `try` hands to a library is rendered
+    /// (each `${…}` token replaced by its parameter's default, a sample of its type, or its value on
+    /// the window's first request) and built with the same call `try` builds it with: an `http`
+    /// `url` the url parser refuses (`http://` with no host, a port past 65535, a space in the
+    /// host) or that is empty, relative or not `http://`/`https://`; a websocket `url` the
+    /// websocket client refuses (`WS://`: it takes only lower-case `ws://` and `wss://`; no host; a
+    /// space); a `method` or header name HTTP does not allow; a header value with a line break or
+    /// another control character; a command argument, `env` value or `file` `path` with a NUL
+    /// byte; an empty `command`, program or `path`; the `body` of an anchored window that is not a
+    /// JSON object once rendered for the first request (`${window.search}` outside a JSON string
+    /// renders empty there). Besides: `timeout: 0s` (it would end every fetch at once; leave
+    /// `timeout` out for the 10s default; a followed websocket ignores it); a `static` entry whose
+    /// `root` is not in its `data`; a window `filters` entry that maps a column to an empty name. A
+    /// url or program that starts with a `${…}` token, and a value a `${selection…}` token makes
+    /// unsendable, are judged when they run.
     InvalidValue => "invalid-value", Error, "A value of the wrong type, or outside its enumeration.";
     /// Finds an entry whose `type` is neither a leaf kind (`http`, `exec`, `file`, `websocket`, `static`,
     /// `merge`) nor an operator kind (`passthrough`, `filter`, `project`, `derive`, `sort`, `union`,

@@ -13,13 +13,13 @@ use std::sync::Arc;
 
 use futures::StreamExt;
 use serde_json::{Value, json};
-use sources_config::{AnyValue, Config, ParamType};
+use sources_config::{AnyValue, Config};
 use sources_diagnostics::Severity;
 use sources_syntax::Syntax;
 
 use crate::engine::{Engine, EngineOptions, Output, declared_params};
 use crate::error::{Cause, EvalError};
-use crate::io::{CommandOutput, HttpRequest, IoError};
+use crate::io::CommandOutput;
 use crate::testing::{FakeIo, Reply};
 use crate::trace::Silent;
 
@@ -42,7 +42,27 @@ const CASES: &[&str] = &[
     "data:\n  sources:\n    a:\n      type: http\n      url: https://x/${params.id}\n      parameters:\n        id: {required: true}\n    f: {type: filter, from: a, where: \"true\"}\n",
     "data:\n  sources:\n    w: {type: websocket, url: \"wss://x/y\"}\n    s: {type: static, data: [{id: 2}]}\n    m: {type: merge, sources: [w, s], tag_field: from}\n    u: {type: union, sources: [s, w]}\n",
     "data:\n  sources:\n    t: {type: http, url: \"https://x/y\", follow: true}\n    s: {type: static, data: [{id: 2}]}\n    m:\n      type: merge\n      children: [{source: t}, {source: s, tags: {k: v}}]\n      pipe: [{type: filter, where: \"id > 0\"}]\n",
-    "data:\n  sources:\n    w: {type: websocket, url: \"wss://x/y\"}\n    s: {type: static, data: [{id: 2}]}\n    c: {type: compose, parts: {live: w, fixed: s}}\n",
+    "data:\n  sources:\n    w: {type: websocket, url: \"wss://x/y\"}\n    s: {type: static, data: [{id: 2}]}\n    c: {type: compose, parts: {live: w, fixed: s}}\n", // Issue 22: values the libraries refuse, and near misses that run.
+    "data:\n  sources:\n    h: {type: http, url: \"http://\"}\n",
+    "data:\n  sources:\n    h: {type: http, url: \"https://x:65536/\"}\n",
+    "data:\n  sources:\n    h: {type: http, url: \"HTTP://x/\"}\n",
+    "data:\n  sources:\n    h: {type: http, url: \"http://[::1]:8080/a b\"}\n",
+    "data:\n  sources:\n    w: {type: websocket, url: \"WS://x/\"}\n",
+    "data:\n  sources:\n    w: {type: websocket, url: \"ws://x/a b\"}\n",
+    "data:\n  sources:\n    w: {type: websocket, url: \"wss://\"}\n",
+    "data:\n  sources:\n    w: {type: websocket, url: \"wss://x/\", follow: true, timeout: 0s}\n",
+    "data:\n  sources:\n    h: {type: http, url: \"https://x/\", headers: {X-A: \"a\\r\\nb\"}}\n",
+    "data:\n  sources:\n    h: {type: http, url: \"https://x/\", headers: {X-A: \"a\\tb\"}}\n",
+    "data:\n  sources:\n    w: {type: websocket, url: \"wss://x/\", headers: {X-A: \"${params.v}\"}, parameters: {v: {default: \"a\\nb\"}}}\n",
+    "data:\n  sources:\n    h: {type: http, url: \"https://x/\", method: \"${params.m}\", parameters: {m: {default: \"P T\"}}}\n",
+    "data:\n  sources:\n    e: {type: exec, command: [echo, \"a\\0b\"]}\n",
+    "data:\n  sources:\n    e: {type: exec, command: [env], env: {K: \"\\0\"}}\n",
+    "data:\n  sources:\n    e: {type: exec, command: [\"${params.p}\"], parameters: {p: {default: \"\"}}}\n",
+    "data:\n  sources:\n    f: {type: file, path: \"\"}\n",
+    "data:\n  sources:\n    f: {type: file, path: \"${params.p}\", parameters: {p: {default: \"\"}}}\n",
+    "data:\n  sources:\n    f: {type: file, path: \"a\\0\"}\n",
+    "data:\n  sources:\n    h:\n      type: http\n      url: https://x/y\n      method: POST\n      body: '{\"q\": ${window.search}}'\n      window:\n        cursor: id\n        older: {before: '${window.cursor}'}\n        newer: {after: '${window.cursor}'}\n",
+    "data:\n  sources:\n    h:\n      type: http\n      url: https://x/y\n      method: POST\n      body: '{\"q\": \"${window.search}\", \"n\": ${params.n}}'\n      parameters: {n: {type: int}}\n      window:\n        cursor: id\n        older: {before: '${window.cursor}'}\n        newer: {after: '${window.cursor}'}\n",
 ];
 
 /// One of a few values of every JSON type, and the shapes the issue names (`""`, `[]`, `"0s"`).
@@ -180,96 +200,43 @@ fn has_errors(text: &str, syntax: Syntax) -> bool {
         .any(|diagnostic| diagnostic.severity == Severity::Error)
 }
 
-/// Refuses a request the real seam would refuse before sending it (as `SystemIo` does).
-fn refused(request: &HttpRequest) -> Option<String> {
-    match url::Url::parse(&request.url) {
-        Err(error) => return Some(format!("url `{}`: {error}", request.url)),
-        Ok(url) if !matches!(url.scheme(), "http" | "https") => {
-            return Some(format!("url `{}`: not http(s)", request.url));
-        }
-        Ok(_) => {}
-    }
-    if http::Method::from_bytes(request.method.as_bytes()).is_err() {
-        return Some(format!("method `{}`", request.method));
-    }
-    request.headers.iter().find_map(|(name, value)| {
-        let bad = http::HeaderName::from_bytes(name.as_bytes()).is_err()
-            || http::HeaderValue::from_str(value).is_err();
-        bad.then(|| format!("header `{name}`"))
-    })
-}
-
 fn rows() -> Value {
     json!([{"id": 1, "name": "a", "size": 1, "status": "ok", "ts": "2026-01-01T00:00:00Z"}])
 }
 
+/// The scripted seam: every request answered. What cannot be sent is refused before the seam is
+/// called, by the constructors lint judges values with (`sources_check::request`).
 fn seam() -> FakeIo {
     FakeIo::new()
-        .with_http(|request| match refused(request) {
-            Some(detail) => Reply::Fail(IoError::Url {
-                url: request.url.clone(),
-                detail: format!("refused before sending: {detail}"),
-            }),
-            None => Reply::json(rows()),
-        })
-        .with_run(|command| {
-            if command
-                .argv
-                .first()
-                .is_none_or(|program| program.is_empty())
-            {
-                return Err(IoError::Transport(
-                    "refused before starting: empty program".to_owned(),
-                ));
-            }
+        .with_every_env(sources_check::placeholders::ENV_SAMPLE)
+        .with_http(|_| Reply::json(rows()))
+        .with_run(|_| {
             Ok(CommandOutput {
                 code: Some(0),
                 stdout: rows().to_string().into_bytes(),
                 stderr: Vec::new(),
             })
         })
-        .with_websocket(|request| {
-            let scheme_ok =
-                url::Url::parse(&request.url).is_ok_and(|url| matches!(url.scheme(), "ws" | "wss"));
-            if !scheme_ok {
-                return Err(IoError::Url {
-                    url: request.url.clone(),
-                    detail: "refused before sending: not ws(s)".to_owned(),
-                });
-            }
-            Ok(vec![json!({"id": 1}).to_string()])
-        })
-}
-
-/// A value a user would pass for a parameter of this type.
-fn sample(kind: ParamType) -> &'static str {
-    match kind {
-        ParamType::String => "a",
-        ParamType::Int => "1",
-        ParamType::Bool => "true",
-        ParamType::Duration => "1s",
-    }
+        .with_websocket(|_| Ok(vec![json!({"id": 1}).to_string()]))
 }
 
 /// Why `try` refused before any I/O, when it did.
 fn before_io(error: &EvalError) -> Option<String> {
     match &error.cause {
         Cause::Child(inner) => before_io(inner),
-        Cause::Unsupported(_) | Cause::Param(_) | Cause::Cycle(_) | Cause::UnknownSource(_) => {
-            Some(error.to_string())
-        }
-        Cause::Io(IoError::Url { detail, .. }) if detail.starts_with("refused before") => {
-            Some(error.to_string())
-        }
-        Cause::Io(IoError::Transport(detail)) if detail.starts_with("refused before") => {
-            Some(error.to_string())
-        }
+        Cause::Unsupported(_)
+        | Cause::Param(_)
+        | Cause::Cycle(_)
+        | Cause::UnknownSource(_)
+        | Cause::Refused { .. } => Some(error.to_string()),
         _ => None,
     }
 }
 
-/// Whether the failing entry's url or program starts with a `${…}` token: then what it is depends
-/// on the value supplied at run time (the sample value here), which lint cannot know.
+/// Whether what the failing entry sends depends on what only the run supplies: its url or program
+/// starts with a `${…}` token (a base url or program from the environment), or a value holds a
+/// `${selection…}` token (filled in by the dashboard; `try` has no selection and leaves it as
+/// written). Lint cannot know these values and says nothing.
 fn judged_at_run_time(config: &Config, error: &EvalError) -> bool {
     if let Cause::Child(inner) = &error.cause {
         return judged_at_run_time(config, inner);
@@ -277,19 +244,47 @@ fn judged_at_run_time(config: &Config, error: &EvalError) -> bool {
     let Some(source) = config.get(&error.entry) else {
         return false;
     };
-    let text = match &source.body {
-        sources_config::Body::Http(http) => http.url.as_ref().map(|url| url.value.text.as_str()),
-        sources_config::Body::Websocket(socket) => {
-            socket.url.as_ref().map(|url| url.value.text.as_str())
-        }
-        sources_config::Body::Exec(exec) => exec
-            .command
-            .as_ref()
-            .and_then(|command| command.value.first())
-            .map(|program| program.value.text.as_str()),
-        _ => None,
+    let text = |field: Option<&sources_config::Field<sources_config::Template>>| {
+        field.map(|field| field.value.text.to_string())
     };
-    text.is_some_and(|text| text.trim_start().starts_with("${"))
+    let map = |map: Option<
+        &sources_config::Field<sources_config::NamedMap<sources_config::Template>>,
+    >| {
+        map.iter()
+            .flat_map(|map| map.value.iter())
+            .map(|item| item.value.value.text.to_string())
+            .collect::<Vec<_>>()
+    };
+    let (first, mut values): (Option<String>, Vec<String>) = match &source.body {
+        sources_config::Body::Http(http) => (
+            text(http.url.as_ref()),
+            [text(http.method.as_ref()), text(http.body.as_ref())]
+                .into_iter()
+                .flatten()
+                .chain(map(http.headers.as_ref()))
+                .collect(),
+        ),
+        sources_config::Body::Websocket(socket) => {
+            (text(socket.url.as_ref()), map(socket.headers.as_ref()))
+        }
+        sources_config::Body::Exec(exec) => {
+            let argv: Vec<String> = exec
+                .command
+                .iter()
+                .flat_map(|command| command.value.iter())
+                .map(|arg| arg.value.text.to_string())
+                .collect();
+            (
+                argv.first().cloned(),
+                argv.into_iter().chain(map(exec.env.as_ref())).collect(),
+            )
+        }
+        sources_config::Body::File(file) => (None, text(file.path.as_ref()).into_iter().collect()),
+        _ => (None, Vec::new()),
+    };
+    values.extend(first.clone());
+    first.is_some_and(|text| text.trim_start().starts_with("${"))
+        || values.iter().any(|value| value.contains("${selection"))
 }
 
 async fn disagreements(config: &Config, io: Arc<FakeIo>) -> Vec<String> {
@@ -300,7 +295,10 @@ async fn disagreements(config: &Config, io: Arc<FakeIo>) -> Vec<String> {
         let supplied: BTreeMap<String, String> = declared_params(source)
             .into_iter()
             .filter(|decl| decl.default.is_none())
-            .map(|decl| (decl.name.clone(), sample(decl.kind).to_owned()))
+            .map(|decl| {
+                let sample = sources_check::placeholders::sample(decl.kind);
+                (decl.name.clone(), sample.to_owned())
+            })
             .collect();
         let evaluated = match engine.bind(name, &supplied) {
             Ok(bound) => engine.evaluate(&bound).await,

@@ -608,10 +608,15 @@ impl<'c> Engine<'c> {
         let leaf = &http.leaf;
         let scope = Scope::new(params, self.io.as_ref());
         let url = scope.render_url(text(http.url.as_ref()).ok_or_else(|| fail(missing("url")))?);
-        let method = text(http.method.as_ref())
-            .map(|method| scope.render(method).trim().to_ascii_uppercase())
-            .filter(|method| !method.is_empty())
-            .unwrap_or_else(|| "GET".to_owned());
+        let rendered = text(http.method.as_ref()).map(|method| scope.render(method));
+        let method = sources_check::request::http_method(rendered.as_deref())
+            .map_err(|refusal| {
+                fail(Cause::Refused {
+                    what: "cannot send the request".to_owned(),
+                    refusal,
+                })
+            })?
+            .to_string();
         let mut request = HttpRequest {
             method,
             url,

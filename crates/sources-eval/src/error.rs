@@ -118,6 +118,14 @@ pub enum Cause {
         /// The limit.
         limit: usize,
     },
+    /// A rendered value that its constructor (`sources_check::request`) refuses, before any I/O.
+    #[error("{what}: {refusal}")]
+    Refused {
+        /// What could not be done (`cannot send GET http://`), credentials redacted.
+        what: String,
+        /// Why.
+        refusal: sources_check::request::Refusal,
+    },
     /// The configuration asks for something the engine cannot do (explained).
     #[error("{0}")]
     Unsupported(String),

@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use futures::StreamExt;
 use futures::stream::BoxStream;
+use sources_check::request::{self, Refusal};
 
 use crate::decode::snippet;
 use crate::error::Cause;
@@ -29,6 +30,28 @@ fn describe(request: &HttpRequest) -> String {
         line.push_str(&format!("\n    body: {}", snippet(body.as_bytes())));
     }
     line
+}
+
+/// A refusal before any I/O: `what` could not be done.
+fn refused(what: String, refusal: Refusal) -> Cause {
+    Cause::Refused { what, refusal }
+}
+
+/// Builds `request` as the seam will (url, method, headers), refusing what cannot be sent.
+pub fn check_http(request: &HttpRequest) -> Result<(), Cause> {
+    let what = || {
+        format!(
+            "cannot send {} {}",
+            request.method,
+            trace::url(&request.url)
+        )
+    };
+    request::http_url(&request.url).map_err(|refusal| refused(what(), refusal))?;
+    request::http_method(Some(&request.method)).map_err(|refusal| refused(what(), refusal))?;
+    for (name, value) in &request.headers {
+        request::header(name, value).map_err(|refusal| refused(what(), refusal))?;
+    }
+    Ok(())
 }
 
 fn status_error(request: &HttpRequest, status: u16, body: &[u8]) -> Cause {
@@ -64,6 +87,7 @@ pub async fn http_body(
     request: HttpRequest,
     timeout: Duration,
 ) -> Result<Vec<u8>, Cause> {
+    check_http(&request)?;
     trace.note(&describe(&request));
     let started = io.now();
     let (status, body) = with_timeout(io, timeout, async {
@@ -91,6 +115,7 @@ pub async fn http_lines(
     request: HttpRequest,
     timeout: Duration,
 ) -> Result<TextStream, Cause> {
+    check_http(&request)?;
     trace.note(&describe(&request));
     let response = with_timeout(io, timeout, io.http(request.clone())).await?;
     trace.note(&format!(
@@ -184,6 +209,12 @@ fn shell_quote(arg: &str) -> String {
     }
 }
 
+/// Builds `command` as the seam will, refusing an argv or environment no process can receive.
+fn check_command(command: &CommandSpec) -> Result<(), Cause> {
+    request::command(&command.argv, &command.env)
+        .map_err(|refusal| refused("cannot start the command".to_owned(), refusal))
+}
+
 /// Runs a command within `timeout` (the process is killed when it runs out) and returns its
 /// stdout; a non-zero exit is an error showing the end of stderr.
 pub async fn run(
@@ -192,9 +223,7 @@ pub async fn run(
     command: CommandSpec,
     timeout: Duration,
 ) -> Result<Vec<u8>, Cause> {
-    if command.argv.first().is_none_or(String::is_empty) {
-        return Err(Cause::Unsupported("`command` is empty".to_owned()));
-    }
+    check_command(&command)?;
     trace.note(&describe_command(&command));
     let output = with_timeout(io, timeout, io.run(command)).await?;
     trace.note(&format!(
@@ -219,9 +248,7 @@ pub async fn run_lines(
     trace: &dyn Trace,
     command: CommandSpec,
 ) -> Result<TextStream, Cause> {
-    if command.argv.first().is_none_or(String::is_empty) {
-        return Err(Cause::Unsupported("`command` is empty".to_owned()));
-    }
+    check_command(&command)?;
     trace.note(&describe_command(&command));
     let lines = io.follow(command).await?;
     Ok(lines.map(|line| line.map_err(Cause::from)).boxed())
@@ -229,6 +256,8 @@ pub async fn run_lines(
 
 /// Reads a file (again on every fetch).
 pub async fn file(io: &dyn Io, trace: &dyn Trace, path: String) -> Result<Vec<u8>, Cause> {
+    request::file_path(&path)
+        .map_err(|refusal| refused("cannot read the file".to_owned(), refusal))?;
     trace.note(&format!("read {path}"));
     Ok(io.read_file(path).await?)
 }
@@ -241,6 +270,12 @@ pub async fn websocket(
     request: WebSocketRequest,
     timeout: Option<Duration>,
 ) -> Result<TextStream, Cause> {
+    request::websocket_request(&request.url, &request.headers).map_err(|refusal| {
+        refused(
+            format!("cannot open websocket {}", trace::url(&request.url)),
+            refusal,
+        )
+    })?;
     let mut line = format!("websocket {}", trace::url(&request.url));
     for header in trace::headers(&request.headers) {
         line.push_str(&format!("\n    {header}"));
@@ -356,9 +391,9 @@ mod tests {
         let refused = run(&io, &Silent, command, DEFAULT_TIMEOUT)
             .await
             .expect_err("an empty command is refused");
-        assert!(
-            refused.to_string().contains("`command` is empty"),
-            "{refused}"
+        assert_eq!(
+            refused.to_string(),
+            "cannot start the command: `command` is empty: there is no program to run"
         );
     }
 }

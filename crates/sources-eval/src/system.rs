@@ -6,8 +6,8 @@ use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use futures::{SinkExt, StreamExt};
+use sources_check::request;
 use tokio::io::{AsyncRead, AsyncReadExt};
-use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::error::CapacityError;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::tungstenite::{self, Message};
@@ -156,6 +156,19 @@ fn http_error(url: &reqwest::Url, error: &reqwest::Error) -> IoError {
     IoError::Transport(detail)
 }
 
+/// A request the shared constructors refuse: a bad url names the url, anything else the request.
+fn refused(url: &str, refusal: request::Refusal) -> IoError {
+    match refusal {
+        request::Refusal::Url(_)
+        | request::Refusal::HttpScheme(_)
+        | request::Refusal::WebSocketUrl(_) => IoError::Url {
+            url: crate::trace::url(url),
+            detail: refusal.to_string(),
+        },
+        other => IoError::Transport(format!("the request cannot be built: {other}")),
+    }
+}
+
 fn spawn_error(program: &str, error: &std::io::Error) -> IoError {
     if error.kind() == std::io::ErrorKind::NotFound {
         IoError::CommandNotFound {
@@ -212,21 +225,13 @@ fn spawn(spec: &CommandSpec) -> Result<Spawned, IoError> {
 impl Io for SystemIo {
     fn http(&self, request: HttpRequest) -> BoxFuture<'_, Result<HttpResponse, IoError>> {
         Box::pin(async move {
-            let url = reqwest::Url::parse(&request.url).map_err(|error| IoError::Url {
-                url: crate::trace::url(&request.url),
-                detail: error.to_string(),
-            })?;
-            if !matches!(url.scheme(), "http" | "https") {
-                return Err(IoError::Url {
-                    url: crate::trace::url(&request.url),
-                    detail: format!("scheme `{}` is not http or https", url.scheme()),
-                });
-            }
-            let method = reqwest::Method::from_bytes(request.method.as_bytes()).map_err(|_| {
-                IoError::Transport(format!("`{}` is not an HTTP method", request.method))
-            })?;
+            // The same constructors `try` checked the request with before calling the seam.
+            let refused = |refusal| refused(&request.url, refusal);
+            let url = request::http_url(&request.url).map_err(refused)?;
+            let method = request::http_method(Some(&request.method)).map_err(refused)?;
             let mut builder = self.client.request(method, url.clone());
             for (name, value) in &request.headers {
+                let (name, value) = request::header(name, value).map_err(refused)?;
                 builder = builder.header(name, value);
             }
             if let Some(body) = request.body {
@@ -347,21 +352,8 @@ impl Io for SystemIo {
 
     fn websocket(&self, request: WebSocketRequest) -> BoxFuture<'_, Result<FrameStream, IoError>> {
         Box::pin(async move {
-            let mut upgrade = request
-                .url
-                .as_str()
-                .into_client_request()
-                .map_err(|error| IoError::Url {
-                    url: crate::trace::url(&request.url),
-                    detail: error.to_string(),
-                })?;
-            for (name, value) in &request.headers {
-                let name = reqwest::header::HeaderName::from_bytes(name.as_bytes())
-                    .map_err(|error| IoError::WebSocket(format!("header `{name}`: {error}")))?;
-                let value = reqwest::header::HeaderValue::from_str(value)
-                    .map_err(|error| IoError::WebSocket(format!("header `{name}`: {error}")))?;
-                upgrade.headers_mut().insert(name, value);
-            }
+            let upgrade = request::websocket_request(&request.url, &request.headers)
+                .map_err(|refusal| refused(&request.url, refusal))?;
             let config = WebSocketConfig::default()
                 .max_message_size(Some(self.max_body))
                 .max_frame_size(Some(self.max_body));
@@ -723,9 +715,9 @@ mod tests {
             })
             .await
             .expect_err("not sendable");
-        assert!(
-            error.to_string().starts_with("the request cannot be built"),
-            "{error}"
+        assert_eq!(
+            error.to_string(),
+            "the request cannot be built: the value of header `X-Bad` holds a line break or another control character"
         );
     }
 }

@@ -38,6 +38,7 @@ type WsHandler = Box<dyn Fn(&WebSocketRequest) -> Result<Vec<String>, IoError> +
 #[derive(Default)]
 pub struct FakeIo {
     env: BTreeMap<String, String>,
+    env_fallback: Option<String>,
     http: Option<HttpHandler>,
     run: Option<RunHandler>,
     websocket: Option<WsHandler>,
@@ -68,6 +69,12 @@ impl FakeIo {
     /// Sets an environment variable.
     pub fn with_env(mut self, name: &str, value: &str) -> FakeIo {
         self.env.insert(name.to_owned(), value.to_owned());
+        self
+    }
+
+    /// Gives every variable not set by [`FakeIo::with_env`] this value.
+    pub fn with_every_env(mut self, value: &str) -> FakeIo {
+        self.env_fallback = Some(value.to_owned());
         self
     }
 
@@ -198,7 +205,10 @@ impl Io for FakeIo {
     }
 
     fn env_var(&self, name: &str) -> Option<String> {
-        self.env.get(name).cloned()
+        self.env
+            .get(name)
+            .cloned()
+            .or_else(|| self.env_fallback.clone())
     }
 
     fn now(&self) -> Duration {

@@ -7,7 +7,7 @@
 
 use std::collections::BTreeMap;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::error::Cause;
 use crate::io::IoError;
@@ -282,22 +282,11 @@ pub fn anchored_http(
     match body {
         Some(body) => {
             let text = scope.render_body(body);
-            let mut object: Map<String, Value> = match serde_json::from_str(&text) {
-                Ok(Value::Object(object)) => object,
-                Ok(other) => {
-                    return Err(Cause::Unsupported(format!(
-                        "an anchored window merges `older`/`newer` into `body`, which must be a JSON object, not {}",
-                        crate::path::kind(&other)
-                    )));
-                }
-                Err(error) => {
-                    return Err(Cause::NotJson {
-                        what: "the rendered body",
-                        detail: error.to_string(),
-                        snippet: crate::decode::snippet(text.as_bytes()),
-                    });
-                }
-            };
+            let mut object =
+                sources_check::request::anchored_body(&text).map_err(|refusal| Cause::Refused {
+                    what: "cannot build the first request".to_owned(),
+                    refusal,
+                })?;
             object.extend(rendered);
             Ok(AnchoredRequest::Body(Value::Object(object).to_string()))
         }
@@ -533,12 +522,14 @@ mod tests {
         };
         assert_eq!(
             refused("[1]"),
-            "an anchored window merges `older`/`newer` into `body`, which must be a JSON object, \
-             not an array"
+            "cannot build the first request: an anchored window merges `older`/`newer` into \
+             `body`, which must be a JSON object: it is an array"
         );
         assert_eq!(
             refused("{oops"),
-            "the rendered body is not JSON (key must be a string at line 1 column 2): {oops"
+            "cannot build the first request: an anchored window merges `older`/`newer` into \
+             `body`, which must be a JSON object: it is not JSON (key must be a string at line 1 \
+             column 2)"
         );
     }
 

@@ -1,0 +1,186 @@
+//! What lint renders a template value with before it asks `request`'s constructors about it: each
+//! `${…}` token replaced by a value that stands for what `try` would put there.
+//!
+//! A parameter stands for its default when it has one (then `try` renders exactly that), else for
+//! [`sample`] of its type; `${env.NAME}` for [`ENV_SAMPLE`]; `${selection…}` for
+//! [`ENCODED_SAMPLE`], as the dashboard fills it in (`try`, which has no selection, leaves it as
+//! written: a value it makes unsendable there is not lint's to refuse); a window token for its value on the first request
+//! (offset 0, text tokens empty, no cursor). In an `http` or websocket url a token in the path,
+//! query or fragment stands for [`ENCODED_SAMPLE`]: `try` percent-encodes what it writes there,
+//! so any value is as good as any other. A value that starts with a token (a url or program taken
+//! from the environment) is left to run time.
+
+use std::collections::HashMap;
+
+use sources_config::enums::ParamType;
+use sources_config::template::{Segment, Template, TokenKind, WindowToken};
+use sources_config::{Field, Source};
+
+/// What a parameter without a default stands for, by type: a value a user could pass.
+pub fn sample(kind: ParamType) -> &'static str {
+    match kind {
+        ParamType::String | ParamType::Int => "0",
+        ParamType::Bool => "true",
+        ParamType::Duration => "1s",
+    }
+}
+
+/// What `${env.NAME}` stands for.
+pub const ENV_SAMPLE: &str = "0";
+
+/// What any token stands for where `try` percent-encodes its value.
+pub const ENCODED_SAMPLE: &str = "0";
+
+/// The values one entry's tokens stand for.
+pub(crate) struct Placeholders {
+    params: HashMap<String, String>,
+}
+
+impl Placeholders {
+    /// The placeholders of `source`'s declared parameters.
+    pub(crate) fn of(source: &Source) -> Placeholders {
+        let declared = source
+            .body
+            .common()
+            .and_then(|common| common.parameters.as_ref());
+        let params = declared
+            .iter()
+            .flat_map(|parameters| parameters.value.iter())
+            .map(|param| {
+                let declared = &param.value.value;
+                let value = match &declared.default {
+                    Some(default) => default.value.clone(),
+                    None => sample(
+                        declared
+                            .kind
+                            .as_ref()
+                            .map_or(ParamType::String, field_value),
+                    )
+                    .to_owned(),
+                };
+                (param.name.value.clone(), value)
+            })
+            .collect();
+        Placeholders { params }
+    }
+
+    /// The value standing for one token (`None`: it stays as written, as in `try`).
+    fn value(&self, kind: &TokenKind<'_>) -> Option<String> {
+        match kind {
+            TokenKind::Param(name) => self.params.get(*name).cloned(),
+            TokenKind::Env(_) => Some(ENV_SAMPLE.to_owned()),
+            // Filled in by the dashboard; `try`, which has none, leaves it as written.
+            TokenKind::Selection(_) => Some(ENCODED_SAMPLE.to_owned()),
+            TokenKind::Window(token) => Some(
+                match token {
+                    WindowToken::Offset | WindowToken::Limit => "1",
+                    WindowToken::Dir => "older",
+                    WindowToken::Search
+                    | WindowToken::Sort
+                    | WindowToken::SortDir
+                    | WindowToken::Cursor
+                    | WindowToken::Filter(_) => "",
+                }
+                .to_owned(),
+            ),
+        }
+    }
+
+    /// Whether `text` has a `${params.NAME}` token naming no declared parameter (it stays as
+    /// written, and `params` reports it).
+    pub(crate) fn names_undeclared(&self, text: &str) -> bool {
+        Template::parse(text).segments.iter().any(|segment| {
+            matches!(segment, Segment::Token(token)
+                if matches!(token.kind, TokenKind::Param(name) if !self.params.contains_key(name)))
+        })
+    }
+
+    /// `text` rendered whatever it starts with (a malformed token stays as written): for a value
+    /// whose every rendering is judged alike (a NUL byte, an empty path).
+    pub(crate) fn render_whole(&self, text: &str) -> String {
+        Template::parse(text).render(|kind| self.value(kind))
+    }
+
+    /// An `http` or websocket url rendered as `try` renders it (see [`Placeholders::render`]).
+    pub(crate) fn render_url(&self, text: &str) -> Option<String> {
+        let template = judged(text)?;
+        let mut parts = template.url_parts().into_iter();
+        let mut out = String::with_capacity(text.len());
+        for segment in &template.segments {
+            match segment {
+                Segment::Literal(literal) => out.push_str(literal),
+                Segment::Token(token) => {
+                    let encoded = parts.next().is_some_and(|part| part.is_encodable());
+                    match self.value(&token.kind) {
+                        None => out.push_str(token.written),
+                        Some(_) if encoded => out.push_str(ENCODED_SAMPLE),
+                        Some(value) => out.push_str(&value),
+                    }
+                }
+            }
+        }
+        Some(out)
+    }
+
+    /// An anchored window's `body` rendered for its first request, as `try` renders it: window
+    /// text tokens escaped for a JSON string; `None` when it holds a `${selection…}` token (filled
+    /// in only by the dashboard) or cannot be judged.
+    pub(crate) fn render_body(&self, text: &str) -> Option<String> {
+        let template = Template::parse(text);
+        if !template.errors.is_empty() {
+            return None;
+        }
+        let selection = template.segments.iter().any(|segment| {
+            matches!(segment, Segment::Token(token) if matches!(token.kind, TokenKind::Selection(_)))
+        });
+        (!selection).then(|| template.render(|kind| self.value(kind)))
+    }
+}
+
+fn field_value<T: Copy>(field: &Field<T>) -> T {
+    field.value
+}
+
+/// `text` parsed, when it can be judged before run time.
+fn judged(text: &str) -> Option<Template<'_>> {
+    let template = Template::parse(text);
+    let starts_with_token = matches!(template.segments.first(), Some(Segment::Token(_)));
+    (template.errors.is_empty() && !starts_with_token).then_some(template)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn placeholders() -> Placeholders {
+        Placeholders {
+            params: HashMap::from([("host".to_owned(), "a b".to_owned())]),
+        }
+    }
+
+    #[test]
+    fn urls_render_encoded_parts_with_a_sample_and_the_host_as_it_is() {
+        let p = placeholders();
+        assert_eq!(
+            p.render_url("https://api.example.com/x/${params.host}?q=${env.Q}#${selection.id}"),
+            Some("https://api.example.com/x/0?q=0#0".to_owned())
+        );
+        // After a token in the host nothing can be placed, so nothing is encoded, as in `try`.
+        assert_eq!(
+            p.render_url("https://${params.host}/x/${params.host}?q=${env.Q}#${selection.id}"),
+            Some("https://a b/x/a b?q=0#0".to_owned())
+        );
+        assert_eq!(p.render_url("${env.BASE}/items"), None);
+        assert_eq!(p.render_url("https://x/${params.bad"), None);
+    }
+
+    #[test]
+    fn an_anchored_body_renders_first_request_values() {
+        let p = placeholders();
+        assert_eq!(
+            p.render_body(r#"{"size": ${window.limit}, "q": ${window.search}}"#),
+            Some(r#"{"size": 1, "q": }"#.to_owned())
+        );
+        assert_eq!(p.render_body(r#"{"id": ${selection.id}}"#), None);
+    }
+}
