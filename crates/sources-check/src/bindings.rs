@@ -39,17 +39,6 @@ fn grows(window: &Window) -> Option<Span> {
     }
 }
 
-fn describe(component: &Component) -> String {
-    let kind = component
-        .kind
-        .as_ref()
-        .map_or("component", |kind| kind.value.as_str());
-    match &component.name {
-        Some(name) => format!("{kind} `{}`", name.value),
-        None => format!("a {kind}"),
-    }
-}
-
 fn check_component(config: &Config, component: &Component, file: &str, out: &mut Collector) {
     let (Some(binding), Some(kind)) = (&component.source, &component.kind) else {
         return;
@@ -57,7 +46,7 @@ fn check_component(config: &Config, component: &Component, file: &str, out: &mut
     let Some(entry) = config.get(&binding.value) else {
         return;
     };
-    let who = describe(component);
+    let who = component.describe();
     let Some(window) = entry.body.window() else {
         if kind.value == ComponentKind::Eventlog && !sources_config::cadence::streams(config, entry)
         {
@@ -98,7 +87,8 @@ fn check_component(config: &Config, component: &Component, file: &str, out: &mut
         return;
     }
     match &kind.value {
-        ComponentKind::Other(other) => {
+        ComponentKind::List | ComponentKind::Tree | ComponentKind::Other(_) => {
+            let other = kind.value.as_str();
             out.push(
                 Diagnostic::new(
                     Rule::WindowBinding,

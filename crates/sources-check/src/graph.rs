@@ -234,11 +234,11 @@ impl Graph {
                 continue;
             };
             self.reference(config, bound, &id, EdgeKind::Shows, "source".to_owned());
-            if component.params.is_empty() {
+            let Some(on_cursor) = &component.on_cursor else {
                 continue;
-            }
-            let feeder = component.cursor_of.as_ref().map(|of| of.value.as_str());
-            for param in &component.params {
+            };
+            let feeder = on_cursor.source.as_ref().map(|of| of.value.as_str());
+            for param in on_cursor.bind.iter().map(|bind| &bind.param) {
                 let param_id = self.node(
                     format!("parameter:{}.{}", bound.value, param.value),
                     &format!("{}.{}", bound.value, param.value),
@@ -474,7 +474,7 @@ mod tests {
 tui:
   components:
     list: {kind: table, source: apps}
-    detail: {kind: tree, source: app, on_cursor: {component: list, params: {id: id}}}
+    detail: {kind: tree, source: app, on_cursor: {source: list, bind: {id: '${cursor.1}'}}}
 data:
   sources:
     raw: {type: http, url: 'http://x.invalid/apps', cache: {ttl: 30s}}

@@ -26,6 +26,7 @@ pub mod request;
 mod runnable;
 pub mod settings;
 pub mod settings_file;
+pub mod shown;
 mod suppress;
 mod templates;
 mod window;

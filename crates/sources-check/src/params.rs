@@ -1,18 +1,21 @@
 //! Parameters: `required` with a `default` (`conflicting-fields`), a `default` that does not parse
 //! as its `type` (`invalid-value`, `invalid-duration`), a join `on` key the lookup source does not
-//! declare or a component binding (`on_cursor.params`) supplies undeclared (`undeclared-param`),
+//! declare or a `bind` key (of an `on_cursor` or a push) the bound entries do not take
+//! (`undeclared-param`), a required parameter no binding supplies (`unbound-param`),
 //! and `${params.X}` where `X` is not declared (`undeclared-param-reference`, labelled on the
 //! token inside the string).
 
 use sources_config::param_value::{ParamValueError, parse_param_value};
 use sources_config::template::{TokenKind, is_name};
 use sources_config::{
-    Body, Config, Named, NamedMap, ParamType, Parameter, ReferenceField, Source, Spanned,
+    AcceptedParam, Body, Config, Named, NamedMap, ParamType, Parameter, Source, Spanned,
+    passes_through,
 };
-use sources_diagnostics::{Collector, Diagnostic, Rule, did_you_mean};
+use sources_diagnostics::{Collector, Diagnostic, Rule, Span, did_you_mean};
 
 use crate::fixes;
 use crate::references::References;
+use crate::shown::{self, Showing};
 use crate::templates::{self, ParsedSite};
 
 /// Every parameter rule, for every entry.
@@ -43,118 +46,180 @@ pub(crate) fn check_params(
                 let Some(target_params) = self::declared(target) else {
                     continue;
                 };
+                let names: Vec<&str> = target_params
+                    .iter()
+                    .map(|param| param.name.value.as_str())
+                    .collect();
                 for key in on.value.iter() {
-                    check_supplied(&key.name, &from.value, target_params, file, out);
+                    check_supplied(&key.name, &from.value, &names, file, out);
                 }
             }
         }
     }
 }
 
-/// `undeclared-param` for the parameters a component's binding supplies (`on_cursor.params`) that
-/// its source does not declare; otherwise `unbound-param` for a required parameter (no `default`)
-/// of its source that the binding does not supply.
+/// `undeclared-param` for a `bind` key (of an `on_cursor`, or of a push) that names no parameter
+/// the bound entries take; otherwise `unbound-param` for a required parameter (no `default`) of a
+/// shown entry that some way of showing it leaves unbound.
 fn check_component_params(config: &Config, file: &str, out: &mut Collector) {
+    let misspelt_pushes = check_push_binds(config, file, out);
     for component in &config.components {
         let Some(bound) = component.source.as_ref() else {
             continue;
         };
-        let Some(target) = config.get(&bound.value) else {
+        if config.get(&bound.value).is_none() {
             continue;
-        };
-        let empty = NamedMap::default();
-        let declared = declared(target).unwrap_or(&empty);
-        for supplied in &component.params {
-            check_supplied(supplied, &bound.value, declared, file, out);
         }
-        // A supplied name the source does not declare is most likely the misspelt required one:
-        // that one mistake is reported once, as `undeclared-param`.
-        if component
-            .params
+        let accepted = config.accepted_params(&bound.value);
+        let names: Vec<&str> = accepted.iter().map(AcceptedParam::name).collect();
+        let mut misspelt = false;
+        for bind in component
+            .on_cursor
             .iter()
-            .any(|supplied| declared.get(&supplied.value).is_none())
+            .flat_map(|on_cursor| &on_cursor.bind)
         {
+            if !names.contains(&bind.param.value.as_str()) {
+                check_supplied(&bind.param, &bound.value, &names, file, out);
+                misspelt = true;
+            }
+        }
+        // A supplied name the source does not take is most likely the misspelt required one:
+        // that one mistake is reported once, as `undeclared-param`.
+        if misspelt {
             continue;
         }
-        for parameter in declared.iter() {
-            let declaration = &parameter.value.value;
-            let required = declaration.required.as_ref().is_some_and(|r| r.value);
-            let name = &parameter.name.value;
-            if !required
-                || declaration.default.is_some()
-                || component
-                    .params
-                    .iter()
-                    .any(|supplied| &supplied.value == name)
-            {
+        let showings: Vec<Showing<'_>> = shown::showings(config, component)
+            .into_iter()
+            .filter(|showing| {
+                showing
+                    .push
+                    .is_none_or(|push| !misspelt_pushes.contains(&push.binding.span))
+            })
+            .collect();
+        for parameter in accepted.iter().filter(|accepted| accepted.is_required()) {
+            let name = parameter.name();
+            let missing: Vec<String> = showings
+                .iter()
+                .filter(|showing| {
+                    !showing
+                        .bound(component)
+                        .any(|bind| bind.param.value == name)
+                })
+                .map(|showing| showing.describe(component))
+                .collect();
+            if missing.is_empty() {
                 continue;
             }
-            let who = match &component.name {
-                Some(own) => format!("component `{}`", own.value),
-                None => "a component".to_string(),
+            let declared_in = &parameter.entry.name.value;
+            let through = if declared_in == &bound.value {
+                String::new()
+            } else {
+                format!(
+                    " (declared by `{declared_in}`, which `{}` passes parameters through to)",
+                    bound.value
+                )
             };
             out.push(
                 Diagnostic::new(
                     Rule::UnboundParam,
                     bound.span,
                     format!(
-                        "{who} binds `{}`, whose required parameter `{name}` no binding supplies",
-                        bound.value
+                        "{} shows `{}`, whose required parameter `{name}`{through} no binding supplies; looked at: {}",
+                        component.describe(),
+                        bound.value,
+                        missing.join("; ")
                     ),
                 )
                 .with_label(format!("`{name}` is never supplied to `{}`", bound.value))
-                .with_secondary(parameter.name.span, "required here")
+                .with_secondary(parameter.param.name.span, "required here")
                 .with_help(format!(
-                    "supply it from a cursor (`on_cursor: {{component: …, params: {{{name}: …}}}}`), or give `{name}` a `default` in `{}`",
-                    bound.value
+                    "bind it from a driver's focused row (`on_cursor: {{source: DRIVER, bind: {{{name}: ${{cursor.1}}}}}}`) or in the `bind` of the action that pushes the screen, or give `{name}` a `default` in `{declared_in}`"
                 )),
             );
         }
     }
 }
 
-/// `unbound-param` where an operator (or `merge`) reads an entry with a required parameter that has
-/// no default and that the reader does not declare: the reader passes its inputs only the
-/// parameters it declares itself (by name), so nothing could ever bind it.
+/// `undeclared-param` for a push binding's `bind` key that no entry shown on the pushed screen
+/// takes; the spans of the bindings so reported.
+fn check_push_binds(config: &Config, file: &str, out: &mut Collector) -> Vec<Span> {
+    let mut misspelt = Vec::new();
+    for push in config.dashboard.pushes() {
+        let shown = shown::pushed_components(config, &push);
+        let entries: Vec<&str> = shown
+            .iter()
+            .filter_map(|component| component.source.as_ref())
+            .map(|source| source.value.as_str())
+            .filter(|name| config.get(name).is_some())
+            .collect();
+        if entries.is_empty() {
+            continue;
+        }
+        let accepted: Vec<AcceptedParam<'_>> = entries
+            .iter()
+            .flat_map(|name| config.accepted_params(name))
+            .collect();
+        let names: Vec<&str> = accepted.iter().map(AcceptedParam::name).collect();
+        let target = if let [only] = entries.as_slice() {
+            (*only).to_owned()
+        } else {
+            format!("screen `{}`", push.target.value)
+        };
+        for bind in &push.binding.bind {
+            if !names.contains(&bind.param.value.as_str()) {
+                check_supplied(&bind.param, &target, &names, file, out);
+                misspelt.push(push.binding.span);
+            }
+        }
+    }
+    misspelt
+}
+
+/// `unbound-param` where an operator (or `merge`) that declares parameters of its own reads an
+/// entry that needs a parameter: an operator's parameters serve its own expressions and are never
+/// forwarded, so nothing could ever bind the input's. (An operator that declares none passes
+/// what it is given through, so the need moves up to whoever shows it.)
 fn check_unbound(config: &Config, references: &References, out: &mut Collector) {
     for (index, source) in config.entries.iter().enumerate() {
-        let own = declared(source);
+        if passes_through(source) || source.is_leaf() && !matches!(source.body, Body::Merge(_)) {
+            continue;
+        }
+        let Some(own) = declared(source) else {
+            continue;
+        };
         for reference in references.of_entry(index) {
-            if matches!(
-                reference.field,
-                ReferenceField::Lookup | ReferenceField::Growing
-            ) {
+            if !sources_config::accepted::forwards_through(reference.field) {
                 continue;
             }
             let Some(input) = config.get(&reference.name.value) else {
                 continue;
             };
-            for parameter in declared(input).iter().flat_map(|params| params.iter()) {
-                let declaration = &parameter.value.value;
-                let required = declaration.required.as_ref().is_some_and(|r| r.value);
-                let name = &parameter.name.value;
-                if !required
-                    || declaration.default.is_some()
-                    || own.is_some_and(|own| own.get(name).is_some())
-                {
+            for parameter in config.accepted_params(&input.name.value) {
+                if !parameter.is_required() {
                     continue;
                 }
-                out.push(
-                    Diagnostic::new(
-                        Rule::UnboundParam,
-                        reference.name.span,
-                        format!(
-                            "`{}` reads `{}`, whose required parameter `{name}` nothing binds",
-                            source.name.value, input.name.value
-                        ),
-                    )
-                    .with_label(format!("`{name}` is never passed to `{}`", input.name.value))
-                    .with_secondary(parameter.name.span, "required here")
-                    .with_help(format!(
-                        "declare `{name}` under `parameters` of `{}` (it is passed on by name, so `sources try {} --param {name}=…` works), or give `{name}` a `default` in `{}`",
-                        source.name.value, source.name.value, input.name.value
-                    )),
-                );
+                let name = parameter.name();
+                let declared_in = &parameter.entry.name.value;
+                let mut diagnostic = Diagnostic::new(
+                    Rule::UnboundParam,
+                    reference.name.span,
+                    format!(
+                        "`{}` reads `{}`, whose required parameter `{name}` nothing binds: `{}` declares parameters of its own, and an operator's parameters are not forwarded",
+                        source.name.value, input.name.value, source.name.value
+                    ),
+                )
+                .with_label(format!("`{name}` is never passed to `{}`", input.name.value))
+                .with_secondary(parameter.param.name.span, "required here");
+                if let Some(shadow) = own.get(name) {
+                    diagnostic = diagnostic.with_secondary(
+                        shadow.name.span,
+                        format!("serves `{}`'s own expressions only", source.name.value),
+                    );
+                }
+                out.push(diagnostic.with_help(format!(
+                    "remove `parameters` from `{}` (an operator that declares none passes `--param` and bindings through to what it reads), or give `{name}` a `default` in `{declared_in}`",
+                    source.name.value
+                )));
             }
         }
     }
@@ -231,37 +296,38 @@ fn check_declaration(parameter: &Named<Parameter>, file: &str, out: &mut Collect
     }
 }
 
-/// `undeclared-param`: a parameter supplied to `target` (a join `on` key, a component's binding)
-/// that it does not declare.
+/// `undeclared-param`: a parameter supplied to `target` (a join `on` key, a `bind` key) that it
+/// does not take; `names` are the parameters it takes.
 fn check_supplied(
     supplied: &Spanned<String>,
     target: &str,
-    declared: &NamedMap<Parameter>,
+    names: &[&str],
     file: &str,
     out: &mut Collector,
 ) {
     let name = supplied.value.as_str();
-    if declared.get(name).is_some() {
+    if names.contains(&name) {
         return;
     }
-    let names: Vec<&str> = declared
-        .iter()
-        .map(|item| item.name.value.as_str())
-        .collect();
+    let target = if target.starts_with("screen ") {
+        target.to_owned()
+    } else {
+        format!("`{target}`")
+    };
     let suggestions = did_you_mean(name, names.iter().copied());
     let mut diagnostic = Diagnostic::new(
         Rule::UndeclaredParam,
         supplied.span,
-        format!("`{target}` declares no parameter `{name}`"),
+        format!("{target} declares no parameter `{name}`"),
     )
-    .with_label(format!("not a parameter of `{target}`"));
+    .with_label(format!("not a parameter of {target}"));
     diagnostic = match (suggestions.as_slice(), names.is_empty()) {
         ([best, ..], _) => diagnostic.with_help(format!("did you mean `{best}`?")),
         ([], true) => diagnostic.with_help(format!(
-            "`{target}` declares no parameters: declare `{name}` under its `parameters`, or stop supplying it"
+            "{target} declares no parameters: declare `{name}` under its `parameters`, or stop supplying it"
         )),
         ([], false) => diagnostic.with_help(format!(
-            "the parameters of `{target}` are {}",
+            "the parameters of {target} are {}",
             names
                 .iter()
                 .map(|name| format!("`{name}`"))

@@ -5,7 +5,7 @@
 mod cycles;
 
 pub(crate) use cycles::check_cycles;
-use sources_config::{Config, Source, SourceRef, name_span};
+use sources_config::{Config, Source, SourceRef, Spanned, name_span};
 use sources_diagnostics::{Collector, Diagnostic, Rule, did_you_mean};
 
 /// Every entry's references to other entries, collected once per analysis for each check that
@@ -87,53 +87,88 @@ pub(crate) fn check_unknown_sources(config: &Config, references: &References, ou
     }
 }
 
-/// Reports an `on_cursor.component` that names no component of `tui.components`, with a
-/// did-you-mean and a rename fix.
+/// Reports an `on_cursor.source` or an action binding's `from` that names no component of
+/// `tui.components`, with a did-you-mean and a rename fix.
 pub(crate) fn check_unknown_components(config: &Config, out: &mut Collector) {
     let names: Vec<&str> = config
         .components
         .iter()
-        .filter_map(|component| component.name.as_ref().map(|name| name.value.as_str()))
+        .filter_map(|component| component.name())
         .collect();
     for component in &config.components {
-        let Some(cursor) = &component.cursor_of else {
+        let Some(driver) = component
+            .on_cursor
+            .as_ref()
+            .and_then(|on_cursor| on_cursor.source.as_ref())
+        else {
             continue;
         };
-        let name = cursor.value.as_str();
-        if names.contains(&name) {
-            continue;
-        }
         let who = match &component.name {
             Some(own) => format!("component `{}`", own.value),
             None => "a component".to_string(),
         };
-        let mut diagnostic = Diagnostic::new(
-            Rule::UnknownComponent,
-            cursor.span,
-            format!("{who} takes its parameters from the cursor of unknown component `{name}`"),
-        )
+        unknown_component(
+            driver,
+            &names,
+            format!(
+                "{who} takes its parameters from the cursor of unknown component `{}`",
+                driver.value
+            ),
+            out,
+        );
+    }
+    for screen in &config.dashboard.screens {
+        for from in screen
+            .actions
+            .iter()
+            .filter_map(|binding| binding.from.as_ref())
+        {
+            unknown_component(
+                from,
+                &names,
+                format!(
+                    "an action of {} reads the selection of unknown component `{}`",
+                    screen.describe(),
+                    from.value
+                ),
+                out,
+            );
+        }
+    }
+}
+
+fn unknown_component(
+    named: &Spanned<String>,
+    names: &[&str],
+    message: String,
+    out: &mut Collector,
+) {
+    let name = named.value.as_str();
+    if names.contains(&name) {
+        return;
+    }
+    let mut diagnostic = Diagnostic::new(Rule::UnknownComponent, named.span, message)
         .with_label("no component of `tui.components` has this name");
-        let suggestions = did_you_mean(name, names.iter().copied());
-        match suggestions.first() {
-            Some(best) => {
-                let list: Vec<String> = suggestions.iter().map(|s| format!("`{s}`")).collect();
-                diagnostic = diagnostic.with_help(format!("did you mean {}?", list.join(" or ")));
-                if let Some(span) = name_span(cursor.span, name) {
-                    diagnostic = diagnostic.with_replacement(
-                        format!("Rename `{name}` to `{best}`"),
-                        span,
-                        *best,
-                    );
-                }
-            }
-            None => {
-                diagnostic = diagnostic.with_help(format!(
-                    "define a component named `{name}` under `tui.components`, or name an existing one"
-                ));
+    let suggestions = did_you_mean(name, names.iter().copied());
+    match suggestions.first() {
+        Some(best) => {
+            let list: Vec<String> = suggestions.iter().map(|s| format!("`{s}`")).collect();
+            diagnostic = diagnostic.with_help(format!("did you mean {}?", list.join(" or ")));
+            if let Some(span) = name_span(named.span, name) {
+                diagnostic = diagnostic.with_replacement(
+                    format!("Rename `{name}` to `{best}`"),
+                    span,
+                    *best,
+                );
             }
         }
-        out.push(diagnostic);
+        None => {
+            diagnostic = diagnostic.with_help(format!(
+                "define a component named `{name}` under `tui.components`, or name an existing one"
+            ));
+        }
     }
+    out.push(diagnostic);
 }
 
 fn unknown(config: &Config, reference: &SourceRef, message: String) -> Diagnostic {

@@ -186,7 +186,7 @@ fn merged_keys_are_checked_at_the_anchor_naming_the_entry_that_inherits_them() {
 
 #[test]
 fn an_on_cursor_component_that_is_not_defined_gets_a_suggestion_and_a_fix() {
-    let text = "tui:\n  components:\n    apps: {type: table, source: apps}\n    jobs: {type: table, source: jobs, on_cursor: {component: app, params: {id: id}}}\ndata:\n  sources:\n    apps: {type: static, data: []}\n    jobs:\n      type: http\n      url: https://api.example.com/${params.id}\n      parameters: {id: {required: true}}\n";
+    let text = "tui:\n  components:\n    apps: {type: table, source: apps}\n    jobs: {type: table, source: jobs, on_cursor: {source: app, bind: {id: '${cursor.1}'}}}\ndata:\n  sources:\n    apps: {type: static, data: []}\n    jobs:\n      type: http\n      url: https://api.example.com/${params.id}\n      parameters: {id: {required: true}}\n";
     let diagnostics = yaml(text);
     assert_eq!(codes(&diagnostics), ["unknown-component"]);
     assert_eq!(
@@ -208,7 +208,7 @@ fn a_component_that_leaves_a_required_parameter_unsupplied_is_reported() {
     assert_eq!(codes(&diagnostics), ["unbound-param"]);
     assert_eq!(
         diagnostics[0].message,
-        "component `jobs` binds `jobs`, whose required parameter `id` no binding supplies"
+        "table `jobs` shows `jobs`, whose required parameter `id` no binding supplies; looked at: `jobs` has no `on_cursor`"
     );
     assert_eq!(&text[diagnostics[0].span.range()], "jobs");
 }

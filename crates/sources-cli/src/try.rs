@@ -21,7 +21,7 @@ use std::time::Duration;
 use futures::StreamExt;
 use serde_json::Value;
 use sources_diagnostics::Severity;
-use sources_eval::engine::{Engine, EngineOptions, Output, cadence, declared_params};
+use sources_eval::engine::{Engine, EngineOptions, Output, cadence};
 use sources_eval::io::Io;
 use sources_eval::snapshot::SnapshotWindow;
 use sources_eval::trace::{Progress, Trace};
@@ -288,7 +288,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
     let supplied = sources_eval::params::parse_assignments(&args.params).map_err(Error::Usage)?;
     let secrets = sources_eval::trace::Redactor::new(secret_values(&config, &supplied));
     // The one binding of the named entry's parameters: the engine takes it as it is.
-    let bound = sources_eval::params::bind_entry(source, &supplied).map_err(|message| {
+    let bound = sources_eval::params::bind_entry(&config, source, &supplied).map_err(|message| {
         let message = secrets.redact(&message);
         Error::Usage(format!("`{}`: {message}", args.name))
     });
@@ -315,7 +315,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
         let demo = demo.map_err(|error| Error::Usage(format!("--demo: {error}")))?;
         eprintln!("sources: {}", demo.describe());
         if bound.is_err() {
-            if let Some(hint) = runtime.block_on(demo_hint(&demo, source, &supplied)) {
+            if let Some(hint) = runtime.block_on(demo_hint(&demo, &config, source, &supplied)) {
                 return Err(Error::Usage(format!("`{}` {hint}", args.name)));
             }
         }
@@ -429,24 +429,25 @@ fn secret_values(
 /// --param NAME=VALUE, what it is` for each, with values the demo world answers.
 async fn demo_hint(
     demo: &sources_eval::demo::DemoIo,
+    config: &sources_config::Config,
     source: &sources_config::Source,
     supplied: &BTreeMap<String, String>,
 ) -> Option<String> {
-    let url = match &source.body {
-        sources_config::Body::Http(http) => http.url.as_ref(),
-        sources_config::Body::Websocket(socket) => socket.url.as_ref(),
-        _ => None,
-    }
-    .map(|url| url.value.text.as_str());
     let mut hints = Vec::new();
-    for decl in declared_params(source) {
-        let given = supplied
-            .get(&decl.name)
-            .is_some_and(|value| !value.is_empty());
-        if !decl.required || decl.default.is_some() || given {
+    // An operator that declares no parameters passes them through: the example comes from the
+    // entry that declares each one.
+    for accepted in config.accepted_params(&source.name.value) {
+        let name = accepted.name();
+        let given = supplied.get(name).is_some_and(|value| !value.is_empty());
+        if !accepted.is_required() || given {
             continue;
         }
-        let name = &decl.name;
+        let url = match &accepted.entry.body {
+            sources_config::Body::Http(http) => http.url.as_ref(),
+            sources_config::Body::Websocket(socket) => socket.url.as_ref(),
+            _ => None,
+        }
+        .map(|url| url.value.text.as_str());
         let example = match url {
             Some(url) => demo.example(url, name).await,
             None => None,

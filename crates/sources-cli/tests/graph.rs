@@ -9,7 +9,7 @@ const CONFIG: &str = "\
 tui:
   components:
     list: {kind: table, source: apps}
-    detail: {kind: tree, source: app, on_cursor: {component: list, params: {id: id}}}
+    detail: {kind: tree, source: app, on_cursor: {source: list, bind: {id: '${cursor.1}'}}}
 data:
   sources:
     raw: {type: http, url: 'http://x.invalid/apps', cache: {ttl: 30s}}

@@ -6,7 +6,8 @@ use std::sync::OnceLock;
 
 use sources_syntax::Span;
 
-use crate::model::{Body, Component, Growing, Source};
+use crate::dashboard::{Component, Dashboard};
+use crate::model::{Body, Growing, Source};
 use crate::spanned::Spanned;
 
 /// The decoded configuration of one document.
@@ -16,6 +17,9 @@ pub struct Config {
     pub entries: Vec<Source>,
     /// The components of `tui.components` (only read when the document has `data.sources`).
     pub components: Vec<Component>,
+    /// The screens, push actions and boot prompts (only read when the document has
+    /// `data.sources`).
+    pub dashboard: Dashboard,
     /// The span of the `sources` key under `data`, when present.
     pub sources_key: Option<Span>,
     /// The span of the `data.sources` value, when present.

@@ -50,11 +50,13 @@ fn decode_root(decoder: &mut Decoder, root: Node) -> Config {
     let Value::Map(root_map) = root.value else {
         return config;
     };
-    let (mut data, mut tui) = (None, None);
+    let (mut data, mut tui, mut app, mut actions) = (None, None, None, None);
     for entry in root_map.entries {
         match entry.key.name.as_str() {
             "data" if data.is_none() => data = Some(entry.value),
             "tui" if tui.is_none() => tui = Some(entry.value),
+            "app" if app.is_none() => app = Some(entry.value),
+            "actions" if actions.is_none() => actions = Some(entry.value),
             _ => {}
         }
     }
@@ -92,13 +94,11 @@ fn decode_root(decoder: &mut Decoder, root: Node) -> Config {
             .with_help("write each source as `NAME:` followed by its fields, under `data.sources`"),
         ),
     }
-    if let Some(components) = tui
-        .as_ref()
-        .and_then(as_map)
-        .and_then(|tui| get(tui, "components"))
-    {
+    let tui = tui.as_ref().and_then(as_map);
+    if let Some(components) = tui.and_then(|tui| get(tui, "components")) {
         config.components = decoder.components(&components.value);
     }
+    config.dashboard = components::dashboard(tui, actions.as_ref(), app.as_ref().and_then(as_map));
     config.build_index();
     config
 }

@@ -2,7 +2,8 @@
 //!
 //! [`decode`] turns the spanned tree of `sources-syntax` into a [`Config`]: every entry of
 //! `data.sources` in source order as a [`Source`] whose [`Body`] holds its kind's fields, each a
-//! [`Field`] with the key's and the value's spans; and the `tui.components` that bind entries.
+//! [`Field`] with the key's and the value's spans; and the dashboard's side
+//! ([`dashboard`]: components, screens, push bindings, prompts) as far as it binds entries.
 //! Decoding reports `unknown-field`, `missing-field`, `invalid-value`, `unknown-kind` and
 //! `invalid-duration` and never stops at the first problem. Rules over the whole model live in
 //! `sources-check`.
@@ -10,8 +11,10 @@
 //! The model's doc comments are the fields' documentation: the JSON Schema ([`fields::entry_schema`])
 //! and the field knowledge of [`fields`] are generated from them.
 
+pub mod accepted;
 pub mod cadence;
 mod config;
+pub mod dashboard;
 mod decode;
 pub mod duration;
 pub mod enums;
@@ -28,7 +31,12 @@ pub mod template;
 mod tests;
 pub mod url_scheme;
 
+pub use accepted::{AcceptedParam, passes_through};
 pub use config::{Config, ReferenceField, SourceRef};
+pub use dashboard::{
+    Action, ActionBinding, Bind, Column, Component, ComponentKind, Dashboard, OnCursor, Prompt,
+    Push, Screen,
+};
 pub use decode::{decode, decode_into, name_span};
 pub use duration::{DurationError, GoDuration, format_duration, parse_duration};
 pub use enums::{

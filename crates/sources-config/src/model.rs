@@ -8,9 +8,7 @@ use ecow::EcoString;
 use schemars::JsonSchema;
 use sources_syntax::{Key, Span};
 
-use crate::enums::{
-    Anchor, Emit, EventlogStart, Format, Kind, Method, OnError, Order, ParamType, Strategy,
-};
+use crate::enums::{Anchor, Emit, Format, Kind, Method, OnError, Order, ParamType, Strategy};
 use crate::spanned::{AnyValue, Field, NamedMap, Spanned, Text};
 
 /// A template string: literal text with `${params.NAME}`, `${env.NAME}` and `${window.*}` tokens.
@@ -628,70 +626,6 @@ pub struct CacheOperator {
     /// How long the snapshot stays fresh (Go duration). Required.
     #[schemars(required)]
     pub ttl: Option<Field<DurationValue>>,
-}
-
-/// A component of `tui.components`, as far as the bindings need it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Component {
-    /// The component's name (its key when `tui.components` is a map; its `name` or `id` in a
-    /// list).
-    pub name: Option<Spanned<String>>,
-    /// The span of the component's map.
-    pub span: Span,
-    /// The component kind from `kind` or `type`.
-    pub kind: Option<Spanned<ComponentKind>>,
-    /// The bound entry's name.
-    pub source: Option<Spanned<String>>,
-    /// A table's columns.
-    pub columns: Vec<Column>,
-    /// An event log's `start`.
-    pub start: Option<Spanned<EventlogStart>>,
-    /// The parameters the component supplies to its source: the keys of `on_cursor.params`.
-    pub params: Vec<Spanned<String>>,
-    /// The component whose cursor supplies them: `on_cursor.component`.
-    pub cursor_of: Option<Spanned<String>>,
-}
-
-/// The kind of a component, as far as the bindings need it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ComponentKind {
-    /// `table`.
-    Table,
-    /// `eventlog`.
-    Eventlog,
-    /// Any other kind (not ours to judge).
-    Other(String),
-}
-
-impl ComponentKind {
-    /// The kind for a `kind`/`type` value.
-    pub fn from_name(name: &str) -> ComponentKind {
-        match name {
-            "table" => ComponentKind::Table,
-            "eventlog" => ComponentKind::Eventlog,
-            other => ComponentKind::Other(other.to_string()),
-        }
-    }
-
-    /// The name as written.
-    pub fn as_str(&self) -> &str {
-        match self {
-            ComponentKind::Table => "table",
-            ComponentKind::Eventlog => "eventlog",
-            ComponentKind::Other(name) => name,
-        }
-    }
-}
-
-/// A table column.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Column {
-    /// The span of the column's map.
-    pub span: Span,
-    /// The column's title.
-    pub title: Option<Spanned<String>>,
-    /// Whether the column is sortable.
-    pub sortable: Option<Spanned<bool>>,
 }
 
 #[cfg(test)]

@@ -257,23 +257,27 @@ declare_rules! {
     ///
     /// **Fix:** correct the name (the message suggests close ones: `apps`), or define the entry.
     UnknownSource => "unknown-source", Error, "A reference to an entry that does not exist.";
-    /// Finds an `on_cursor.component` of a `tui` component that names a component the file does not
-    /// define under `tui.components`.
+    /// Finds an `on_cursor.source` of a `tui` component, or a `from` of a screen's action
+    /// binding, that names a component the file does not define under `tui.components`.
     ///
-    /// **Why:** the binding's parameters come from that component's cursor (the selected row); a
-    /// dangling name means nothing ever moves the cursor, so the bound entry never gets its
-    /// parameters and never runs.
+    /// **Why:** the binding reads that component's focused row (`${cursor…}` or
+    /// `${selection…}`); a dangling name means no row ever feeds it, so the bound entry never gets
+    /// its parameters and never runs. (`on_cursor.source` names a component, not an entry of
+    /// `data.sources`.)
     ///
     /// **Example** (fails: `app` is not a component; `apps` is):
     ///
     /// ```yaml
     /// tui:
     ///   components:
-    ///     apps: {type: table, source: apps}
+    ///     apps:
+    ///       type: table
+    ///       source: apps
+    ///       columns: [{title: Id, value: id}]
     ///     jobs:
     ///       type: table
     ///       source: jobs
-    ///       on_cursor: {component: app, params: {id: id}}
+    ///       on_cursor: {source: app, bind: {id: "${cursor.Id}"}}
     /// data:
     ///   sources:
     ///     apps: {type: http, url: https://api.example.com/apps}
@@ -285,7 +289,7 @@ declare_rules! {
     /// ```
     ///
     /// **Fix:** correct the name (the message suggests close ones: `apps`), or define the component.
-    UnknownComponent => "unknown-component", Error, "An `on_cursor.component` that names no component of `tui.components`.";
+    UnknownComponent => "unknown-component", Error, "An `on_cursor.source` or an action's `from` that names no component of `tui.components`.";
     /// Finds entries that reference each other in a cycle, through any reference field (`from`,
     /// `sources`, `children`, `parts`, `driver`, `lookups`, `growing.source`). The diagnostic names the
     /// whole cycle, with a label on each edge.
@@ -375,16 +379,20 @@ declare_rules! {
     ///
     /// **Fix:** remove the parameter from `on`, or declare it on the source.
     UndeclaredParam => "undeclared-param", Error, "A supplied parameter the source does not declare.";
-    /// Finds an operator (or `merge`) that reads an entry whose parameter is `required` with no
-    /// `default`, when the reader does not declare that parameter itself; and a `tui` component
-    /// bound to such an entry whose `on_cursor.params` does not supply it.
+    /// Finds a required parameter (`required`, no `default`) that nothing can bind. A component
+    /// shows an entry on a screen: on a screen shown without a push, only the component's
+    /// `on_cursor.bind` can supply it; on a pushed screen, also the `bind` of the action that
+    /// pushes it. An operator (or `merge`) that declares no parameters passes what it is given
+    /// through to the entries it reads, so their required parameters are its own; one that
+    /// declares parameters keeps them for its own expressions and forwards nothing, so a required
+    /// parameter of what it reads can never be bound. The message names the binding sites it
+    /// looked at.
     ///
     /// **Why:** "A source that declares a required parameter with no default needs parameters: it
-    /// runs only when a caller binds them". A reader passes its inputs the parameters it declares
-    /// (by name), so an undeclared one is never passed: the reader can never run, and `sources try`
-    /// would ask for a `--param` it then refuses.
+    /// runs only when a caller binds them". The dashboard refuses to fetch it, and `sources try`
+    /// would ask for a `--param` it could never pass on.
     ///
-    /// **Example** (fails: `open` reads `app`, which needs `id`):
+    /// **Example** (fails: `open` declares a parameter of its own, so `app` never gets `id`):
     ///
     /// ```yaml
     /// data:
@@ -397,13 +405,17 @@ declare_rules! {
     ///     open:
     ///       type: filter
     ///       from: app
-    ///       where: row.state == "open"
+    ///       where: state == params.state
+    ///       parameters:
+    ///         state: {default: open}
     /// ```
     ///
-    /// **Fix:** declare the parameter on the reader too (`parameters: {id: {required: true}}`), so
-    /// it is passed on, or give it a `default` on the entry that needs it. For a component, supply
-    /// it from a cursor: `on_cursor: {component: apps, params: {id: id}}`.
-    UnboundParam => "unbound-param", Error, "An operator or component reads an entry whose required parameter it does not bind.";
+    /// **Fix:** for an operator, remove its `parameters` (it then passes `id` through:
+    /// `sources try open --param id=7` runs) or give the parameter a `default` where it is
+    /// declared. For a component, bind it from a driver's focused row
+    /// (`on_cursor: {source: apps, bind: {id: "${cursor.Id}"}}`) or in the `bind` of the action
+    /// that pushes its screen.
+    UnboundParam => "unbound-param", Error, "A required parameter that no binding of the dashboard, join or operator can supply.";
     /// Finds a `${params.X}` template whose `X` the source does not declare under `parameters`.
     ///
     /// **Why:** a `${params.X}` with no declaration is not substituted: the request goes

@@ -34,7 +34,7 @@ impl Rule {
                 "[operators](docs/reference.md#operators) name their inputs; [merge](docs/reference.md#merge) `sources`/`children`; [growing](docs/reference.md#growing) `source`"
             }
             Rule::UnknownComponent => {
-                "[bindings](docs/reference.md#components-and-bindings): an `on_cursor` binding names a component the file defines"
+                "[bindings](docs/reference.md#components-and-bindings): `on_cursor.source` and an action's `from` name components the file defines"
             }
             Rule::ReferenceCycle => {
                 "[operators](docs/reference.md#operators): names may not form a cycle"

@@ -17,7 +17,7 @@ use sources_config::{AnyValue, Config};
 use sources_diagnostics::Severity;
 use sources_syntax::Syntax;
 
-use crate::engine::{Engine, EngineOptions, Output, declared_params};
+use crate::engine::{Engine, EngineOptions, Output};
 use crate::error::{Cause, EvalError};
 use crate::io::CommandOutput;
 use crate::testing::{FakeIo, Reply};
@@ -292,7 +292,7 @@ async fn disagreements(config: &Config, io: Arc<FakeIo>) -> Vec<String> {
     let mut found = Vec::new();
     for source in &config.entries {
         let name = &source.name.value;
-        let supplied: BTreeMap<String, String> = declared_params(source)
+        let supplied: BTreeMap<String, String> = crate::params::accepted_params(config, source)
             .into_iter()
             .filter(|decl| decl.default.is_none())
             .map(|decl| {

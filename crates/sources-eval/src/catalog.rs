@@ -3,7 +3,8 @@
 
 use sources_config::{Config, Growing, Source};
 
-use crate::engine::{cadence, declared_params, kind_name, upstream};
+use crate::engine::{cadence, kind_name, upstream};
+use crate::params::accepted_params;
 
 /// One entry as `list` shows it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -57,12 +58,12 @@ pub fn list(config: &Config, all: bool) -> Vec<Listing> {
             cadence: cadence(config, source).to_string(),
             window: window_label(source),
             upstream: upstream(source),
-            needs: declared_params(source)
+            needs: accepted_params(config, source)
                 .into_iter()
                 .filter(|decl| decl.required && decl.default.is_none())
                 .map(|decl| decl.name)
                 .collect(),
-            defaults: declared_params(source)
+            defaults: accepted_params(config, source)
                 .into_iter()
                 .filter_map(|decl| Some(format!("{}={}", decl.name, decl.default?)))
                 .collect(),
@@ -173,7 +174,7 @@ data:
         );
         assert_eq!(
             lines[4],
-            "both      union      streamed              ← log, ticks"
+            "both      union      streamed              ← log, ticks  needs --param job=…"
         );
         assert_eq!(
             lines[5],

@@ -184,7 +184,7 @@ impl<'c> Engine<'c> {
             .config
             .get(name)
             .ok_or_else(|| EvalError::new(name, Cause::UnknownSource(name.to_owned())))?;
-        crate::params::bind_entry(source, supplied)
+        crate::params::bind_entry(self.config, source, supplied)
             .map_err(|message| EvalError::new(name, Cause::Param(message)))
     }
 
@@ -249,8 +249,11 @@ impl<'c> Engine<'c> {
                 .config
                 .get(&name)
                 .ok_or_else(|| EvalError::new(name.clone(), Cause::UnknownSource(name.clone())))?;
-            let params = bind(&declared_params(source), &supplied)
-                .map_err(|message| EvalError::new(name.clone(), Cause::Param(message)))?;
+            let params = bind(
+                &crate::params::accepted_params(self.config, source),
+                &supplied,
+            )
+            .map_err(|message| EvalError::new(name.clone(), Cause::Param(message)))?;
             self.eval_bound(name, params, stack).await
         })
     }
@@ -500,7 +503,11 @@ impl<'c> Engine<'c> {
                 for part in compose.parts.iter().flat_map(|parts| parts.value.iter()) {
                     let input = &part.value.value;
                     match self
-                        .snapshot_at(input.clone(), self.forward(input, params), stack.to_vec())
+                        .snapshot_at(
+                            input.clone(),
+                            self.forward(name, input, params),
+                            stack.to_vec(),
+                        )
                         .await
                     {
                         Ok(value) => {
@@ -539,7 +546,7 @@ impl<'c> Engine<'c> {
                 let input = self
                     .eval(
                         from.value.clone(),
-                        self.forward(&from.value, params),
+                        self.forward(name, &from.value, params),
                         stack.to_vec(),
                     )
                     .await?;
@@ -549,12 +556,22 @@ impl<'c> Engine<'c> {
         }
     }
 
-    /// The bound parameters that `input` declares, to pass along to it.
-    fn forward(&self, input: &str, params: &BTreeMap<String, String>) -> BTreeMap<String, String> {
-        let Some(source) = self.config.get(input) else {
+    /// What `reader` passes to its input `input`: when the reader declares no parameters of its
+    /// own, the bound values `input` takes (passed through); otherwise nothing, since an
+    /// operator's parameters serve only its own expressions.
+    fn forward(
+        &self,
+        reader: &str,
+        input: &str,
+        params: &BTreeMap<String, String>,
+    ) -> BTreeMap<String, String> {
+        let (Some(reader), Some(source)) = (self.config.get(reader), self.config.get(input)) else {
             return BTreeMap::new();
         };
-        declared_params(source)
+        if !sources_config::passes_through(reader) {
+            return BTreeMap::new();
+        }
+        crate::params::accepted_params(self.config, source)
             .into_iter()
             .filter_map(|decl| Some((decl.name.clone(), params.get(&decl.name)?.clone())))
             .filter(|(_, value)| !value.is_empty())

@@ -729,8 +729,6 @@ data:
     pair:
       type: union
       sources: [cached_app, cached_app]
-      parameters:
-        id: {default: a9}
 "#;
 
 fn join_io() -> FakeIo {
@@ -814,7 +812,9 @@ async fn join_emits_separate_or_merged_rows() {
 async fn a_declared_cache_makes_one_upstream_request_per_parameters() {
     let run = Run::new(JOIN, join_io());
     let engine = run.engine();
-    let pair = value_of(&engine, "pair", &[]).await.expect("fetched");
+    let pair = value_of(&engine, "pair", &[("id", "a9")])
+        .await
+        .expect("fetched");
     assert_eq!(pair.as_array().map(Vec::len), Some(2));
     assert_eq!(run.io.http_log().len(), 1);
     let lines = run.trace.lines();
@@ -831,7 +831,9 @@ async fn a_declared_cache_makes_one_upstream_request_per_parameters() {
         "{lines:?}"
     );
     run.io.advance(std::time::Duration::from_secs(31));
-    value_of(&engine, "pair", &[]).await.expect("fetched");
+    value_of(&engine, "pair", &[("id", "a9")])
+        .await
+        .expect("fetched");
     assert_eq!(run.io.http_log().len(), 2, "stale after the ttl");
 }
 
@@ -962,5 +964,48 @@ data:
         )),
         "{:?}",
         failing.trace.lines()
+    );
+}
+
+#[tokio::test]
+async fn an_operator_without_parameters_passes_them_through_and_one_with_parameters_does_not() {
+    let yaml = r#"
+data:
+  sources:
+    app:
+      type: http
+      url: http://x/apps/${params.id}
+      parameters: {id: {required: true}}
+    open: {type: filter, from: app, where: "state == 'open'"}
+    again: {type: passthrough, from: open}
+    own:
+      type: filter
+      from: app
+      where: state == params.state
+      parameters: {state: {default: open}}
+"#;
+    let io = FakeIo::new().with_http(|request| {
+        Reply::json(json!([{"state": "open", "url": request.url}, {"state": "closed"}]))
+    });
+    let run = Run::new(yaml, io);
+    let passed = run
+        .value("again", &[("id", "5")])
+        .await
+        .expect("passed through");
+    assert_eq!(passed, json!([{"state": "open", "url": "http://x/apps/5"}]));
+    let typo = run
+        .value("open", &[("idd", "5")])
+        .await
+        .expect_err("a misspelt name");
+    assert!(
+        typo.to_string()
+            .contains("parameter `idd` is not declared by this source; did you mean `id`?"),
+        "{typo}"
+    );
+    let own = run.value("own", &[]).await.expect_err("nothing forwarded");
+    assert!(
+        own.to_string()
+            .contains("parameter `id` is required: pass it with `--param id=VALUE`"),
+        "{own}"
     );
 }

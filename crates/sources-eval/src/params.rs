@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use sources_config::enums::{Enumeration, ParamType};
 use sources_config::param_value::{ParamValue, parse_param_value};
-use sources_config::{Field, Source};
+use sources_config::{Config, Field, Named, Parameter, Source, passes_through};
 
 /// Checks `value` against a parameter type (through the one parser in `sources_config`); the
 /// message says what is expected.
@@ -17,7 +17,8 @@ pub fn check(kind: ParamType, value: &str) -> Result<(), String> {
 
 /// The bound values as CEL sees them under `params`: an `int` is a number, a `bool` a boolean, a
 /// `string` or `duration` the text; an optional parameter nobody supplied (empty) is `null` unless
-/// it is a `string`. Values were checked against their types when bound.
+/// it is a `string`. Values were checked against their types when bound. Only the entry's own
+/// `declared` parameters are there: what an operator passes through is not its own.
 pub fn typed(
     declared: &[ParamDecl],
     bound: &BTreeMap<String, String>,
@@ -25,11 +26,8 @@ pub fn typed(
     use serde_json::Value;
     bound
         .iter()
-        .map(|(name, text)| {
-            let kind = declared
-                .iter()
-                .find(|decl| &decl.name == name)
-                .map_or(ParamType::String, |decl| decl.kind);
+        .filter_map(|(name, text)| {
+            let kind = declared.iter().find(|decl| &decl.name == name)?.kind;
             let value = match (kind, parse_param_value(kind, text)) {
                 (ParamType::String | ParamType::Duration, _) if !text.is_empty() => {
                     Value::String(text.clone())
@@ -39,7 +37,7 @@ pub fn typed(
                 (_, Ok(ParamValue::Bool(flag))) => Value::Bool(flag),
                 _ => Value::Null,
             };
-            (name.clone(), value)
+            Some((name.clone(), value))
         })
         .collect()
 }
@@ -59,38 +57,45 @@ pub struct ParamDecl {
 
 /// The declared parameters of an entry.
 pub fn declared_params(source: &Source) -> Vec<ParamDecl> {
-    let Some(parameters) = source
+    source
         .body
         .common()
         .and_then(|common| common.parameters.as_ref())
-    else {
-        return Vec::new();
-    };
-    parameters
-        .value
-        .iter()
-        .map(|param| ParamDecl {
-            name: param.name.value.clone(),
-            kind: param
-                .value
-                .value
-                .kind
-                .as_ref()
-                .map_or(ParamType::String, |kind| kind.value),
-            required: param
-                .value
-                .value
-                .required
-                .as_ref()
-                .is_some_and(|required: &Field<bool>| required.value),
-            default: param
-                .value
-                .value
-                .default
-                .as_ref()
-                .map(|default| default.value.clone()),
-        })
+        .map(|parameters| parameters.value.iter().map(decl).collect())
+        .unwrap_or_default()
+}
+
+/// The parameters an entry takes from its caller, by the one rule of
+/// [`sources_config::accepted`]: its own declarations, or, for an operator that declares none,
+/// those of the entries it reads (it passes them through).
+pub fn accepted_params(config: &Config, source: &Source) -> Vec<ParamDecl> {
+    if !passes_through(source) {
+        return declared_params(source);
+    }
+    config
+        .accepted_params(&source.name.value)
+        .into_iter()
+        .map(|accepted| decl(accepted.param))
         .collect()
+}
+
+fn decl(param: &Named<Parameter>) -> ParamDecl {
+    let declaration = &param.value.value;
+    ParamDecl {
+        name: param.name.value.clone(),
+        kind: declaration
+            .kind
+            .as_ref()
+            .map_or(ParamType::String, |kind| kind.value),
+        required: declaration
+            .required
+            .as_ref()
+            .is_some_and(|required: &Field<bool>| required.value),
+        default: declaration
+            .default
+            .as_ref()
+            .map(|default| default.value.clone()),
+    }
 }
 
 /// The parameters of one entry, bound by [`bind_entry`]: every declared name with its value.
@@ -115,10 +120,15 @@ impl Bound {
     }
 }
 
-/// Binds the caller's values for `source` (see [`bind`]). A required parameter the caller gives an
-/// empty value is refused as a missing one is: the entry would run with a hole in its request.
-pub fn bind_entry(source: &Source, supplied: &BTreeMap<String, String>) -> Result<Bound, String> {
-    let declared = declared_params(source);
+/// Binds the caller's values for `source` (see [`bind`]) against the parameters it takes
+/// ([`accepted_params`]). A required parameter the caller gives an empty value is refused as a
+/// missing one is: the entry would run with a hole in its request.
+pub fn bind_entry(
+    config: &Config,
+    source: &Source,
+    supplied: &BTreeMap<String, String>,
+) -> Result<Bound, String> {
+    let declared = accepted_params(config, source);
     if let Some(decl) = declared
         .iter()
         .find(|decl| decl.required && supplied.get(&decl.name).is_some_and(String::is_empty))

@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 use sources_check::Analysis;
 use sources_config::{Config, Enumeration};
 use sources_diagnostics::Severity;
-use sources_eval::engine::{Engine, EngineOptions, Output, declared_params};
+use sources_eval::engine::{Engine, EngineOptions, Output};
 use sources_eval::io::Io;
 use sources_eval::params::Bound;
 use sources_eval::snapshot::SnapshotWindow;
@@ -138,7 +138,7 @@ pub(crate) fn check(analysis: &Analysis, request: &Arguments) -> Result<Bound, R
             request.name
         )));
     };
-    let declared = declared_params(source);
+    let declared = sources_eval::params::accepted_params(config, source);
     let unset: Vec<&sources_eval::params::ParamDecl> = declared
         .iter()
         .filter(|decl| {
@@ -167,7 +167,7 @@ pub(crate) fn check(analysis: &Analysis, request: &Arguments) -> Result<Bound, R
             missing: unset.iter().map(|decl| decl.name.clone()).collect(),
         });
     }
-    sources_eval::params::bind_entry(source, &request.params)
+    sources_eval::params::bind_entry(config, source, &request.params)
         .map_err(|message| Refusal::from(format!("`{}`: {message}", request.name)))
 }
 

@@ -1,49 +1,109 @@
-//! The decoder's reader of `tui.components`: the table components and their columns that bind
-//! entries of `data.sources`.
+//! The decoder's reader of the dashboard's side: `tui.components` (with their columns, item paths
+//! and `on_cursor`), `tui.screen` / `tui.screens` (layouts and action bindings), the top-level
+//! `actions` registry and `app.prompts`. These keys belong to the dashboard: a value of a shape we
+//! do not read is skipped, never reported, except a component's `source` (it names an entry of
+//! ours) and a column's `sortable` and an event log's `start` (they decide window rules).
 
 use super::*;
+use crate::dashboard::{
+    Action, ActionBinding, Bind, Column, Component, ComponentKind, Dashboard, OnCursor, Prompt,
+    Screen,
+};
+use crate::spanned::Text;
+
+/// The keys of a component that hold a dot-path into each item (a column's `value` aside).
+const PATH_KEYS: &[&str] = &[
+    "item", "label", "children", "group_by", "mark_key", "row_key",
+];
+
+/// A string value with its span, or `None` for any other value.
+fn spanned_str(node: &Node) -> Option<Spanned<String>> {
+    node.as_str()
+        .map(|text| Spanned::new(text.to_owned(), node.span))
+}
+
+/// The string at `key` of `map`.
+fn str_at(map: &Map, key: &str) -> Option<Spanned<String>> {
+    get(map, key).and_then(|entry| spanned_str(&entry.value))
+}
+
+/// A template value at `key` of `map` (a scalar kept as written).
+fn text_at(map: &Map, key: &str) -> Option<Spanned<Text>> {
+    let entry = get(map, key)?;
+    template(&entry.value)
+}
+
+fn template(node: &Node) -> Option<Spanned<Text>> {
+    let text = match &node.value {
+        Value::Str(text) => Text {
+            text: text.text.clone(),
+            style: text.style,
+        },
+        Value::Int(value) => Text {
+            text: value.to_string().into(),
+            style: sources_syntax::ScalarStyle::Plain,
+        },
+        Value::Bool(value) => Text {
+            text: value.to_string().into(),
+            style: sources_syntax::ScalarStyle::Plain,
+        },
+        _ => return None,
+    };
+    Some(Spanned::new(text, node.span))
+}
+
+/// A `bind` map: each key with its template.
+fn bind_at(map: &Map, key: &str) -> Vec<Bind> {
+    let Some(bind) = get(map, key).and_then(|entry| as_map(&entry.value)) else {
+        return Vec::new();
+    };
+    bind.entries
+        .iter()
+        .map(|entry| Bind {
+            param: Spanned::new(entry.key.name.to_string(), entry.key.span),
+            template: template(&entry.value),
+        })
+        .collect()
+}
+
+/// The items of a map (by key) or of a list (named by `name`/`id`), with their names.
+fn named_items(node: &Node) -> Vec<(Option<Spanned<String>>, &Node)> {
+    match &node.value {
+        Value::Map(map) => map
+            .entries
+            .iter()
+            .map(|entry| {
+                let name = Spanned::new(entry.key.name.to_string(), entry.key.span);
+                (Some(name), &entry.value)
+            })
+            .collect(),
+        Value::Seq(items) => items
+            .iter()
+            .map(|item| {
+                let name =
+                    as_map(item).and_then(|map| str_at(map, "name").or_else(|| str_at(map, "id")));
+                (name, item)
+            })
+            .collect(),
+        _ => Vec::new(),
+    }
+}
 
 impl Decoder {
+    /// `tui.components`, a map of name to component or a list of named components.
     pub(super) fn components(&mut self, node: &Node) -> Vec<Component> {
-        match &node.value {
-            Value::Map(map) => map
-                .entries
-                .iter()
-                .filter_map(|entry| {
-                    let name = Spanned::new(entry.key.name.to_string(), entry.key.span);
-                    self.component(Some(name), &entry.value)
-                })
-                .collect(),
-            Value::Seq(items) => items
-                .iter()
-                .filter_map(|item| self.component(None, item))
-                .collect(),
-            _ => Vec::new(),
-        }
+        named_items(node)
+            .into_iter()
+            .filter_map(|(name, item)| self.component(name, item))
+            .collect()
     }
 
     fn component(&mut self, name: Option<Spanned<String>>, node: &Node) -> Option<Component> {
         let map = as_map(node)?;
-        let name = name.or_else(|| {
-            ["name", "id"].iter().find_map(|key| {
-                match get(map, key).map(|entry| (&entry.value.value, entry.value.span)) {
-                    Some((Value::Str(text), span)) => {
-                        Some(Spanned::new(text.text.to_string(), span))
-                    }
-                    _ => None,
-                }
-            })
-        });
-        let kind =
-            ["kind", "type"]
-                .iter()
-                .find_map(|key| match get(map, key).map(|entry| &entry.value) {
-                    Some(Node {
-                        value: Value::Str(text),
-                        span,
-                    }) => Some(Spanned::new(ComponentKind::from_name(&text.text), *span)),
-                    _ => None,
-                });
+        let kind = ["kind", "type"]
+            .iter()
+            .find_map(|key| str_at(map, key))
+            .map(|kind| Spanned::new(ComponentKind::from_name(&kind.value), kind.span));
         let source = get(map, "source").and_then(|entry| {
             self.string(Path::Name("source"), entry.value.clone())
                 .map(|value| Spanned::new(value, entry.value.span))
@@ -59,53 +119,161 @@ impl Decoder {
             }),
             _ => None,
         };
-        let on_cursor = get(map, "on_cursor").and_then(|entry| as_map(&entry.value));
-        let cursor_of = on_cursor
-            .and_then(|on_cursor| get(on_cursor, "component"))
-            .and_then(|entry| {
-                let name = entry.value.as_str()?;
-                Some(Spanned::new(name.to_owned(), entry.value.span))
-            });
-        let params = on_cursor
-            .and_then(|on_cursor| get(on_cursor, "params"))
-            .and_then(|entry| as_map(&entry.value))
-            .map(|params| {
-                params
-                    .entries
-                    .iter()
-                    .map(|entry| Spanned::new(entry.key.name.to_string(), entry.key.span))
-                    .collect()
+        let on_cursor = get(map, "on_cursor").and_then(|entry| {
+            let on_cursor = as_map(&entry.value)?;
+            Some(OnCursor {
+                key_span: entry.key.span,
+                source: str_at(on_cursor, "source"),
+                bind: bind_at(on_cursor, "bind"),
             })
-            .unwrap_or_default();
+        });
+        let paths = PATH_KEYS
+            .iter()
+            .filter_map(|key| Some((*key, str_at(map, key)?)))
+            .collect();
         Some(Component {
             name,
             span: node.span,
             kind,
             source,
             columns,
-            params,
-            cursor_of,
             start,
+            on_cursor,
+            paths,
         })
     }
 
     fn column(&mut self, node: &Node) -> Option<Column> {
         let map = as_map(node)?;
-        let title = match get(map, "title").map(|entry| &entry.value) {
-            Some(Node {
-                value: Value::Str(text),
-                span,
-            }) => Some(Spanned::new(text.text.to_string(), *span)),
-            _ => None,
-        };
         let sortable = get(map, "sortable").and_then(|entry| {
             self.boolean(Path::Name("sortable"), entry.value.clone())
                 .map(|value| Spanned::new(value, entry.value.span))
         });
+        let value = match get(map, "value").map(|entry| &entry.value) {
+            Some(Node {
+                value: Value::Seq(items),
+                ..
+            }) => items.iter().filter_map(spanned_str).collect(),
+            Some(node) => spanned_str(node).into_iter().collect(),
+            None => Vec::new(),
+        };
         Some(Column {
             span: node.span,
-            title,
+            title: str_at(map, "title"),
             sortable,
+            value,
         })
     }
+}
+
+/// The screens, push actions and prompts of a document: `tui` and the top-level `actions` and
+/// `app` values.
+pub(super) fn dashboard(tui: Option<&Map>, actions: Option<&Node>, app: Option<&Map>) -> Dashboard {
+    let mut screens = Vec::new();
+    if let Some(tui) = tui {
+        if let Some(single) = get(tui, "screen") {
+            screens.extend(screen(None, &single.value));
+        }
+        if let Some(many) = get(tui, "screens") {
+            for (name, item) in named_items(&many.value) {
+                screens.extend(screen(name, item));
+            }
+        }
+    }
+    let actions = actions
+        .map(|node| {
+            named_items(node)
+                .into_iter()
+                .filter_map(|(name, item)| {
+                    Some(Action {
+                        name: name?,
+                        push: as_map(item).and_then(|map| str_at(map, "push")),
+                    })
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let prompts = app
+        .and_then(|app| get(app, "prompts"))
+        .map(|prompts| match &prompts.value.value {
+            Value::Seq(items) => items
+                .iter()
+                .filter_map(|item| {
+                    let map = as_map(item)?;
+                    Some(Prompt {
+                        key: str_at(map, "key")?,
+                        label: str_at(map, "label"),
+                    })
+                })
+                .collect(),
+            _ => Vec::new(),
+        })
+        .unwrap_or_default();
+    Dashboard {
+        screens,
+        initial: tui.and_then(|tui| str_at(tui, "initial")),
+        actions,
+        prompts,
+    }
+}
+
+fn screen(name: Option<Spanned<String>>, node: &Node) -> Option<Screen> {
+    let map = as_map(node)?;
+    let mut placed = Vec::new();
+    if let Some(layout) = get(map, "layout") {
+        layout_components(&layout.value, &mut placed, 0);
+    }
+    let actions = match get(map, "actions").map(|entry| &entry.value.value) {
+        Some(Value::Seq(items)) => items.iter().filter_map(action_binding).collect(),
+        _ => Vec::new(),
+    };
+    Some(Screen {
+        name,
+        span: node.span,
+        title: text_at(map, "title"),
+        placed,
+        actions,
+    })
+}
+
+/// How deep a layout tree is walked: deeper nesting is not a layout anyone writes, and the bound
+/// keeps a hostile document from exhausting the stack.
+const LAYOUT_DEPTH: usize = 64;
+
+/// Every `component:` of a layout node and its stacks, in order.
+fn layout_components(node: &Node, out: &mut Vec<Spanned<String>>, depth: usize) {
+    if depth > LAYOUT_DEPTH {
+        return;
+    }
+    match &node.value {
+        Value::Map(map) => {
+            for entry in &map.entries {
+                match entry.key.name.as_str() {
+                    "component" => out.extend(spanned_str(&entry.value)),
+                    "vstack" | "hstack" | "zstack" | "base" | "overlay" => {
+                        layout_components(&entry.value, out, depth + 1)
+                    }
+                    _ => {}
+                }
+            }
+        }
+        Value::Seq(items) => {
+            for item in items {
+                layout_components(item, out, depth + 1);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn action_binding(node: &Node) -> Option<ActionBinding> {
+    let map = as_map(node)?;
+    Some(ActionBinding {
+        span: node.span,
+        action: str_at(map, "action"),
+        push: str_at(map, "push"),
+        from: str_at(map, "from"),
+        bind: bind_at(map, "bind"),
+        confirm: text_at(map, "confirm"),
+    })
 }

@@ -75,7 +75,11 @@ impl<'c> Engine<'c> {
                 let mut opened = Vec::new();
                 for (child, tags) in children {
                     match self
-                        .eval(child.clone(), self.forward(&child, params), stack.to_vec())
+                        .eval(
+                            child.clone(),
+                            self.forward(name, &child, params),
+                            stack.to_vec(),
+                        )
                         .await
                     {
                         Ok(output) => opened.push((child, tags, output)),
@@ -192,7 +196,7 @@ impl<'c> Engine<'c> {
         let rows = merge::rows(
             self.snapshot_at(
                 driver.value.clone(),
-                self.forward(&driver.value, params),
+                self.forward(name, &driver.value, params),
                 stack.to_vec(),
             )
             .await

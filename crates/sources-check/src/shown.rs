@@ -1,0 +1,114 @@
+//! Where a component is shown and what binds its source's parameters there: its own `on_cursor`,
+//! and on a pushed screen the `bind` of each binding that pushes it. One function answers "which
+//! parameters of the entry a component shows are bound, and by what"; `unbound-param` and the
+//! checks of `bind` keys read it.
+
+use sources_config::{Bind, Component, Config, Push, Screen};
+
+/// One way a component can come on screen, and the bindings that fill its source's parameters
+/// that way.
+#[derive(Clone, Debug)]
+pub struct Showing<'a> {
+    /// The screen it is placed on (`None` when the document declares no screens).
+    pub screen: Option<&'a Screen>,
+    /// The push that shows that screen (`None` when the screen is shown without one).
+    pub push: Option<Push<'a>>,
+}
+
+impl<'a> Showing<'a> {
+    /// The parameters bound this way: the component's `on_cursor.bind` keys, then the push's.
+    pub fn bound(&self, component: &'a Component) -> impl Iterator<Item = &'a Bind> {
+        let cursor = component
+            .on_cursor
+            .iter()
+            .flat_map(|on_cursor| on_cursor.bind.iter());
+        let push = self.push.iter().flat_map(|push| push.binding.bind.iter());
+        cursor.chain(push)
+    }
+
+    /// The binding sites looked at this way, for a message: "its `on_cursor`, the push to
+    /// screen `pod` from screen `pods`".
+    pub fn describe(&self, component: &Component) -> String {
+        let mut sites = Vec::new();
+        if component.on_cursor.is_some() {
+            sites.push("its `on_cursor`".to_owned());
+        }
+        match (&self.push, self.screen) {
+            (Some(push), _) => sites.push(format!(
+                "the push to screen `{}` from {}",
+                push.target.value,
+                push.on.describe()
+            )),
+            (None, Some(screen)) => {
+                sites.push(format!("{}, shown without a push", screen.describe()))
+            }
+            (None, None) => {}
+        }
+        let mut text = sites.join(", ");
+        if component.on_cursor.is_none() {
+            let own = component
+                .name()
+                .map_or_else(|| "the component".to_owned(), |name| format!("`{name}`"));
+            if text.is_empty() {
+                text = format!("{own} has no `on_cursor`");
+            } else {
+                text.push_str(&format!(" ({own} has no `on_cursor`)"));
+            }
+        }
+        text
+    }
+}
+
+/// Every way `component` comes on screen. A document without screens is taken to show every
+/// component on one screen nothing pushes; with screens, a component no layout places is never
+/// shown and has none.
+pub fn showings<'a>(config: &'a Config, component: &'a Component) -> Vec<Showing<'a>> {
+    let dashboard = &config.dashboard;
+    if dashboard.screens.is_empty() {
+        return vec![Showing {
+            screen: None,
+            push: None,
+        }];
+    }
+    let Some(name) = component.name() else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for screen in dashboard
+        .screens
+        .iter()
+        .filter(|screen| screen.places(name))
+    {
+        if dashboard.is_root(screen) {
+            out.push(Showing {
+                screen: Some(screen),
+                push: None,
+            });
+        }
+        let Some(screen_name) = &screen.name else {
+            continue;
+        };
+        out.extend(
+            dashboard
+                .pushes()
+                .filter(|push| push.target.value == screen_name.value)
+                .map(|push| Showing {
+                    screen: Some(screen),
+                    push: Some(push),
+                }),
+        );
+    }
+    out
+}
+
+/// The components a push shows: those the pushed screen places.
+pub fn pushed_components<'a>(config: &'a Config, push: &Push<'a>) -> Vec<&'a Component> {
+    let Some(screen) = config.dashboard.screen(&push.target.value) else {
+        return Vec::new();
+    };
+    config
+        .components
+        .iter()
+        .filter(|component| component.name().is_some_and(|name| screen.places(name)))
+        .collect()
+}

@@ -1,0 +1,122 @@
+//! Which parameters an entry takes from whoever runs it (a binding of the dashboard, a join, or
+//! `--param`): the one rule that lint's `unbound-param`, `sources list` and `sources try` follow.
+//!
+//! An entry that declares `parameters` takes exactly those. An operator (and a `merge`) that
+//! declares none passes what it is given through to the entries it reads (`from`, `sources`,
+//! `children`, `parts`, `driver.from`), so it takes what they take, transitively. A join's
+//! lookups are bound by their `on` maps and a growing condition by its window, so neither passes
+//! anything through. An operator's own parameters serve only its own expressions: they are never
+//! forwarded to its inputs.
+
+use crate::config::{Config, ReferenceField};
+use crate::model::{Body, Parameter, Source};
+use crate::spanned::Named;
+
+/// A parameter an entry takes, and the entry that declares it.
+#[derive(Clone, Copy, Debug)]
+pub struct AcceptedParam<'a> {
+    /// The entry that declares it: the entry itself, or one it passes parameters through to.
+    pub entry: &'a Source,
+    /// The declaration.
+    pub param: &'a Named<Parameter>,
+}
+
+impl AcceptedParam<'_> {
+    /// The parameter's name.
+    pub fn name(&self) -> &str {
+        &self.param.name.value
+    }
+
+    /// Whether a caller must supply it: `required` and no `default`.
+    pub fn is_required(&self) -> bool {
+        let declaration = &self.param.value.value;
+        declaration.required.as_ref().is_some_and(|r| r.value) && declaration.default.is_none()
+    }
+}
+
+/// Whether `source` passes the parameters it is given through to its inputs: an operator or a
+/// `merge` that declares no parameters of its own.
+pub fn passes_through(source: &Source) -> bool {
+    let forwarding_kind = !matches!(
+        source.body,
+        Body::Http(_)
+            | Body::Exec(_)
+            | Body::File(_)
+            | Body::Websocket(_)
+            | Body::Static(_)
+            | Body::Unknown
+    );
+    forwarding_kind && declares_none(source)
+}
+
+/// Whether `source` declares no parameters (no `parameters`, or an empty map).
+fn declares_none(source: &Source) -> bool {
+    source
+        .body
+        .common()
+        .and_then(|common| common.parameters.as_ref())
+        .is_none_or(|parameters| parameters.value.iter().next().is_none())
+}
+
+/// Whether a reference in `field` receives the parameters its reader passes through.
+pub fn forwards_through(field: ReferenceField) -> bool {
+    !matches!(field, ReferenceField::Lookup | ReferenceField::Growing)
+}
+
+impl Config {
+    /// The parameters the entry `name` takes, each name once, in the order they are met (its own
+    /// declarations, or its inputs' in the order it reads them); a name two inputs declare is
+    /// given by the one that requires it.
+    pub fn accepted_params(&self, name: &str) -> Vec<AcceptedParam<'_>> {
+        let mut out: Vec<AcceptedParam<'_>> = Vec::new();
+        let mut visited: Vec<&str> = Vec::new();
+        if let Some(source) = self.get(name) {
+            self.collect_accepted(source, &mut visited, &mut out);
+        }
+        out
+    }
+
+    fn collect_accepted<'a>(
+        &'a self,
+        source: &'a Source,
+        visited: &mut Vec<&'a str>,
+        out: &mut Vec<AcceptedParam<'a>>,
+    ) {
+        // A cycle is its own error (`reference-cycle`); each entry is walked once.
+        if visited.contains(&source.name.value.as_str()) {
+            return;
+        }
+        visited.push(&source.name.value);
+        if !passes_through(source) {
+            let declared = source
+                .body
+                .common()
+                .and_then(|common| common.parameters.as_ref());
+            for param in declared
+                .iter()
+                .flat_map(|parameters| parameters.value.iter())
+            {
+                let accepted = AcceptedParam {
+                    entry: source,
+                    param,
+                };
+                // Two inputs may declare one name: the value reaches both, so the name is needed
+                // if either needs it.
+                match out.iter_mut().find(|seen| seen.name() == param.name.value) {
+                    Some(seen) if accepted.is_required() && !seen.is_required() => *seen = accepted,
+                    Some(_) => {}
+                    None => out.push(accepted),
+                }
+            }
+            return;
+        }
+        for reference in source.references() {
+            if !forwards_through(reference.field) {
+                continue;
+            }
+            if let Some(input) = self.get(&reference.name.value) {
+                self.collect_accepted(input, visited, out);
+            }
+        }
+    }
+}

@@ -1,0 +1,286 @@
+//! The dashboard's side of the document, as far as it binds entries of `data.sources`: the
+//! components of `tui.components`, the screens that place them (`tui.screen` or `tui.screens`),
+//! the action bindings that push a screen, the registry of `actions`, and the boot prompts of
+//! `app.prompts`. The shapes are those the format's origin reads; every other key belongs to the
+//! dashboard and is never judged here.
+
+use sources_syntax::Span;
+
+use crate::enums::EventlogStart;
+use crate::spanned::{Spanned, Text};
+
+/// A component of `tui.components`, as far as the bindings need it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Component {
+    /// The component's name (its key when `tui.components` is a map; its `name` or `id` in a
+    /// list).
+    pub name: Option<Spanned<String>>,
+    /// The span of the component's map.
+    pub span: Span,
+    /// The component kind from `kind` or `type`.
+    pub kind: Option<Spanned<ComponentKind>>,
+    /// The bound entry's name.
+    pub source: Option<Spanned<String>>,
+    /// A table's columns.
+    pub columns: Vec<Column>,
+    /// An event log's `start`.
+    pub start: Option<Spanned<EventlogStart>>,
+    /// `on_cursor`: the driver whose focused row fills this component's source parameters.
+    pub on_cursor: Option<OnCursor>,
+    /// The dot-paths that read each item: a list's `item`, a tree's `label`, `children` and
+    /// `group_by`, `mark_key` and `row_key`, with the key each is written under.
+    pub paths: Vec<(&'static str, Spanned<String>)>,
+}
+
+impl Component {
+    /// The component's name, or `None` for an unnamed item of a list.
+    pub fn name(&self) -> Option<&str> {
+        self.name.as_ref().map(|name| name.value.as_str())
+    }
+
+    /// How the component is named in a message: "table `apps`" or "a table".
+    pub fn describe(&self) -> String {
+        let kind = self
+            .kind
+            .as_ref()
+            .map_or("component", |kind| kind.value.as_str());
+        match &self.name {
+            Some(name) => format!("{kind} `{}`", name.value),
+            None => format!("a {kind}"),
+        }
+    }
+
+    /// The column titles of a table, in order.
+    pub fn titles(&self) -> impl Iterator<Item = &Spanned<String>> {
+        self.columns
+            .iter()
+            .filter_map(|column| column.title.as_ref())
+    }
+}
+
+/// The kind of a component, as far as the bindings need it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ComponentKind {
+    /// `table`.
+    Table,
+    /// `eventlog`.
+    Eventlog,
+    /// `list`.
+    List,
+    /// `tree`.
+    Tree,
+    /// Any other kind (not ours to judge).
+    Other(String),
+}
+
+impl ComponentKind {
+    /// The kind for a `kind`/`type` value.
+    pub fn from_name(name: &str) -> ComponentKind {
+        match name {
+            "table" => ComponentKind::Table,
+            "eventlog" => ComponentKind::Eventlog,
+            "list" => ComponentKind::List,
+            "tree" => ComponentKind::Tree,
+            other => ComponentKind::Other(other.to_string()),
+        }
+    }
+
+    /// The name as written.
+    pub fn as_str(&self) -> &str {
+        match self {
+            ComponentKind::Table => "table",
+            ComponentKind::Eventlog => "eventlog",
+            ComponentKind::List => "list",
+            ComponentKind::Tree => "tree",
+            ComponentKind::Other(name) => name,
+        }
+    }
+
+    /// Whether the kind has a focused row another component can read (`on_cursor.source`, an
+    /// action's `from`): a table, a list or a tree.
+    pub fn has_cursor(&self) -> bool {
+        matches!(
+            self,
+            ComponentKind::Table | ComponentKind::List | ComponentKind::Tree
+        )
+    }
+}
+
+/// A table column.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Column {
+    /// The span of the column's map.
+    pub span: Span,
+    /// The column's title.
+    pub title: Option<Spanned<String>>,
+    /// Whether the column is sortable.
+    pub sortable: Option<Spanned<bool>>,
+    /// The dot-paths of `value` (one, or a list tried in order).
+    pub value: Vec<Spanned<String>>,
+}
+
+/// One `PARAM: TEMPLATE` of a `bind` map.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Bind {
+    /// The parameter (or action input) it fills.
+    pub param: Spanned<String>,
+    /// The template, when it is a scalar.
+    pub template: Option<Spanned<Text>>,
+}
+
+/// A component's `on_cursor`: `{source: DRIVER_COMPONENT, bind: {PARAM: TEMPLATE}}`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OnCursor {
+    /// Where the `on_cursor` key is written.
+    pub key_span: Span,
+    /// The driver: a component (table, list or tree) whose focused row is `${cursor…}`.
+    pub source: Option<Spanned<String>>,
+    /// The parameters it fills, from templates over `${cursor…}`.
+    pub bind: Vec<Bind>,
+}
+
+/// A screen: `tui.screen` (unnamed) or a value of `tui.screens`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Screen {
+    /// Its key under `tui.screens`; `None` for the single `tui.screen`.
+    pub name: Option<Spanned<String>>,
+    /// The span of the screen's map.
+    pub span: Span,
+    /// `title`, a template (over `${selection…}` on a pushed screen).
+    pub title: Option<Spanned<Text>>,
+    /// The components the layout places (every `component:` of the layout tree), in order.
+    pub placed: Vec<Spanned<String>>,
+    /// The action bindings of `actions`.
+    pub actions: Vec<ActionBinding>,
+}
+
+impl Screen {
+    /// Whether the layout places the component `name`.
+    pub fn places(&self, name: &str) -> bool {
+        self.placed.iter().any(|placed| placed.value == name)
+    }
+
+    /// How the screen is named in a message.
+    pub fn describe(&self) -> String {
+        match &self.name {
+            Some(name) => format!("screen `{}`", name.value),
+            None => "the screen".to_owned(),
+        }
+    }
+}
+
+/// One binding of a screen's `actions`: a registry action by `action`, or one declared inline
+/// (`name` plus the action's fields, of which only `push` matters here).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ActionBinding {
+    /// The span of the binding's map.
+    pub span: Span,
+    /// `action`: the registry action it fires.
+    pub action: Option<Spanned<String>>,
+    /// `push` written on the binding itself (an inline push declaration).
+    pub push: Option<Spanned<String>>,
+    /// `from`: the component whose focused row is `${selection…}`.
+    pub from: Option<Spanned<String>>,
+    /// `bind`: the action's inputs, or on a push the pushed screen's source parameters.
+    pub bind: Vec<Bind>,
+    /// `confirm`, a template over `${selection…}`.
+    pub confirm: Option<Spanned<Text>>,
+}
+
+/// An action of the top-level `actions` map, as far as it pushes a screen.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Action {
+    /// Its key.
+    pub name: Spanned<String>,
+    /// `push`: the screen it opens.
+    pub push: Option<Spanned<String>>,
+}
+
+/// One boot prompt of `app.prompts`: its value becomes the environment variable `key`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Prompt {
+    /// `key`: the environment variable written.
+    pub key: Spanned<String>,
+    /// `label`: the form field's caption.
+    pub label: Option<Spanned<String>>,
+}
+
+/// The dashboard's side of a document.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Dashboard {
+    /// `tui.screen` (one, unnamed) or `tui.screens`, in source order.
+    pub screens: Vec<Screen>,
+    /// `tui.initial`: the root screen of `tui.screens`.
+    pub initial: Option<Spanned<String>>,
+    /// The top-level `actions` map.
+    pub actions: Vec<Action>,
+    /// `app.prompts`.
+    pub prompts: Vec<Prompt>,
+}
+
+impl Dashboard {
+    /// The screen named `name`.
+    pub fn screen(&self, name: &str) -> Option<&Screen> {
+        self.screens
+            .iter()
+            .find(|screen| screen.name.as_ref().is_some_and(|own| own.value == name))
+    }
+
+    /// The screen a binding pushes: its own `push`, else the `push` of the registry action it
+    /// names.
+    pub fn push_target<'a>(&'a self, binding: &'a ActionBinding) -> Option<&'a Spanned<String>> {
+        binding.push.as_ref().or_else(|| {
+            let action = binding.action.as_ref()?;
+            self.actions
+                .iter()
+                .find(|declared| declared.name.value == action.value)?
+                .push
+                .as_ref()
+        })
+    }
+
+    /// Every push binding, with the screen it is written on and the screen it pushes.
+    pub fn pushes(&self) -> impl Iterator<Item = Push<'_>> {
+        self.screens.iter().flat_map(move |screen| {
+            screen.actions.iter().filter_map(move |binding| {
+                Some(Push {
+                    on: screen,
+                    binding,
+                    target: self.push_target(binding)?,
+                })
+            })
+        })
+    }
+
+    /// Whether the screen is shown without a push: the single `tui.screen`, the `initial` one, or
+    /// one no binding pushes (with no `initial` the dashboard could open any of them).
+    pub fn is_root(&self, screen: &Screen) -> bool {
+        let Some(name) = &screen.name else {
+            return true;
+        };
+        if self
+            .initial
+            .as_ref()
+            .is_some_and(|initial| initial.value == name.value)
+        {
+            return true;
+        }
+        !self.pushes().any(|push| push.target.value == name.value)
+    }
+
+    /// The boot prompt whose `key` is `name`.
+    pub fn prompt(&self, name: &str) -> Option<&Prompt> {
+        self.prompts.iter().find(|prompt| prompt.key.value == name)
+    }
+}
+
+/// A binding that pushes a screen.
+#[derive(Clone, Copy, Debug)]
+pub struct Push<'a> {
+    /// The screen the binding is written on.
+    pub on: &'a Screen,
+    /// The binding.
+    pub binding: &'a ActionBinding,
+    /// The pushed screen's name, as written.
+    pub target: &'a Spanned<String>,
+}
