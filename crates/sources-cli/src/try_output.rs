@@ -43,7 +43,8 @@ pub struct Printing<'a> {
     pub width: Option<u16>,
 }
 
-/// The column titles of the table component bound to `entry`, if any.
+/// The titles of the drawn (not `hidden`) columns of the table component bound to `entry`, if
+/// any.
 pub fn bound_columns(config: &Config, entry: &str) -> Vec<String> {
     config
         .components
@@ -62,6 +63,7 @@ pub fn bound_columns(config: &Config, entry: &str) -> Vec<String> {
             component
                 .columns
                 .iter()
+                .filter(|column| !column.hidden)
                 .filter_map(|column| column.title.as_ref().map(|title| title.value.clone()))
                 .collect::<Vec<_>>()
         })

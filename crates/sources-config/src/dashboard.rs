@@ -117,6 +117,8 @@ pub struct Column {
     pub sortable: Option<Spanned<bool>>,
     /// The dot-paths of `value` (one, or a list tried in order).
     pub value: Vec<Spanned<String>>,
+    /// `hidden: true`: not drawn, but still in the row (`${cursor.Title}` reads it).
+    pub hidden: bool,
 }
 
 /// One `PARAM: TEMPLATE` of a `bind` map.

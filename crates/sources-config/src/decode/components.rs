@@ -162,6 +162,8 @@ impl Decoder {
             title: str_at(map, "title"),
             sortable,
             value,
+            hidden: get(map, "hidden")
+                .is_some_and(|entry| matches!(entry.value.value, Value::Bool(true))),
         })
     }
 }
