@@ -143,13 +143,49 @@ fn unknown_component(
     message: String,
     out: &mut Collector,
 ) {
-    let name = named.value.as_str();
-    if names.contains(&name) {
+    if names.contains(&named.value.as_str()) {
         return;
     }
-    let mut diagnostic = Diagnostic::new(Rule::UnknownComponent, named.span, message)
-        .with_label("no component of `tui.components` has this name");
-    let suggestions = did_you_mean(name, names.iter().copied());
+    out.push(unknown_name(
+        Rule::UnknownComponent,
+        named,
+        names.iter().copied(),
+        message,
+        "no component of `tui.components` has this name",
+        format!(
+            "define a component named `{}` under `tui.components`, or name an existing one",
+            named.value
+        ),
+    ));
+}
+
+fn unknown(config: &Config, reference: &SourceRef, message: String) -> Diagnostic {
+    unknown_name(
+        Rule::UnknownSource,
+        &reference.name,
+        config.names(),
+        message,
+        "no entry of `data.sources` has this name",
+        format!(
+            "declare `{}` under `data.sources`, or name an existing entry",
+            reference.name.value
+        ),
+    )
+}
+
+/// A name that names nothing of its kind: the message, a did-you-mean over `candidates` with a
+/// rename fix, or `otherwise` as the help when nothing is close.
+pub(crate) fn unknown_name<'a>(
+    rule: Rule,
+    named: &Spanned<String>,
+    candidates: impl IntoIterator<Item = &'a str>,
+    message: String,
+    label: &str,
+    otherwise: String,
+) -> Diagnostic {
+    let name = named.value.as_str();
+    let suggestions = did_you_mean(name, candidates);
+    let mut diagnostic = Diagnostic::new(rule, named.span, message).with_label(label);
     match suggestions.first() {
         Some(best) => {
             let list: Vec<String> = suggestions.iter().map(|s| format!("`{s}`")).collect();
@@ -162,37 +198,7 @@ fn unknown_component(
                 );
             }
         }
-        None => {
-            diagnostic = diagnostic.with_help(format!(
-                "define a component named `{name}` under `tui.components`, or name an existing one"
-            ));
-        }
-    }
-    out.push(diagnostic);
-}
-
-fn unknown(config: &Config, reference: &SourceRef, message: String) -> Diagnostic {
-    let name = &reference.name.value;
-    let suggestions = did_you_mean(name, config.names());
-    let mut diagnostic = Diagnostic::new(Rule::UnknownSource, reference.name.span, message)
-        .with_label("no entry of `data.sources` has this name");
-    match suggestions.first() {
-        Some(best) => {
-            let list: Vec<String> = suggestions.iter().map(|s| format!("`{s}`")).collect();
-            diagnostic = diagnostic.with_help(format!("did you mean {}?", list.join(" or ")));
-            if let Some(span) = name_span(reference.name.span, name) {
-                diagnostic = diagnostic.with_replacement(
-                    format!("Rename `{name}` to `{best}`"),
-                    span,
-                    *best,
-                );
-            }
-        }
-        None => {
-            diagnostic = diagnostic.with_help(format!(
-                "declare `{name}` under `data.sources`, or name an existing entry"
-            ));
-        }
+        None => diagnostic = diagnostic.with_help(otherwise),
     }
     diagnostic
 }
