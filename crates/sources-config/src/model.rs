@@ -570,7 +570,8 @@ pub struct Compose {
     /// Required, non-empty.
     #[schemars(required)]
     pub parts: Option<Field<NamedMap<String>>>,
-    /// `fail` aborts on any part's error; `skip` leaves failed parts out. Default: `fail`.
+    /// `fail` aborts on any part's error; `skip` leaves failed parts out (and fails only when
+    /// every part fails). Default: `fail`.
     pub on_error: Option<Field<OnError>>,
 }
 
@@ -587,10 +588,12 @@ pub struct Join {
     /// Required, at least one.
     #[schemars(required)]
     pub lookups: Option<Field<NamedMap<JoinLookup>>>,
-    /// `separate` keeps the lookup results beside the driver row; `merged` merges them into it.
-    /// Default: `separate`.
+    /// `separate` gives `{row: DRIVER_ROW, LOOKUP: RESULT, …}` per driver row; `merged` puts each
+    /// lookup's keys into the driver row (both maps), a key the row already has becoming
+    /// `LOOKUP_KEY`. Default: `separate`.
     pub emit: Option<Field<Emit>>,
-    /// `fail` aborts on any lookup error; `skip` leaves failed lookups out. Default: `fail`.
+    /// `fail` aborts on any lookup error; `skip` drops the driver row whose lookup failed.
+    /// Default: `fail`.
     pub on_error: Option<Field<OnError>>,
 }
 

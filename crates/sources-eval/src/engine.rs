@@ -500,6 +500,7 @@ impl<'c> Engine<'c> {
                     .as_ref()
                     .is_some_and(|on_error| on_error.value == OnError::Skip);
                 let mut out = serde_json::Map::new();
+                let mut last_error = None;
                 for part in compose.parts.iter().flat_map(|parts| parts.value.iter()) {
                     let input = &part.value.value;
                     match self
@@ -518,11 +519,17 @@ impl<'c> Engine<'c> {
                                 "compose `{name}`: part `{}` left out by `on_error: skip`: {error}",
                                 part.name.value
                             ));
+                            last_error = Some(error);
                         }
                         Err(error) => return Err(fail(Cause::from(error))),
                     }
                 }
-                Ok(Output::Value(Value::Object(out)))
+                // `skip` leaves failed parts out, but a compose whose every part failed has
+                // nothing to give: that is an error, as it is in the dashboard.
+                match last_error {
+                    Some(error) if out.is_empty() => Err(fail(Cause::from(error))),
+                    _ => Ok(Output::Value(Value::Object(out))),
+                }
             }
             Body::Join(join) => self
                 .join(name, join, params, stack)

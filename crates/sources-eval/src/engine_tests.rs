@@ -794,12 +794,12 @@ async fn join_emits_separate_or_merged_rows() {
     let separate = value_of(&engine, "with_apps", &[]).await.expect("joined");
     assert_eq!(
         separate[1],
-        json!({"id": "j2", "app": "a2", "detail": {"name": "name-a2", "id": "not-mine"}})
+        json!({"row": {"id": "j2", "app": "a2"}, "detail": {"name": "name-a2", "id": "not-mine"}})
     );
     let merged = value_of(&engine, "merged", &[]).await.expect("joined");
     assert_eq!(
         merged[0],
-        json!({"id": "j1", "app": "a1", "name": "name-a1"})
+        json!({"id": "j1", "app": "a1", "name": "name-a1", "detail_id": "not-mine"})
     );
     assert_eq!(
         run.io.http_log().len(),

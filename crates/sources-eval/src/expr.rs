@@ -1,11 +1,15 @@
-//! CEL expressions over rows: an item's fields are top-level names and `params.NAME` holds the
-//! entry's parameters (strings).
+//! CEL expressions over rows, with the names and semantics the format's origin gives its
+//! expressions: an item's fields are top-level names, the whole item is `item` (how a plain text
+//! line is read), `params.NAME` holds the operator's own parameters, a field the item does not
+//! have is `null` rather than an error (also under a missing parent: `status.phase` on an item
+//! without `status`), and a predicate is true for `true`, a non-zero number or a non-empty string.
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
+use cel::common::ast::{EntryExpr, Expr as Node};
 use cel::objects::{Key, Map};
-use cel::{Context, Program};
+use cel::{Context, IdedExpr, Program};
 use serde_json::Value;
 
 use crate::error::Cause;
@@ -15,6 +19,8 @@ pub struct Expr {
     program: Program,
     field: String,
     text: String,
+    /// The field paths the expression reads from the item (see [`field_paths`]).
+    paths: Vec<Vec<String>>,
 }
 
 impl std::fmt::Debug for Expr {
@@ -34,6 +40,7 @@ impl Expr {
         // compile on a thread with a stack big enough for the recursive parser.
         match sources_check::compile_program(text) {
             Ok(program) => Ok(Expr {
+                paths: field_paths(program.expression()),
                 program,
                 field,
                 text: text.to_owned(),
@@ -54,13 +61,21 @@ impl Expr {
         &self.text
     }
 
-    /// Evaluates over `item` (its fields become top-level names) with `params`.
+    /// Evaluates over `item` (its fields become top-level names, a missing one `null`; the whole
+    /// item is `item` unless it has a field of that name) with `params`.
     pub fn eval(&self, item: &Value, params: &BTreeMap<String, Value>) -> Result<Value, Cause> {
         let mut context = Context::default();
-        if let Value::Object(fields) = item {
-            for (name, value) in fields {
-                context.add_variable_from_value(name.as_str(), to_cel(value));
-            }
+        let empty = serde_json::Map::new();
+        let fields = match item {
+            Value::Object(fields) => fields,
+            _ => &empty,
+        };
+        let filled = self.filled(fields);
+        for (name, value) in filled.as_ref().unwrap_or(fields) {
+            context.add_variable_from_value(name.as_str(), to_cel(value));
+        }
+        if !fields.contains_key("item") {
+            context.add_variable_from_value("item", to_cel(item));
         }
         let params: HashMap<Key, cel::Value> = params
             .iter()
@@ -81,15 +96,36 @@ impl Expr {
             .map_err(|_| self.error(format!("the result ({result:?}) has no JSON form")))
     }
 
-    /// Evaluates a condition: the result must be a boolean.
+    /// Evaluates a predicate: true for `true`, a non-zero number or a non-empty string; false for
+    /// anything else (`false`, `null`, zero, `""`, a list or a map).
     pub fn eval_bool(&self, item: &Value, params: &BTreeMap<String, Value>) -> Result<bool, Cause> {
-        match self.eval(item, params)? {
-            Value::Bool(flag) => Ok(flag),
-            other => Err(self.error(format!(
-                "expected a boolean, got {} `{other}`",
-                crate::path::kind(&other)
-            ))),
+        Ok(match self.eval(item, params)? {
+            Value::Bool(flag) => flag,
+            Value::Number(number) => number.as_f64().is_some_and(|number| number != 0.0),
+            Value::String(text) => !text.is_empty(),
+            _ => false,
+        })
+    }
+
+    /// The item's fields with every path the expression reads and the item lacks filled in
+    /// (`null` at the end, maps on the way), or `None` when nothing is missing.
+    fn filled(
+        &self,
+        fields: &serde_json::Map<String, Value>,
+    ) -> Option<serde_json::Map<String, Value>> {
+        let missing: Vec<&Vec<String>> = self
+            .paths
+            .iter()
+            .filter(|path| !present(fields, path))
+            .collect();
+        if missing.is_empty() {
+            return None;
         }
+        let mut filled = fields.clone();
+        for path in missing {
+            fill(&mut filled, path);
+        }
+        Some(filled)
     }
 
     /// An error about this expression.
@@ -98,6 +134,114 @@ impl Expr {
             field: self.field.clone(),
             expression: self.text.clone(),
             detail,
+        }
+    }
+}
+
+/// Whether `fields` has every step of `path` (a `null` on the way counts as missing).
+fn present(fields: &serde_json::Map<String, Value>, path: &[String]) -> bool {
+    let Some((first, rest)) = path.split_first() else {
+        return true;
+    };
+    match (fields.get(first), rest.is_empty()) {
+        (Some(_), true) => true,
+        (Some(Value::Object(inner)), false) => present(inner, rest),
+        // A scalar or list on the way is the item's own value: selecting into it is the
+        // expression's error to report, not a missing field.
+        (Some(Value::Null) | None, _) => false,
+        (Some(_), false) => true,
+    }
+}
+
+/// Fills `path` into `fields`: maps where a step is missing or `null`, `null` at the end.
+fn fill(fields: &mut serde_json::Map<String, Value>, path: &[String]) {
+    let Some((first, rest)) = path.split_first() else {
+        return;
+    };
+    let slot = fields.entry(first.clone()).or_insert(Value::Null);
+    if rest.is_empty() {
+        return;
+    }
+    if slot.is_null() {
+        *slot = Value::Object(serde_json::Map::new());
+    }
+    if let Value::Object(inner) = slot {
+        fill(inner, rest);
+    }
+}
+
+/// The field paths an expression reads from the item: each chain of field selections that starts
+/// at a name (`status.phase` gives `[status, phase]`, `name` gives `[name]`), except `params`,
+/// `item` and the variables of a comprehension (`rows.all(r, r.ok)`). A selection under a
+/// `has(…)` test is left to the test.
+fn field_paths(root: &IdedExpr) -> Vec<Vec<String>> {
+    let mut locals: Vec<&str> = vec!["params", "item"];
+    let mut chains: Vec<Vec<String>> = Vec::new();
+    let mut stack = vec![root];
+    while let Some(node) = stack.pop() {
+        if let Some(chain) = chain(node) {
+            if !chains.contains(&chain) {
+                chains.push(chain);
+            }
+            continue;
+        }
+        match &node.expr {
+            Node::Select(select) => stack.push(&select.operand),
+            Node::Call(call) => {
+                stack.extend(call.target.as_deref());
+                stack.extend(call.args.iter());
+            }
+            Node::List(list) => stack.extend(list.elements.iter()),
+            Node::Map(map) => {
+                for entry in &map.entries {
+                    if let EntryExpr::MapEntry(entry) = &entry.expr {
+                        stack.push(&entry.key);
+                        stack.push(&entry.value);
+                    }
+                }
+            }
+            Node::Struct(object) => {
+                for entry in &object.entries {
+                    if let EntryExpr::StructField(field) = &entry.expr {
+                        stack.push(&field.value);
+                    }
+                }
+            }
+            Node::Comprehension(comprehension) => {
+                locals.push(&comprehension.iter_var);
+                locals.extend(comprehension.iter_var2.as_deref());
+                locals.push(&comprehension.accu_var);
+                stack.extend([
+                    &comprehension.iter_range,
+                    &comprehension.accu_init,
+                    &comprehension.loop_cond,
+                    &comprehension.loop_step,
+                    &comprehension.result,
+                ]);
+            }
+            Node::Ident(_) | Node::Literal(_) | Node::Unspecified => {}
+        }
+    }
+    chains.retain(|chain| !locals.contains(&chain[0].as_str()));
+    chains
+}
+
+/// The names of a chain of plain selections ending at a name, outermost last.
+fn chain(node: &IdedExpr) -> Option<Vec<String>> {
+    let mut names = Vec::new();
+    let mut at = node;
+    loop {
+        match &at.expr {
+            Node::Ident(name) => {
+                names.push(name.clone());
+                names.reverse();
+                return Some(names);
+            }
+            Node::Select(select) if !select.test => {
+                names.push(select.field.clone());
+                at = &select.operand;
+            }
+            _ => return None,
         }
     }
 }
@@ -168,21 +312,58 @@ mod tests {
     }
 
     #[test]
+    fn a_missing_field_is_null_and_a_predicate_follows_the_origins_truth() {
+        let none = BTreeMap::new();
+        let missing = Expr::compile("where", "status.phase == 'Running'").expect("compiles");
+        assert!(!missing.eval_bool(&json!({"rev": 1}), &none).expect("null"));
+        assert!(
+            missing
+                .eval_bool(&json!({"status": {"phase": "Running"}}), &none)
+                .expect("present")
+        );
+        let null = Expr::compile("keep.x", "missing_field").expect("compiles");
+        assert_eq!(
+            null.eval(&json!({"rev": 1}), &none).expect("null"),
+            json!(null)
+        );
+        let truth = Expr::compile("where", "value").expect("compiles");
+        let truths: Vec<bool> = [
+            json!(1),
+            json!(0),
+            json!("x"),
+            json!(""),
+            json!(null),
+            json!([1]),
+        ]
+        .into_iter()
+        .map(|value| {
+            truth
+                .eval_bool(&json!({"value": value}), &none)
+                .expect("truth")
+        })
+        .collect();
+        assert_eq!(truths, [true, false, true, false, false, false]);
+        let line = Expr::compile("where", "item.contains('ERROR')").expect("compiles");
+        assert!(
+            line.eval_bool(&json!("an ERROR here"), &none)
+                .expect("item")
+        );
+        let local = Expr::compile("where", "rows.all(r, r.ok)").expect("compiles");
+        assert!(
+            local
+                .eval_bool(&json!({"rows": [{"ok": true}]}), &none)
+                .expect("local")
+        );
+    }
+
+    #[test]
     fn errors_name_the_field_and_the_expression() {
-        let expr = Expr::compile("where", "missing_field > 1").expect("compiles");
+        let expr = Expr::compile("where", "rev.x > 1").expect("compiles");
         let error = expr
             .eval_bool(&json!({"rev": 1}), &BTreeMap::new())
-            .expect_err("undeclared");
+            .expect_err("not a map");
         let text = error.to_string();
-        assert!(text.starts_with("where `missing_field > 1`: "), "{text}");
-        let not_bool = Expr::compile("where", "rev").expect("compiles");
-        assert_eq!(
-            not_bool
-                .eval_bool(&json!({"rev": 1}), &BTreeMap::new())
-                .expect_err("not bool")
-                .to_string(),
-            "where `rev`: expected a boolean, got a number `1`"
-        );
+        assert!(text.starts_with("where `rev.x > 1`: "), "{text}");
         let broken = Expr::compile("by", "rev +").expect_err("does not compile");
         assert!(broken.to_string().starts_with("by `rev +`: "), "{broken}");
     }

@@ -55,8 +55,14 @@ pub fn filter(value: Value, condition: &Expr, params: &Params) -> Result<Value, 
     }
 }
 
-/// Replaces each row by the keys of `keep`, in the order written.
+/// Replaces each row by the keys of `keep`, in the order written. A row that is not a map is
+/// dropped (a single value that is not one becomes `null`).
 pub fn project(value: Value, keep: &[(String, Expr)], params: &Params) -> Result<Value, Cause> {
+    let value = match value {
+        Value::Array(rows) => Value::Array(rows.into_iter().filter(Value::is_object).collect()),
+        single if !single.is_object() => return Ok(Value::Null),
+        single => single,
+    };
     map_rows(value, |row, index| {
         let mut out = Map::new();
         for (key, expr) in keep {
@@ -70,15 +76,11 @@ pub fn project(value: Value, keep: &[(String, Expr)], params: &Params) -> Result
 }
 
 /// Adds the keys of `compute` to each row (a computed key replaces an existing one). Every
-/// expression sees the row as it came in.
+/// expression sees the row as it came in. A row that is not a map passes through unchanged.
 pub fn derive(value: Value, compute: &[(String, Expr)], params: &Params) -> Result<Value, Cause> {
     map_rows(value, |row, index| {
         let Value::Object(fields) = &row else {
-            let detail = format!("the row is {}, not an object", crate::path::kind(&row));
-            return Err(match compute.first() {
-                Some((_, expr)) => with_row(index, expr.error(detail)),
-                None => Cause::Unsupported(detail),
-            });
+            return Ok(row);
         };
         let mut out = fields.clone();
         for (key, expr) in compute {
@@ -91,7 +93,8 @@ pub fn derive(value: Value, compute: &[(String, Expr)], params: &Params) -> Resu
     })
 }
 
-/// Sorts rows by the key `by` computes, ascending or descending; equal keys keep their order.
+/// Sorts rows by the key `by` computes ([`compare`]), ascending or descending; equal keys keep
+/// their order.
 pub fn sort(value: Value, by: &Expr, descending: bool, params: &Params) -> Result<Value, Cause> {
     let Value::Array(rows) = value else {
         return Ok(value);
@@ -127,21 +130,14 @@ fn map_rows(
     }
 }
 
-fn rank(value: &Value) -> u8 {
-    match value {
-        Value::Null => 0,
-        Value::Bool(_) => 1,
-        Value::Number(_) => 2,
-        Value::String(_) => 3,
-        Value::Array(_) => 4,
-        Value::Object(_) => 5,
-    }
-}
-
-/// A total order on JSON values: null < booleans < numbers < strings < lists < objects; lists
-/// compare item by item.
+/// The sort order of the format's origin: a missing key (`null`) first, numbers numerically,
+/// strings lexically, `false` before `true`, and anything else (mixed kinds, lists, maps) by its
+/// string form.
 pub fn compare(a: &Value, b: &Value) -> Ordering {
     match (a, b) {
+        (Value::Null, Value::Null) => Ordering::Equal,
+        (Value::Null, _) => Ordering::Less,
+        (_, Value::Null) => Ordering::Greater,
         (Value::Bool(x), Value::Bool(y)) => x.cmp(y),
         (Value::Number(x), Value::Number(y)) => match (x.as_i64(), y.as_i64()) {
             (Some(x), Some(y)) => x.cmp(&y),
@@ -151,16 +147,15 @@ pub fn compare(a: &Value, b: &Value) -> Ordering {
                 .total_cmp(&y.as_f64().unwrap_or(f64::NAN)),
         },
         (Value::String(x), Value::String(y)) => x.cmp(y),
-        (Value::Array(x), Value::Array(y)) => x
-            .iter()
-            .zip(y)
-            .map(|(x, y)| compare(x, y))
-            .find(|order| order.is_ne())
-            .unwrap_or_else(|| x.len().cmp(&y.len())),
-        (Value::Object(x), Value::Object(y)) => Value::Object(x.clone())
-            .to_string()
-            .cmp(&Value::Object(y.clone()).to_string()),
-        _ => rank(a).cmp(&rank(b)),
+        _ => string_form(a).cmp(&string_form(b)),
+    }
+}
+
+/// A value as text: a string as itself, anything else as its JSON.
+fn string_form(value: &Value) -> std::borrow::Cow<'_, str> {
+    match value {
+        Value::String(text) => std::borrow::Cow::Borrowed(text),
+        other => std::borrow::Cow::Owned(other.to_string()),
     }
 }
 
@@ -215,8 +210,8 @@ mod tests {
             out[2],
             json!({"id": "c", "health": "Degraded", "rev": 7, "next": 8})
         );
-        let rows = json!([{"rev": 1}, {"id": "no rev"}]);
-        let error = derive(rows, &compute, &Params::new()).expect_err("row 1 has no rev");
+        let rows = json!([{"rev": 1}, {"rev": "no number"}]);
+        let error = derive(rows, &compute, &Params::new()).expect_err("row 1 has no number");
         let text = error.to_string();
         assert!(text.starts_with("compute.next `rev + 1`: "), "{text}");
         assert!(text.ends_with("(row 1)"), "{text}");
@@ -244,11 +239,29 @@ mod tests {
     }
 
     #[test]
-    fn compare_orders_kinds_and_numbers() {
+    fn compare_follows_the_origins_sort_order() {
         assert_eq!(compare(&json!(2), &json!(10)), Ordering::Less);
         assert_eq!(compare(&json!(2.5), &json!(2)), Ordering::Greater);
         assert_eq!(compare(&json!(null), &json!("a")), Ordering::Less);
-        assert_eq!(compare(&json!([1, 2]), &json!([1, 3])), Ordering::Less);
-        assert_eq!(compare(&json!([1]), &json!([1, 0])), Ordering::Less);
+        assert_eq!(compare(&json!(false), &json!(true)), Ordering::Less);
+        assert_eq!(compare(&json!("b"), &json!("a")), Ordering::Greater);
+        // Mixed kinds by their string form: "10" < "9" as text.
+        assert_eq!(compare(&json!(10), &json!("9")), Ordering::Less);
+        assert_eq!(compare(&json!(true), &json!("abc")), Ordering::Greater);
+    }
+
+    #[test]
+    fn project_drops_and_derive_keeps_a_row_that_is_not_a_map() {
+        let rows = json!([{"rev": 1}, "a line", 3]);
+        let keep = vec![("rev".to_owned(), expr("keep.rev", "rev"))];
+        assert_eq!(
+            project(rows.clone(), &keep, &Params::new()).expect("ok"),
+            json!([{"rev": 1}])
+        );
+        let compute = vec![("next".to_owned(), expr("compute.next", "rev + 1"))];
+        assert_eq!(
+            derive(rows, &compute, &Params::new()).expect("ok"),
+            json!([{"rev": 1, "next": 2}, "a line", 3])
+        );
     }
 }

@@ -209,7 +209,8 @@ impl<'c> Engine<'c> {
             .unwrap_or_default();
         let typed = crate::params::typed(&declared, params);
         let mut out = Vec::with_capacity(rows.len());
-        for (index, mut row) in rows.into_iter().enumerate() {
+        'rows: for (index, row) in rows.into_iter().enumerate() {
+            let mut results = Vec::with_capacity(lookups.len());
             for lookup in &lookups {
                 let mut bound = BTreeMap::new();
                 for (param, expr) in &lookup.on {
@@ -253,40 +254,56 @@ impl<'c> Engine<'c> {
                     },
                 };
                 match result {
-                    Ok(value) => attach(&mut row, &lookup.name, value, merged),
-                    Err(error) if skip => self.trace.warn(&format!(
-                        "join `{name}`: lookup `{}` for driver row {index} left out by `on_error: skip`: {error}",
-                        lookup.name
-                    )),
+                    Ok(value) => results.push((lookup.name.clone(), value)),
+                    Err(error) if skip => {
+                        self.trace.warn(&format!(
+                            "join `{name}`: driver row {index} dropped by `on_error: skip`: lookup `{}` failed: {error}",
+                            lookup.name
+                        ));
+                        continue 'rows;
+                    }
                     Err(error) => return Err(fail(Cause::from(error))),
                 }
             }
-            out.push(row);
+            out.push(joined(row, results, merged));
         }
         Ok(Value::Array(out))
     }
 }
 
-/// Puts a lookup result on a driver row: `separate` under the lookup's name; `merged` merges an
-/// object's keys (or a one-item list's object) into the row without overwriting, and falls back
-/// to the lookup's name for anything else.
-fn attach(row: &mut Value, lookup: &str, value: Value, merged: bool) {
-    let Value::Object(fields) = row else {
-        return;
-    };
-    let object = match (&value, merged) {
-        (Value::Object(object), true) => Some(object.clone()),
-        (Value::Array(items), true) if items.len() == 1 => items[0].as_object().cloned(),
-        _ => None,
-    };
-    match object {
-        Some(object) => {
-            for (key, item) in object {
-                fields.entry(key).or_insert(item);
+/// One joined row, as the format's origin emits it: `separate` gives `{row: DRIVER_ROW, LOOKUP:
+/// RESULT, …}`; `merged` puts each lookup's keys into the driver row, a key already there becoming
+/// `LOOKUP_KEY`. A merge needs both sides to be maps: a driver row that is not one is emitted
+/// separately, and a result that is not one goes under the lookup's name.
+fn joined(row: Value, results: Vec<(String, Value)>, merged: bool) -> Value {
+    match (row, merged) {
+        (Value::Object(mut fields), true) => {
+            for (lookup, value) in results {
+                match value {
+                    Value::Object(object) => {
+                        for (key, item) in object {
+                            let key = if fields.contains_key(&key) {
+                                format!("{lookup}_{key}")
+                            } else {
+                                key
+                            };
+                            fields.insert(key, item);
+                        }
+                    }
+                    other => {
+                        fields.insert(lookup, other);
+                    }
+                }
             }
+            Value::Object(fields)
         }
-        None => {
-            fields.insert(lookup.to_owned(), value);
+        (row, _) => {
+            let mut fields = serde_json::Map::with_capacity(results.len() + 1);
+            fields.insert("row".to_owned(), row);
+            for (lookup, value) in results {
+                fields.insert(lookup, value);
+            }
+            Value::Object(fields)
         }
     }
 }

@@ -1,0 +1,84 @@
+//! Golden `sources try` runs: every `.yaml` under `testdata/try/` (operators as the format's origin
+//! runs them, over `static` inputs) names the runs to make in comment lines
+//! `# try: ENTRY [ARGS…]`, with the parameters a binding of the dashboard would give. Each run is
+//! the real binary (`sources try ENTRY -c FILE --pretty ARGS…`); its exit status, standard output
+//! and the stderr lines that start `sources:` (notes and warnings, not the trace) are compared with
+//! `FILE.try` beside the case. `UPDATE_EXPECT=1 cargo test -p sources-cli --test try_golden`
+//! re-blesses. These files are also lint golden cases (`pass-…`): they must lint clean.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use sources_testkit::process::outcome;
+
+const BLESS: &str = "UPDATE_EXPECT=1 cargo test -p sources-cli --test try_golden";
+
+fn cases(dir: &str) -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../testdata")
+        .join(dir);
+    let mut cases: Vec<PathBuf> = sources_testkit::files_under(&root)
+        .into_iter()
+        .filter(|path| path.extension().is_some_and(|ext| ext == "yaml"))
+        .collect();
+    cases.sort();
+    cases
+}
+
+/// The runs a case asks for: the words after each `# try:`.
+fn runs(text: &str) -> Vec<Vec<String>> {
+    text.lines()
+        .filter_map(|line| line.strip_prefix("# try:"))
+        .map(|args| args.split_whitespace().map(str::to_owned).collect())
+        .collect()
+}
+
+fn transcript(case: &Path) -> String {
+    let text = fs::read_to_string(case).expect("readable case");
+    let runs = runs(&text);
+    assert!(!runs.is_empty(), "{}: no `# try:` line", case.display());
+    let mut out = String::new();
+    for args in runs {
+        let (entry, rest) = args.split_first().expect("an entry after `# try:`");
+        let mut command = Command::new(env!("CARGO_BIN_EXE_sources"));
+        command
+            .args(["try", entry, "-c"])
+            .arg(case)
+            .arg("--pretty")
+            .args(rest)
+            .env_remove("SOURCES_DEMO_API")
+            .env_remove("SOURCES_CONFIG");
+        let (code, stdout, stderr) = outcome(&mut command);
+        out.push_str(&format!("$ sources try {}\n", args.join(" ")));
+        out.push_str(&format!("exit {code}\n"));
+        for line in stderr.lines().filter(|line| line.starts_with("sources:")) {
+            if !line.contains("demo backend") {
+                out.push_str(&format!("stderr: {line}\n"));
+            }
+        }
+        out.push_str(&stdout);
+        if !stdout.ends_with('\n') {
+            out.push('\n');
+        }
+    }
+    out
+}
+
+fn check(dir: &str, at_least: usize) {
+    let cases = cases(dir);
+    assert!(
+        cases.len() >= at_least,
+        "expected at least {at_least} cases under testdata/{dir}, found {}",
+        cases.len()
+    );
+    for case in cases {
+        let expected = case.with_extension("yaml.try");
+        sources_testkit::assert_file(&expected, &transcript(&case), BLESS);
+    }
+}
+
+#[test]
+fn operators_run_as_the_origin_documents() {
+    check("try", 7);
+}
