@@ -7,6 +7,7 @@
 use std::collections::HashMap;
 use std::io;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use globset::{GlobSet, GlobSetBuilder};
 
@@ -95,13 +96,14 @@ fn compile(globs: &[Glob], path: &str) -> Result<GlobSet, Error> {
     })
 }
 
-/// Finds the settings in force for files, caching what each directory resolves to.
+/// Finds the settings in force for files, caching what each directory resolves to. What it finds
+/// is shared (`Arc`), so files linted on several threads hold their settings without a copy.
 #[derive(Debug, Default)]
 pub struct Finder {
     /// The file named with `--settings`, which applies to every file.
-    named: Option<Found>,
+    named: Option<Arc<Found>>,
     /// What each directory resolves to.
-    cache: HashMap<PathBuf, Option<Found>>,
+    cache: HashMap<PathBuf, Option<Arc<Found>>>,
     /// Whether settings files are ignored (every rule at its default level).
     isolated: bool,
 }
@@ -109,7 +111,7 @@ pub struct Finder {
 impl Finder {
     /// A finder that uses `named` (from `--settings`) for every file, or walks up when `None`.
     pub fn new(named: Option<&Path>) -> Result<Finder, Error> {
-        let named = named.map(read).transpose()?;
+        let named = named.map(read).transpose()?.map(Arc::new);
         Ok(Finder {
             named,
             cache: HashMap::new(),
@@ -126,9 +128,9 @@ impl Finder {
     }
 
     /// The settings in force for a file at `path` (standard input: the current directory's).
-    pub fn for_file(&mut self, path: Option<&Path>) -> Result<Option<&Found>, Error> {
+    pub fn for_file(&mut self, path: Option<&Path>) -> Result<Option<Arc<Found>>, Error> {
         if self.named.is_some() || self.isolated {
-            return Ok(self.named.as_ref());
+            return Ok(self.named.clone());
         }
         let start = match path {
             Some(path) => absolute(path).parent().map(Path::to_path_buf),
@@ -137,11 +139,12 @@ impl Finder {
         let Some(start) = start else {
             return Ok(None);
         };
-        if !self.cache.contains_key(&start) {
-            let found = find(&start)?;
-            self.cache.insert(start.clone(), found);
+        if let Some(found) = self.cache.get(&start) {
+            return Ok(found.clone());
         }
-        Ok(self.cache.get(&start).and_then(Option::as_ref))
+        let found = find(&start)?.map(Arc::new);
+        self.cache.insert(start, found.clone());
+        Ok(found)
     }
 }
 

@@ -5,11 +5,12 @@ use std::fs;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
+use ignore::WalkBuilder;
 use sources_syntax::Syntax;
 
 pub use sources_check::input::MAX_FILE_BYTES;
 
-/// Directory names a walk never enters (besides hidden ones).
+/// Directory names a walk never enters (besides hidden ones and what ignore files ignore).
 const SKIPPED_DIRECTORIES: &[&str] = &["target", "node_modules"];
 
 /// The display name of standard input when `--stdin-filename` is not given.
@@ -58,9 +59,14 @@ pub enum Content {
     TooLarge(Option<u64>),
 }
 
-/// The inputs named by `paths` (`-` is standard input, a directory is walked), in command-line order,
-/// each file once. `stdin_filename` names standard input and picks its syntax.
-pub fn discover(paths: &[PathBuf], stdin_filename: Option<&str>) -> Result<Vec<Input>, ReadError> {
+/// The inputs named by `paths` (`-` is standard input, a directory is walked, honouring ignore
+/// files when `respect_ignore`), in command-line order, each file once. `stdin_filename` names
+/// standard input and picks its syntax.
+pub fn discover(
+    paths: &[PathBuf],
+    stdin_filename: Option<&str>,
+    respect_ignore: bool,
+) -> Result<Vec<Input>, ReadError> {
     let mut inputs = Vec::new();
     for path in paths {
         if path.as_os_str() == "-" {
@@ -79,7 +85,7 @@ pub fn discover(paths: &[PathBuf], stdin_filename: Option<&str>) -> Result<Vec<I
             source,
         })?;
         if metadata.is_dir() {
-            walk(path, &display, &mut inputs)?;
+            walk(path, &display, respect_ignore, &mut inputs)?;
         } else {
             inputs.push(Input {
                 path: display,
@@ -133,44 +139,53 @@ fn display_path(path: &Path) -> String {
     path.to_string_lossy().replace('\\', "/")
 }
 
-/// Adds every `.yaml`, `.yml` and `.toml` file under `dir`, in name order, skipping hidden
-/// directories, `target` and `node_modules`. Symbolic links to directories are not followed.
-fn walk(dir: &Path, display: &str, inputs: &mut Vec<Input>) -> Result<(), ReadError> {
-    let error = |source| ReadError {
-        path: display.to_owned(),
-        source,
-    };
-    let mut entries = fs::read_dir(dir)
-        .map_err(error)?
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(error)?;
-    entries.sort_by_key(|entry| entry.file_name());
-    for entry in entries {
-        let name = entry.file_name().to_string_lossy().into_owned();
-        let child_display = match display.trim_end_matches('/') {
-            "." => name.clone(),
-            parent => format!("{parent}/{name}"),
-        };
+/// Adds every `.yaml`, `.yml` and `.toml` file under `dir`, in name order, as ripgrep's walker
+/// finds them: hidden files and directories are skipped, and so are `target` and `node_modules`;
+/// with `respect_ignore`, so is what `.gitignore`, `.ignore` and git's exclude files (the
+/// repository's and the global one) ignore, in the walked tree and above it, inside a git
+/// repository or not. Symbolic links to directories are not followed.
+fn walk(
+    dir: &Path,
+    display: &str,
+    respect_ignore: bool,
+    inputs: &mut Vec<Input>,
+) -> Result<(), ReadError> {
+    let walker = WalkBuilder::new(dir)
+        .standard_filters(respect_ignore)
+        .hidden(true)
+        .require_git(false)
+        .follow_links(false)
+        .sort_by_file_name(|a, b| a.cmp(b))
+        .filter_entry(|entry| {
+            let skipped = entry.file_type().is_some_and(|kind| kind.is_dir())
+                && SKIPPED_DIRECTORIES
+                    .iter()
+                    .any(|name| entry.file_name() == *name);
+            entry.depth() == 0 || !skipped
+        })
+        .build();
+    for entry in walker {
+        let entry = entry.map_err(|error| walk_error(error, dir, display))?;
+        if let Some(error) = entry.error() {
+            // An ignore file that cannot be read or has an invalid line: the walk goes on without it.
+            eprintln!("sources: warning: {error}");
+        }
         let path = entry.path();
-        let file_type = entry.file_type().map_err(|source| ReadError {
-            path: child_display.clone(),
-            source,
-        })?;
+        let Some(file_type) = entry.file_type() else {
+            continue;
+        };
         if file_type.is_dir() {
-            if !name.starts_with('.') && !SKIPPED_DIRECTORIES.contains(&name.as_str()) {
-                walk(&path, &child_display, inputs)?;
-            }
             continue;
         }
-        let Some(syntax) = Syntax::from_path(&path) else {
+        let Some(syntax) = Syntax::from_path(path) else {
             continue;
         };
-        if file_type.is_symlink() && !fs::metadata(&path).is_ok_and(|target| target.is_file()) {
+        if file_type.is_symlink() && !fs::metadata(path).is_ok_and(|target| target.is_file()) {
             continue;
         }
         inputs.push(Input {
-            path: child_display,
-            origin: Origin::File(path),
+            path: shown_under(display, dir, path),
+            origin: Origin::File(path.to_path_buf()),
             syntax,
             named: false,
         });
@@ -178,32 +193,53 @@ fn walk(dir: &Path, display: &str, inputs: &mut Vec<Input>) -> Result<(), ReadEr
     Ok(())
 }
 
+/// How a path found under the walked `dir` (shown as `display`) is shown: `display`, then the
+/// path below it (no `./` in front when `display` is `.`).
+fn shown_under(display: &str, dir: &Path, path: &Path) -> String {
+    let below = display_path(path.strip_prefix(dir).unwrap_or(path));
+    match display.trim_end_matches('/') {
+        "." => below,
+        parent => format!("{parent}/{below}"),
+    }
+}
+
+/// A directory the walk could not read, named as the walk shows it.
+fn walk_error(error: ignore::Error, dir: &Path, display: &str) -> ReadError {
+    let path = error_path(&error).map_or_else(
+        || display.to_owned(),
+        |path| match path.strip_prefix(dir) {
+            Ok(below) if below.as_os_str().is_empty() => display.to_owned(),
+            _ => shown_under(display, dir, path),
+        },
+    );
+    let message = error.to_string();
+    let source = error
+        .into_io_error()
+        .unwrap_or_else(|| io::Error::other(message));
+    ReadError { path, source }
+}
+
+/// The path an error of the walk is about, when it names one.
+fn error_path(error: &ignore::Error) -> Option<&Path> {
+    match error {
+        ignore::Error::WithPath { path, .. } => Some(path),
+        ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => {
+            error_path(err)
+        }
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[test]
-    fn walks_config_files_in_name_order_and_skips_hidden_target_and_node_modules() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let root = dir.path();
-        for dir in ["b", ".git", "target", "node_modules", "a"] {
-            fs::create_dir(root.join(dir)).expect("mkdir");
-        }
-        for file in [
-            "b/z.yaml",
-            "b/a.toml",
-            "a/c.yml",
-            "a/notes.txt",
-            ".git/x.yaml",
-            "target/x.yaml",
-            "node_modules/x.yaml",
-            "top.yaml",
-        ] {
-            fs::write(root.join(file), "").expect("write");
-        }
-        let inputs = discover(&[root.to_path_buf()], None).expect("discover");
+    /// The paths `discover` finds under `root`, shown relative to it.
+    fn walked(root: &Path, respect_ignore: bool) -> Vec<String> {
+        let inputs = discover(&[root.to_path_buf()], None, respect_ignore).expect("discover");
+        assert!(inputs.iter().all(|input| !input.named));
         let prefix = display_path(root);
-        let shown: Vec<String> = inputs
+        inputs
             .iter()
             .map(|input| {
                 input
@@ -212,10 +248,87 @@ mod tests {
                     .unwrap_or(&input.path)
                     .to_owned()
             })
-            .collect();
-        assert_eq!(shown, ["/a/c.yml", "/b/a.toml", "/b/z.yaml", "/top.yaml"]);
-        assert!(inputs.iter().all(|input| !input.named));
-        assert_eq!(inputs[1].syntax, Syntax::Toml);
+            .collect()
+    }
+
+    #[test]
+    fn walks_config_files_in_name_order_and_skips_hidden_target_node_modules_and_ignored() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let root = dir.path();
+        for dir in [
+            "b",
+            ".git",
+            "target",
+            "node_modules",
+            "a",
+            "built",
+            "a/deep",
+        ] {
+            fs::create_dir(root.join(dir)).expect("mkdir");
+        }
+        for (file, text) in [
+            ("b/z.yaml", ""),
+            ("b/a.toml", ""),
+            ("a/c.yml", ""),
+            ("a/notes.txt", ""),
+            ("a/deep/kept.yaml", ""),
+            ("a/deep/scratch.yaml", ""),
+            (".git/x.yaml", ""),
+            (".hidden.yaml", ""),
+            ("target/x.yaml", ""),
+            ("node_modules/x.yaml", ""),
+            ("built/x.yaml", ""),
+            ("top.yaml", ""),
+            (".gitignore", "built/\n"),
+            ("a/.ignore", "scratch.yaml\n"),
+        ] {
+            fs::write(root.join(file), text).expect("write");
+        }
+        assert_eq!(
+            walked(root, true),
+            [
+                "/a/c.yml",
+                "/a/deep/kept.yaml",
+                "/b/a.toml",
+                "/b/z.yaml",
+                "/top.yaml"
+            ]
+        );
+        assert_eq!(
+            walked(root, false),
+            [
+                "/a/c.yml",
+                "/a/deep/kept.yaml",
+                "/a/deep/scratch.yaml",
+                "/b/a.toml",
+                "/b/z.yaml",
+                "/built/x.yaml",
+                "/top.yaml"
+            ]
+        );
+        let inputs = discover(&[root.join("b")], None, true).expect("discover");
+        assert_eq!(inputs[0].syntax, Syntax::Toml);
+    }
+
+    #[test]
+    fn a_walk_from_the_current_directory_shows_paths_without_a_leading_dot() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        fs::create_dir(dir.path().join("a")).expect("mkdir");
+        let file = dir.path().join("a/c.yaml");
+        fs::write(&file, "").expect("write");
+        assert_eq!(
+            shown_under(".", Path::new("."), Path::new("./a/c.yaml")),
+            "a/c.yaml"
+        );
+        assert_eq!(
+            shown_under("dir/", Path::new("dir/"), Path::new("dir/a/c.yaml")),
+            "dir/a/c.yaml"
+        );
+        let root = display_path(dir.path());
+        assert_eq!(
+            shown_under(&root, dir.path(), &file),
+            format!("{root}/a/c.yaml")
+        );
     }
 
     #[test]
@@ -226,6 +339,7 @@ mod tests {
         let inputs = discover(
             &[file.clone(), PathBuf::from("-"), file.clone()],
             Some("piped.toml"),
+            true,
         )
         .expect("discover");
         assert_eq!(inputs.len(), 2);
@@ -238,7 +352,8 @@ mod tests {
 
     #[test]
     fn a_missing_path_is_an_error_naming_it() {
-        let error = discover(&[PathBuf::from("no/such/file.yaml")], None).expect_err("missing");
+        let error =
+            discover(&[PathBuf::from("no/such/file.yaml")], None, true).expect_err("missing");
         assert_eq!(error.path, "no/such/file.yaml");
         assert_eq!(error.to_string(), "cannot read `no/such/file.yaml`");
     }

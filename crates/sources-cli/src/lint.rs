@@ -17,15 +17,16 @@ use crate::fix::{self, FixMode};
 use crate::inputs::{self, Content, Input, MAX_FILE_BYTES, Origin, ReadError};
 use crate::render::{self, Format, RenderOptions};
 use crate::report::{FileReport, Summary};
-use crate::settings_file;
-use sources_check::settings_file::Finder;
+use crate::{parallel, settings_file};
+use sources_check::settings_file::{Finder, Found};
 
 /// Arguments of `sources lint`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Files and directories to lint; `-` reads standard input. Directories are walked for
-    /// `.yaml`, `.yml` and `.toml` files that have a `data.sources` block (hidden directories,
-    /// `target` and `node_modules` are skipped); files named here are always linted.
+    /// `.yaml`, `.yml` and `.toml` files that have a `data.sources` block (hidden files and
+    /// directories, `target`, `node_modules` and what `.gitignore` and `.ignore` files ignore
+    /// are skipped); files named here are always linted.
     #[arg(default_value = ".")]
     pub paths: Vec<PathBuf>,
     /// Output format [default: human when standard output is a terminal, short otherwise].
@@ -53,6 +54,13 @@ pub struct Args {
     /// `.sources-lint.toml`) found by walking up from each file's directory.
     #[arg(long, value_name = "PATH")]
     pub settings: Option<PathBuf>,
+    /// Walk directories without honouring `.gitignore`, `.ignore` and git's exclude files (hidden
+    /// entries, `target` and `node_modules` are still skipped).
+    #[arg(long)]
+    pub no_ignore: bool,
+    /// Lint on N threads; 0 uses one per core. The output is the same whatever N.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub threads: usize,
     /// Ignore every settings file: each rule at its default level.
     #[arg(long, conflicts_with = "settings")]
     pub isolated: bool,
@@ -104,9 +112,10 @@ pub enum Error {
     Settings(#[from] sources_check::settings_file::Error),
 }
 
-/// Runs `sources lint`: reads and analyses every input (an unreadable one stops the run before
-/// anything is printed; with `--fix`, files before it are already fixed), then renders the reports
-/// sorted by path.
+/// Runs `sources lint`: reads and analyses every input, on `--threads` threads (an unreadable one
+/// stops the run before anything is printed; with `--fix`, files before it are already fixed, and
+/// files after it may be), then prints what each file says on standard error and renders the
+/// reports, sorted by path: the same bytes whatever the number of threads.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
     let mut finder = if args.isolated {
         Finder::isolated()
@@ -115,12 +124,13 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
     };
     if let Some(file) = &args.show_settings {
         let found = finder.for_file(Some(file))?;
-        return match settings_file::show(found, out) {
+        return match settings_file::show(found.as_deref(), out) {
             Err(error) if error.kind() != io::ErrorKind::BrokenPipe => Err(Error::Write(error)),
             _ => Ok(Outcome::Success),
         };
     }
-    let mut inputs = inputs::discover(&args.paths, args.stdin_filename.as_deref())?;
+    let mut inputs =
+        inputs::discover(&args.paths, args.stdin_filename.as_deref(), !args.no_ignore)?;
     // In path order, so that what `--fix` says on standard error is in file and line order.
     inputs.sort_by(|a, b| a.path.cmp(&b.path));
     let fix_mode = args.fix_mode();
@@ -128,64 +138,39 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
     if writes && inputs.iter().any(|input| input.origin == Origin::Stdin) {
         return Err(Error::FixStdin);
     }
-    let mut reports = Vec::new();
-    let mut diffs = Vec::new();
-    for input in &inputs {
+    // The settings of each file, in order; a settings file that cannot be used stops the run at
+    // the first file it applies to, after the files before it.
+    let mut planned = Vec::with_capacity(inputs.len());
+    let mut settings_error = None;
+    for input in inputs {
         let file = match &input.origin {
             Origin::File(path) => Some(path.as_path()),
             Origin::Stdin => None,
         };
-        let found = finder.for_file(file)?;
-        if let (Some(found), Some(file), false) = (found, file, input.named) {
-            if !found.walks(file) {
-                continue;
+        match finder.for_file(file) {
+            Ok(found) => planned.push((input, found)),
+            Err(error) => {
+                settings_error = Some(error);
+                break;
             }
         }
-        let content = inputs::read(input)?;
-        let report = match lint_content(input, content) {
-            Linted::Report(mut report) => {
-                if let Some(found) = found {
-                    found.settings.apply(&mut report.diagnostics);
-                }
-                report
-            }
-            Linted::NotOurs => continue,
-            Linted::SkippedTooLarge(size) => {
-                eprintln!(
-                    "sources: skipping `{}`: {}, larger than the {} limit",
-                    input.path,
-                    human_size(size),
-                    human_size(MAX_FILE_BYTES)
-                );
-                continue;
-            }
-        };
-        let report = if args.add_suppressions {
-            baseline(input, report)?
-        } else {
-            report
-        };
-        let repaired = fix_mode.and_then(|mode| Some((mode, fix::repair(&report, input.syntax)?)));
-        let report = match repaired {
-            None => report,
-            Some((FixMode::Diff, fixed)) => {
-                for note in fix::notes(&report.path, &fixed, false) {
-                    eprintln!("{note}");
-                }
-                if fixed.text != report.text() {
-                    let diff = unified_diff(&report.path, report.text(), &fixed.text);
-                    diffs.push((report.path.clone(), diff));
-                }
-                report
-            }
-            Some((FixMode::Write, fixed)) => write_fixed(input, report, &fixed)?,
-        };
-        // Again: `--fix` and `--add-suppressions` lint the text they wrote.
-        let mut report = report;
-        if let Some(found) = found {
-            found.settings.apply(&mut report.diagnostics);
+    }
+    let threads = parallel::threads(args.threads);
+    let linted = parallel::map_until_error(&planned, threads, |(input, found)| {
+        lint_one(args, fix_mode, input, found.as_deref())
+    });
+    let mut reports = Vec::new();
+    let mut diffs = Vec::new();
+    for done in linted {
+        let done = done?;
+        for note in &done.notes {
+            eprintln!("{note}");
         }
-        reports.push(report);
+        reports.extend(done.report);
+        diffs.extend(done.diff);
+    }
+    if let Some(error) = settings_error {
+        return Err(error.into());
     }
     if fix_mode == Some(FixMode::Diff) {
         diffs.sort();
@@ -226,12 +211,85 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
     }
 }
 
-/// Writes a fixed document back to its file (when it changed), says on standard error what changed
-/// and what was left out, and lints the fixed text (what remains to report).
-fn write_fixed(input: &Input, report: FileReport, fixed: &Fixed) -> Result<FileReport, Error> {
-    for note in fix::notes(&input.path, fixed, true) {
-        eprintln!("{note}");
+/// What linting one input produced, for [`run`] to print and render in input order.
+#[derive(Debug, Default)]
+struct Done {
+    /// Lines for standard error, in the order a one-thread run prints them.
+    notes: Vec<String>,
+    /// The file's report, when it is one to render.
+    report: Option<FileReport>,
+    /// `--diff`: the file's path and unified diff, when its fixes change it.
+    diff: Option<(String, String)>,
+}
+
+/// Reads, lints and (with `--fix`, `--diff` or `--add-suppressions`) repairs one input with the
+/// settings `found` for it. Prints nothing: what it would say is in [`Done::notes`].
+fn lint_one(
+    args: &Args,
+    fix_mode: Option<FixMode>,
+    input: &Input,
+    found: Option<&Found>,
+) -> Result<Done, Error> {
+    let mut done = Done::default();
+    if let (Some(found), Origin::File(file), false) = (found, &input.origin, input.named) {
+        if !found.walks(file) {
+            return Ok(done);
+        }
     }
+    let content = inputs::read(input)?;
+    let report = match lint_content(input, content) {
+        Linted::Report(mut report) => {
+            if let Some(found) = found {
+                found.settings.apply(&mut report.diagnostics);
+            }
+            report
+        }
+        Linted::NotOurs => return Ok(done),
+        Linted::SkippedTooLarge(size) => {
+            done.notes.push(format!(
+                "sources: skipping `{}`: {}, larger than the {} limit",
+                input.path,
+                human_size(size),
+                human_size(MAX_FILE_BYTES)
+            ));
+            return Ok(done);
+        }
+    };
+    let report = if args.add_suppressions {
+        baseline(input, report, &mut done.notes)?
+    } else {
+        report
+    };
+    let repaired = fix_mode.and_then(|mode| Some((mode, fix::repair(&report, input.syntax)?)));
+    let mut report = match repaired {
+        None => report,
+        Some((FixMode::Diff, fixed)) => {
+            done.notes.extend(fix::notes(&report.path, &fixed, false));
+            if fixed.text != report.text() {
+                let diff = unified_diff(&report.path, report.text(), &fixed.text);
+                done.diff = Some((report.path.clone(), diff));
+            }
+            report
+        }
+        Some((FixMode::Write, fixed)) => write_fixed(input, report, &fixed, &mut done.notes)?,
+    };
+    // Again: `--fix` and `--add-suppressions` lint the text they wrote.
+    if let Some(found) = found {
+        found.settings.apply(&mut report.diagnostics);
+    }
+    done.report = Some(report);
+    Ok(done)
+}
+
+/// Writes a fixed document back to its file (when it changed), says in `notes` what changed and
+/// what was left out, and lints the fixed text (what remains to report).
+fn write_fixed(
+    input: &Input,
+    report: FileReport,
+    fixed: &Fixed,
+    notes: &mut Vec<String>,
+) -> Result<FileReport, Error> {
+    notes.extend(fix::notes(&input.path, fixed, true));
     if fixed.text == report.text() {
         return Ok(report);
     }
@@ -247,9 +305,13 @@ fn write_fixed(input: &Input, report: FileReport, fixed: &Fixed) -> Result<FileR
     }
 }
 
-/// `--add-suppressions`: writes the file with a suppression for every finding, says how many on
-/// standard error, and lints the new text.
-fn baseline(input: &Input, report: FileReport) -> Result<FileReport, Error> {
+/// `--add-suppressions`: writes the file with a suppression for every finding, says in `notes`
+/// how many, and lints the new text.
+fn baseline(
+    input: &Input,
+    report: FileReport,
+    notes: &mut Vec<String>,
+) -> Result<FileReport, Error> {
     let Origin::File(path) = &input.origin else {
         return Ok(report);
     };
@@ -259,20 +321,20 @@ fn baseline(input: &Input, report: FileReport) -> Result<FileReport, Error> {
             path: input.path.clone(),
             source,
         })?;
-        eprintln!(
+        notes.push(format!(
             "sources: suppressed {} finding{} in {}",
             baseline.added,
             if baseline.added == 1 { "" } else { "s" },
             input.path
-        );
+        ));
     }
     if baseline.left > 0 {
-        eprintln!(
+        notes.push(format!(
             "sources: {} finding{} in {} cannot be suppressed with a comment (syntax errors, or inside a multi-line string)",
             baseline.left,
             if baseline.left == 1 { "" } else { "s" },
             input.path
-        );
+        ));
     }
     match lint_bytes(&input.path, baseline.text.as_bytes(), input.syntax, true) {
         Linted::Report(report) => Ok(report),
