@@ -14,7 +14,7 @@ use serde_json::json;
 use crate::CornerContext;
 use crate::error::ApiError;
 use crate::joblog::{LogPlan, parse_rate};
-use crate::listing::{ListQuery, facets, parse_flag};
+use crate::listing::{ListIndex, ListQuery, facets, parse_flag};
 use crate::params::Params;
 use crate::world::{Command, CommandError, World};
 
@@ -28,6 +28,7 @@ pub struct SharedWorld {
     ctx: CornerContext,
     world: Arc<Mutex<World>>,
     pages: Arc<Mutex<PageCache>>,
+    index: Arc<Mutex<ListIndex>>,
 }
 
 /// Answers of `GET /apps` by request target, each kept while the world has not changed since it
@@ -64,6 +65,7 @@ impl SharedWorld {
             ctx,
             world: Arc::new(Mutex::new(world)),
             pages: Arc::default(),
+            index: Arc::default(),
         }
     }
 
@@ -139,7 +141,8 @@ async fn list_apps(
         if let Some(bytes) = pages.get(target, changes) {
             return Ok(bytes);
         }
-        let bytes = bytes::Bytes::from(serde_json::to_vec(&query.run(world.apps()))?);
+        let mut index = shared.index.lock().unwrap_or_else(PoisonError::into_inner);
+        let bytes = bytes::Bytes::from(query.run_indexed(world.apps(), changes, &mut index)?);
         pages.put(target.to_owned(), changes, bytes.clone());
         Ok::<_, serde_json::Error>(bytes)
     });

@@ -11,6 +11,10 @@ use crate::params::Params;
 use crate::world::App;
 use crate::world::view::AppRow;
 
+mod index;
+
+pub use index::ListIndex;
+
 /// Rows per page when `limit` is omitted.
 pub const DEFAULT_LIMIT: usize = 100;
 /// The largest page; a larger `limit` is clamped to it (as the job events' `page_size` is), and the
@@ -293,7 +297,8 @@ impl ListQuery {
         })
     }
 
-    /// Runs the query over `apps` (in id order).
+    /// Runs the query over `apps` (in id order) the plain way: filter every application, sort the
+    /// matches, cut the page. The reference [`ListQuery::run_indexed`] is tested against.
     pub fn run<'a>(&self, apps: &'a [App]) -> ListPage<'a> {
         let mut matching: Vec<&App> = apps
             .iter()
