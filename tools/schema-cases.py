@@ -48,13 +48,20 @@ EXPRESSIBLE = {
 
 
 # Cases whose verdict a JSON Schema cannot reach, each with the reason: checks of values inside
-# strings (empty argv, header names, URL forms, JSON roots, zero durations), suppression comments
-# (a schema sees no comments) and YAML merge keys (the validators' YAML readers differ on `<<`).
+# strings (empty argv, NUL bytes, header names and values, URL forms, JSON roots, zero durations),
+# suppression comments (a schema sees no comments) and YAML merge keys (the validators' YAML readers
+# differ on `<<`).
 SCHEMA_CANNOT = {
     "conflicting-fields/text-root.yaml": "root against format: text inside one entry",
     "invalid-value/empty-command.yaml": "an empty program name inside the argv list",
     "invalid-value/empty-filter-name.yaml": "an empty column name as a map value",
     "invalid-value/anchored-body.yaml": "JSON text inside the body string",
+    "invalid-value/anchored-search.yaml": "where a token stands inside the body's JSON text",
+    "invalid-value/command-nul.yaml": "a NUL byte inside an argument or variable",
+    "invalid-value/file-path.yaml": "an empty path, or a NUL byte inside one",
+    "invalid-value/header-value.yaml": "HTTP header-value syntax, also of a parameter's default",
+    "invalid-value/http-url-refused.yaml": "what the URL parser accepts (hosts, ports), also of a default",
+    "invalid-value/websocket-url-refused.yaml": "what the websocket client accepts (scheme case, host)",
     "invalid-value/header-name.yaml": "HTTP header-name syntax",
     "invalid-value/http-url.yaml": "URL scheme and form",
     "invalid-value/static-root.yaml": "a root path looked up in inline data",
