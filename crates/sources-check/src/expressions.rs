@@ -4,13 +4,14 @@
 
 use std::collections::HashMap;
 use std::ops::Range;
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use sources_config::Config;
 use sources_config::Text;
 use sources_config::model::Body;
 use sources_diagnostics::{Collector, Diagnostic, Rule, Span};
 
+use crate::expression_refs::{self, ExprRefs};
 use crate::templates::text_span;
 
 /// One expression of an entry or stage: which field it is, its text and where it is written.
@@ -131,14 +132,15 @@ pub struct CompileError {
     pub range: Range<usize>,
 }
 
-/// Compiles `source`, keeping only whether it compiled and, when not, its first error.
+/// Compiles `source`, keeping what it reads (its names and calls) or, when it does not compile,
+/// its first error.
 ///
 /// The outcome is a pure function of the text, and compiling is the checker's most expensive step
 /// (the CEL parser costs about as much per expression as parsing a hundred lines of YAML), so
 /// outcomes are remembered process-wide by text ([`CompileMemo`]): an expression written in many
 /// entries is compiled once, and the editor, which analyses every version of a document, compiles
 /// only the expressions whose text changed.
-pub(crate) fn compile(source: &str) -> Result<(), CompileError> {
+pub(crate) fn compile(source: &str) -> Result<Arc<ExprRefs>, CompileError> {
     static MEMO: Mutex<CompileMemo> = Mutex::new(CompileMemo::new());
     if let Some(outcome) = MEMO
         .lock()
@@ -148,7 +150,7 @@ pub(crate) fn compile(source: &str) -> Result<(), CompileError> {
         return outcome;
     }
     let outcome = match compile_program(source) {
-        Ok(_) => Ok(()),
+        Ok(program) => Ok(Arc::new(expression_refs::refs(&program, source))),
         Err(mut errors) => Err(if errors.is_empty() {
             CompileError {
                 message: "the expression does not compile".to_owned(),
@@ -164,11 +166,14 @@ pub(crate) fn compile(source: &str) -> Result<(), CompileError> {
     outcome
 }
 
+/// What compiling one text gave.
+type Outcome = Result<Arc<ExprRefs>, CompileError>;
+
 /// Compile outcomes by expression text, bounded: when the texts kept reach [`CompileMemo::BYTES`],
 /// the memo starts over (a document with that many distinct expressions is rare, and then it only
 /// costs the compiles it would have cost anyway).
 struct CompileMemo {
-    outcomes: Option<HashMap<String, Result<(), CompileError>>>,
+    outcomes: Option<HashMap<String, Outcome>>,
     bytes: usize,
 }
 
@@ -183,11 +188,11 @@ impl CompileMemo {
         }
     }
 
-    fn get(&self, source: &str) -> Option<Result<(), CompileError>> {
+    fn get(&self, source: &str) -> Option<Outcome> {
         self.outcomes.as_ref()?.get(source).cloned()
     }
 
-    fn insert(&mut self, source: &str, outcome: Result<(), CompileError>) {
+    fn insert(&mut self, source: &str, outcome: Outcome) {
         if source.len() > Self::BYTES / 16 {
             return;
         }
@@ -388,7 +393,7 @@ mod tests {
     fn a_remembered_outcome_is_the_first_error_of_a_fresh_compile() {
         for source in ["status == && x", "a ==\n  b )", "health == 'ok'", ""] {
             let fresh = compile_program(source)
-                .map(|_| ())
+                .map(|program| Arc::new(expression_refs::refs(&program, source)))
                 .map_err(|errors| errors[0].clone());
             assert_eq!(compile(source), fresh, "{source:?}");
             assert_eq!(compile(source), fresh, "{source:?}, remembered");
@@ -398,13 +403,14 @@ mod tests {
     #[test]
     fn the_compile_memo_starts_over_when_full_and_skips_huge_texts() {
         let mut memo = CompileMemo::new();
+        let ok = || Ok(Arc::new(ExprRefs::default()));
         let text = "x".repeat(CompileMemo::BYTES / 16);
-        memo.insert(&text, Ok(()));
-        assert_eq!(memo.get(&text), Some(Ok(())));
-        memo.insert(&format!("{text}y"), Ok(()));
+        memo.insert(&text, ok());
+        assert_eq!(memo.get(&text), Some(ok()));
+        memo.insert(&format!("{text}y"), ok());
         assert_eq!(memo.get(&format!("{text}y")), None, "too long to keep");
         for index in 0..16 {
-            memo.insert(&format!("{index:02}{}", &text[2..]), Ok(()));
+            memo.insert(&format!("{index:02}{}", &text[2..]), ok());
         }
         assert!(memo.bytes <= CompileMemo::BYTES);
         assert_eq!(
@@ -412,7 +418,7 @@ mod tests {
             None,
             "forgotten when the memo started over"
         );
-        assert_eq!(memo.get(&format!("15{}", &text[2..])), Some(Ok(())));
+        assert_eq!(memo.get(&format!("15{}", &text[2..])), Some(ok()));
     }
 
     #[test]
@@ -448,7 +454,7 @@ mod tests {
             "has(status.health) ? status.health.status : 'Unknown'",
             "name.startsWith(\"app-\")",
         ] {
-            assert_eq!(compile(source), Ok(()), "{source}");
+            assert!(compile(source).is_ok(), "{source}");
         }
     }
 

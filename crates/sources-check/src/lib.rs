@@ -9,6 +9,10 @@
 
 mod anchored;
 mod bindings;
+mod data_paths;
+mod data_refs;
+mod demo_shapes;
+mod expression_refs;
 mod expressions;
 mod fix_all;
 mod fixes;
@@ -26,6 +30,8 @@ pub mod request;
 mod runnable;
 pub mod settings;
 pub mod settings_file;
+pub mod shape;
+pub mod shapes;
 pub mod shown;
 mod suppress;
 mod templates;
@@ -40,6 +46,7 @@ use std::sync::Arc;
 
 use sources_config::Config;
 use sources_diagnostics::{Collector, Diagnostic, Rule, Span};
+use shapes::{ShapeInputs, Shapes};
 use sources_syntax::{LineIndex, Syntax};
 pub use suppress::{Baseline, add_suppressions, suppression_edit};
 pub use templates::{SiteKind, TemplateSite, sites as template_sites, window_token_misplaced};
@@ -61,6 +68,8 @@ pub struct Analysis {
     pub line_index: LineIndex,
     /// Whether the document has a `data.sources` block at all (files without one are not ours).
     pub has_sources: bool,
+    /// The shape of every entry's data, as far as the text and the front end's inputs tell.
+    pub shapes: Shapes,
 }
 
 /// What a front end that shows only the first diagnostics asks of an analysis (the editor): its
@@ -83,14 +92,30 @@ impl std::fmt::Debug for Bounded {
 
 /// Analyses one document. Never panics, never performs I/O.
 pub fn analyze(text: &str, syntax: Syntax) -> Analysis {
-    analyze_parsed(text, syntax, sources_syntax::parse(text, syntax))
+    analyze_with(text, syntax, &ShapeInputs::default())
+}
+
+/// Analyses one document with what the front end knows about its data (recorded samples, the
+/// demo backend's shapes), which the data checks read. Never panics, never performs I/O.
+pub fn analyze_with(text: &str, syntax: Syntax, inputs: &ShapeInputs) -> Analysis {
+    analyze_parsed_with(text, syntax, sources_syntax::parse(text, syntax), inputs)
 }
 
 /// Analyses one document from its parse, which must be `sources_syntax::parse(text, syntax)` (the
 /// editor keeps a [`sources_syntax::Tree`] and reparses only what an edit changed). Gives exactly
 /// what [`analyze`] gives for the same text.
 pub fn analyze_parsed(text: &str, syntax: Syntax, parse: sources_syntax::Parse) -> Analysis {
-    analyze_indexed(text, syntax, parse, || LineIndex::new(text), None)
+    analyze_parsed_with(text, syntax, parse, &ShapeInputs::default())
+}
+
+/// [`analyze_parsed`] with the front end's [`ShapeInputs`].
+pub fn analyze_parsed_with(
+    text: &str,
+    syntax: Syntax,
+    parse: sources_syntax::Parse,
+    inputs: &ShapeInputs,
+) -> Analysis {
+    analyze_indexed(text, syntax, parse, || LineIndex::new(text), None, inputs)
 }
 
 /// Analyses one document from its parse like [`analyze_parsed`], keeping only what `bounded` asks
@@ -104,12 +129,24 @@ pub fn analyze_bounded(
     parse: sources_syntax::Parse,
     bounded: Bounded,
 ) -> Analysis {
+    analyze_bounded_with(text, syntax, parse, bounded, &ShapeInputs::default())
+}
+
+/// [`analyze_bounded`] with the front end's [`ShapeInputs`].
+pub fn analyze_bounded_with(
+    text: &Arc<String>,
+    syntax: Syntax,
+    parse: sources_syntax::Parse,
+    bounded: Bounded,
+    inputs: &ShapeInputs,
+) -> Analysis {
     analyze_indexed(
         text,
         syntax,
         parse,
         || LineIndex::shared(Arc::clone(text)),
         Some(bounded),
+        inputs,
     )
 }
 
@@ -123,6 +160,7 @@ fn analyze_indexed(
     parse: sources_syntax::Parse,
     index: impl FnOnce() -> LineIndex,
     bounded: Option<Bounded>,
+    inputs: &ShapeInputs,
 ) -> Analysis {
     let (mut out, keep) = match bounded {
         Some(bounded) => (
@@ -159,9 +197,13 @@ fn analyze_indexed(
         Some(root) => sources_config::decode_into(root, &mut out),
         None => Config::default(),
     };
-    if config.has_sources() {
-        check(&config, text, &mut out);
-    }
+    let shapes = if config.has_sources() {
+        let shapes = Shapes::of(&config, inputs);
+        check(&config, &shapes, text, &mut out);
+        shapes
+    } else {
+        Shapes::default()
+    };
     // The suppressions' own diagnostics come last, once every other diagnostic had its chance to
     // use them; only the front end's filter and the bound apply to them.
     let parsed = parse.errors.is_empty();
@@ -176,6 +218,7 @@ fn analyze_indexed(
         has_sources: config.has_sources(),
         config,
         line_index: index(),
+        shapes,
     }
 }
 
@@ -199,7 +242,7 @@ fn is_recovered(errors: &[Span], diagnostic: &Diagnostic) -> bool {
 }
 
 /// Every check over the decoded model.
-fn check(config: &Config, text: &str, out: &mut Collector) {
+fn check(config: &Config, shapes: &Shapes, text: &str, out: &mut Collector) {
     let references = references::References::of(config);
     references::check_unknown_sources(config, &references, out);
     references::check_unknown_components(config, out);
@@ -215,6 +258,7 @@ fn check(config: &Config, text: &str, out: &mut Collector) {
     operators::check_operators(config, text, out);
     ineffective::check_ineffective(config, text, out);
     runnable::check_runnable(config, text, out);
+    data_refs::check_data_refs(config, shapes, text, out);
 }
 
 #[cfg(test)]

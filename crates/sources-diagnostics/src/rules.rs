@@ -806,6 +806,70 @@ declare_rules! {
     ///
     /// **Fix:** correct the expression at the reported position (`health == "Healthy"`).
     Expression => "expression", Error, "A CEL expression that does not compile.";
+    /// Finds a reference into an entry's data that names a key the data does not have: a name in an
+    /// expression (`where`, `keep`, `compute`, `by`, a join's `on`), a table column's `value` (of a
+    /// list of paths, when none can lead anywhere), a tree's `label`, `children` or `group_by`, a
+    /// list's `item`, `mark_key` and `row_key`, and a leaf's `root`, `paginate.next_path`,
+    /// `window.total_path` and `window.cursor`.
+    ///
+    /// **Why:** a missing key is not an error at run time: the expression reads null and filters out
+    /// every row, the column shows nothing, and the dashboard gives no hint why. The checker knows
+    /// what the data looks like (its *shape*) exactly for `static` data, for the demo backend's
+    /// routes and through every operator (`project` writes its `keep` keys, `union` and `merge` put
+    /// tags under `meta_key`, a `join` gives `{row, LOOKUP}`), and from a sample recorded by
+    /// `sources try NAME --record`. A reference missing an exact shape is an error; missing a
+    /// sample's shape it is a warning (the sample may lack rows that have the key). Where nothing
+    /// is known nothing is reported. The message lists the keys that are there, and the help gives
+    /// the exact path when the key sits one level down (a tag under `_meta`, a driver's field
+    /// under a join's `row`).
+    ///
+    /// **Example** (fails: the tags are under `_meta`, so `cluster` is `_meta.cluster`):
+    ///
+    /// ```yaml
+    /// data:
+    ///   sources:
+    ///     prod:
+    ///       type: static
+    ///       data: [{name: web, state: open}]
+    ///     staging:
+    ///       type: static
+    ///       data: [{name: api, state: closed}]
+    ///     all:
+    ///       type: union
+    ///       sources: [prod, staging]
+    ///       tag_field: cluster
+    ///     prod_only:
+    ///       type: filter
+    ///       from: all
+    ///       where: cluster == "prod"
+    /// ```
+    ///
+    /// **Fix:** read the key where it is (`_meta.cluster == "prod"`, or `meta_key: ""` on the
+    /// union to write tags at the top level), or correct the name from the keys the message lists.
+    UnknownDataField => "unknown-data-field", Error, "A reference into an entry's data that names a key the data does not have.";
+    /// Finds a call of a function the expression language does not have, such as `lower(name)` or
+    /// `len(items)` written in another language's style.
+    ///
+    /// **Why:** expressions are CEL. A call of an unknown function compiles, but evaluating it fails on
+    /// every row, so a filter or a projection over it never gives anything.
+    ///
+    /// **Example** (fails: CEL has no `lower`):
+    ///
+    /// ```yaml
+    /// data:
+    ///   sources:
+    ///     apps:
+    ///       type: static
+    ///       data: [{name: Web}]
+    ///     web:
+    ///       type: filter
+    ///       from: apps
+    ///       where: lower(name) == "web"
+    /// ```
+    ///
+    /// **Fix:** use CEL's function (`name.matches('(?i)^web$')`, `size(items)`,
+    /// `name.endsWith(".biz")`); the help names it for the usual ones.
+    UnknownFunction => "unknown-function", Error, "A call of a function the expression language does not have.";
     /// Finds a `${window.*}` token where no window resolves it: outside a windowed exec `command` or an
     /// anchored http `body`, `older` or `newer`, or on a source without `window`.
     ///

@@ -30,6 +30,12 @@ impl Rule {
             Rule::ConflictingFields => {
                 "`not with` in the field tables: [http](docs/reference.md#http) `follow`/`paginate`/`window`, [merge](docs/reference.md#merge) `sources`/`children`, [parameters](docs/reference.md#parameters) `required`/`default`, [growing](docs/reference.md#growing) and `refresh`"
             }
+            Rule::UnknownDataField => {
+                "[shapes](docs/reference.md#shapes-and-samples): what an entry's data looks like, from `static` data, samples, the demo backend and operators"
+            }
+            Rule::UnknownFunction => {
+                "[CEL expressions](docs/reference.md#cel-expressions): the functions of the expression language"
+            }
             Rule::UnknownSource => {
                 "[operators](docs/reference.md#operators) name their inputs; [merge](docs/reference.md#merge) `sources`/`children`; [growing](docs/reference.md#growing) `source`"
             }

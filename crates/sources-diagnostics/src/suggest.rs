@@ -1,7 +1,8 @@
 //! Did-you-mean suggestions for unknown names.
 
 /// The candidates closest to `name`, best first: at most three, each close enough to be a likely
-/// typo (Jaro-Winkler similarity ≥ 0.8, or a case-insensitive match, or one containing the other).
+/// typo (Jaro-Winkler similarity ≥ 0.8, or a case-insensitive match, or one containing the other
+/// when both have at least three letters: `s` is in `cluster` by chance).
 pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Vec<&'a str> {
     let lower = ascii_lowercase(name);
     let lower = lower.as_ref();
@@ -21,7 +22,9 @@ pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str
                     Some(bound) if bound < SIMILAR - BOUND_MARGIN => bound,
                     _ => strsim::jaro_winkler(lower, other),
                 };
-                let contains = lower.len() >= 3 && (other.contains(lower) || lower.contains(other));
+                let contains = lower.len() >= 3
+                    && other.len() >= 3
+                    && (other.contains(lower) || lower.contains(other));
                 if similarity >= SIMILAR {
                     similarity
                 } else if contains {
@@ -143,8 +146,9 @@ mod tests {
                     2.0
                 } else {
                     let similarity = strsim::jaro_winkler(&lower, &other);
-                    let contains =
-                        lower.len() >= 3 && (other.contains(&lower) || lower.contains(&other));
+                    let contains = lower.len() >= 3
+                        && other.len() >= 3
+                        && (other.contains(&lower) || lower.contains(&other));
                     if similarity >= 0.8 {
                         similarity
                     } else if contains {

@@ -121,6 +121,7 @@ impl Analyzed {
                 config: Config::default(),
                 line_index: LineIndex::new(""),
                 has_sources: false,
+                shapes: Default::default(),
             },
             levels: view.levels.clone(),
             refused: true,

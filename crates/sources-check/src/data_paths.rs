@@ -1,0 +1,168 @@
+//! Dot-paths into data checked against shapes (`unknown-data-field`): a table column's `value`
+//! (of a list, at least one must lead somewhere), a tree's `label`/`children`/`group_by`, a list's
+//! `item`, `mark_key` and `row_key` against the rows of the component's source; a leaf's `root`,
+//! `paginate.next_path` and `window.total_path` against its response, and `window.cursor` against
+//! each item.
+
+use sources_config::Config;
+use sources_config::model::{Body, Source};
+use sources_config::{Field, Spanned};
+use sources_diagnostics::{Collector, Span};
+
+use crate::data_refs::{Miss, Reader, unknown_field};
+use crate::shape::{Fields, PathLookup, Shape};
+use crate::shapes::{EntryShapes, Shaped, Shapes};
+
+/// The component paths of every component bound to an entry with a known shape.
+pub(crate) fn check_components(config: &Config, shapes: &Shapes, out: &mut Collector) {
+    for component in &config.components {
+        let Some(source) = &component.source else {
+            continue;
+        };
+        let Some(shaped) = shapes.output(config, &source.value) else {
+            continue;
+        };
+        let Shape::Object(rows) = shaped.shape.rows() else {
+            continue;
+        };
+        let entry = format!("`{}`", source.value);
+        for column in &component.columns {
+            let field = match &column.title {
+                Some(title) => format!("the `value` of column `{}`", title.value),
+                None => "a column's `value`".to_owned(),
+            };
+            // Of a list of paths the first that resolves wins: report only when none can.
+            let mut first_miss = None;
+            let mut any_fine = false;
+            for path in &column.value {
+                match miss(rows, &path.value) {
+                    Some(found) => {
+                        if first_miss.is_none() {
+                            first_miss = Some((path, found));
+                        }
+                    }
+                    None => any_fine = true,
+                }
+            }
+            if let (false, Some((path, miss))) = (any_fine, first_miss) {
+                let reader = Reader {
+                    entry: &entry,
+                    what: "rows",
+                    field: &field,
+                    top: rows,
+                };
+                out.push(unknown_field(shaped, &reader, step_span(path, &miss), &miss));
+            }
+        }
+        for (name, path) in &component.paths {
+            if let Some(miss) = miss(rows, &path.value) {
+                let field = format!("`{name}`");
+                let reader = Reader {
+                    entry: &entry,
+                    what: "rows",
+                    field: &field,
+                    top: rows,
+                };
+                out.push(unknown_field(shaped, &reader, step_span(path, &miss), &miss));
+            }
+        }
+    }
+}
+
+/// `root`, `next_path`, `total_path` against a leaf's response, `cursor` against its items. A
+/// `static` entry's `root` is `runnable`'s to report.
+pub(crate) fn check_leaf_paths(source: &Source, entry: &EntryShapes, out: &mut Collector) {
+    let Some(response) = &entry.response else {
+        return;
+    };
+    let Shape::Object(top) = &*response.shape else {
+        return;
+    };
+    let name = &format!("`{}`", source.name.value);
+    let leaf = source.body.leaf();
+    if !matches!(source.body, Body::Static(_))
+        && let Some(root) = leaf.and_then(|leaf| leaf.root.as_deref())
+    {
+        report(response, name, "response", "root", &spanned(root), top, out);
+    }
+    if let Body::Http(http) = &source.body
+        && let Some(next) = http
+            .paginate
+            .as_deref()
+            .and_then(|paginate| paginate.value.next_path.as_ref())
+    {
+        report(response, name, "response", "paginate.next_path", &spanned(next), top, out);
+    }
+    if let Some(window) = source.body.window() {
+        if let Some(total) = &window.value.total_path {
+            report(response, name, "response", "window.total_path", &spanned(total), top, out);
+        }
+        if let Some(cursor) = &window.value.cursor {
+            let items = leaf
+                .and_then(|leaf| leaf.root.as_deref())
+                .map_or(Some(&*response.shape), |root| match response.shape.lookup(&root.value) {
+                    PathLookup::Found(shape) => Some(shape),
+                    _ => None,
+                });
+            if let Some(Shape::Object(item)) = items.map(Shape::rows) {
+                report(response, name, "items", "window.cursor", &spanned(cursor), item, out);
+            }
+        }
+    }
+}
+
+/// A field's value with its value span.
+fn spanned(field: &Field<String>) -> Spanned<String> {
+    Spanned::new(field.value.clone(), field.value_span)
+}
+
+/// Reports `path` when it misses `fields`.
+#[allow(clippy::too_many_arguments)]
+fn report(
+    shaped: &Shaped,
+    entry: &str,
+    what: &'static str,
+    field: &str,
+    path: &Spanned<String>,
+    fields: &Fields,
+    out: &mut Collector,
+) {
+    if let Some(miss) = miss(fields, &path.value) {
+        let field = format!("`{field}`");
+        let reader = Reader {
+            entry,
+            what,
+            field: &field,
+            top: fields,
+        };
+        out.push(unknown_field(shaped, &reader, step_span(path, &miss), &miss));
+    }
+}
+
+/// Where `path` misses `fields`, if it does.
+fn miss<'f>(fields: &'f Fields, path: &str) -> Option<Miss<'f>> {
+    let steps: Vec<&str> = path.split('.').filter(|step| !step.is_empty()).collect();
+    match Shape::lookup_in(fields, &steps) {
+        PathLookup::Missing { at, step, keys } => Some(Miss {
+            at,
+            name: step,
+            keys,
+        }),
+        _ => None,
+    }
+}
+
+/// The span of the missing `step` inside a path value written at `path.span` (the whole value
+/// when the text does not sit there as written, e.g. an escaped quoted string).
+fn step_span(path: &Spanned<String>, miss: &Miss<'_>) -> Span {
+    let (at, step) = (miss.at.as_str(), miss.name.as_str());
+    let offset = if at.is_empty() { 0 } else { at.len() + 1 };
+    let written = path.span.len();
+    let quote = usize::from(written == path.value.len() + 2);
+    if written == path.value.len() + 2 * quote && path.value.get(offset..offset + step.len()) == Some(step) {
+        let start = path.span.start() + quote + offset;
+        Span::new(start, start + step.len())
+    } else {
+        path.span
+    }
+}

@@ -1,0 +1,306 @@
+//! References into the data an entry gives, checked against its shape (`shapes`):
+//! `unknown-data-field` for an expression name, a component's dot-path or a leaf's response path
+//! that names a key the data does not have (an error when the shape is exact, a warning when it
+//! comes from a sample), and `unknown-function` for a call of a function the expression language
+//! does not have. An unknown shape is never reported.
+
+use std::collections::HashMap;
+use std::ops::Range;
+use std::sync::{Mutex, PoisonError};
+
+use sources_config::model::Body;
+use sources_config::Config;
+use sources_diagnostics::{Collector, Diagnostic, Rule, Severity, Span, did_you_mean};
+
+use crate::expressions::{self, ExpressionSite};
+use crate::shape::{Fields, PathLookup, Shape};
+use crate::shapes::{Certainty, Shaped, Shapes};
+use crate::templates::text_span;
+
+/// Names every expression may read besides the row's fields.
+const BUILT_IN_NAMES: &[&str] = &["params", "item"];
+
+/// Every data reference of every entry and component.
+pub(crate) fn check_data_refs(config: &Config, shapes: &Shapes, file: &str, out: &mut Collector) {
+    for (position, source) in config.entries.iter().enumerate() {
+        let Some(entry) = shapes.at(position) else {
+            continue;
+        };
+        let read = match (&source.body, source.body.from()) {
+            (_, Some(from)) => format!("`{}`", from.value),
+            (Body::Join(join), None) => join
+                .driver
+                .as_ref()
+                .and_then(|driver| driver.value.from.as_ref())
+                .map_or_else(String::new, |from| format!("`{}`", from.value)),
+            _ => String::new(),
+        };
+        check_expressions(&read, &source.body, entry.input.as_ref(), file, out);
+        if let Some(pipe) = source.body.common().and_then(|common| common.pipe.as_ref()) {
+            for (at, (stage, input)) in pipe.value.iter().zip(&entry.stages).enumerate() {
+                let read = if at == 0 {
+                    format!("`{}`", source.name.value)
+                } else {
+                    format!("`{}` after pipe stage {at}", source.name.value)
+                };
+                check_expressions(&read, &stage.value.body, input.as_ref(), file, out);
+            }
+        }
+        crate::data_paths::check_leaf_paths(source, entry, out);
+    }
+    crate::data_paths::check_components(config, shapes, out);
+}
+
+/// The expressions of one body against the rows it reads (`input`), and their calls.
+fn check_expressions(
+    input_name: &str,
+    body: &Body,
+    input: Option<&Shaped>,
+    file: &str,
+    out: &mut Collector,
+) {
+    for site in expressions::sites(body) {
+        let Ok(refs) = expressions::compile(&site.text.text) else {
+            continue;
+        };
+        for call in &refs.calls {
+            if !is_function(&call.name) {
+                out.push(unknown_function(&site, file, &call.name, call.range.clone()));
+            }
+        }
+        let Some(input) = input else {
+            continue;
+        };
+        let Shape::Object(fields) = input.shape.rows() else {
+            continue;
+        };
+        let mut reported: Vec<(String, String)> = Vec::new();
+        for path in &refs.fields {
+            let Some((first, _)) = path.segments.first() else {
+                continue;
+            };
+            if BUILT_IN_NAMES.contains(&first.as_str()) {
+                continue;
+            }
+            if let Some((at, keys, missing)) = missing_segment(fields, &path.segments) {
+                let (name, range) = &path.segments[missing];
+                // The same missing key read twice in one expression is one mistake.
+                if reported.iter().any(|(a, n)| *a == at && n == name) {
+                    continue;
+                }
+                reported.push((at.clone(), name.clone()));
+                let span = text_span(file, &site.text.text, site.text.style, site.span, range.clone());
+                let field = format!("`{}`", site.field);
+                let reader = Reader {
+                    entry: input_name,
+                    what: "rows",
+                    field: &field,
+                    top: fields,
+                };
+                let miss = Miss {
+                    at,
+                    name: name.clone(),
+                    keys,
+                };
+                out.push(unknown_field(input, &reader, span, &miss));
+            }
+        }
+    }
+}
+
+/// The first segment of `segments` the object `fields` does not have: the path walked before it,
+/// the keys where it is missing, and its index. `None` when the path is found or the shape stops
+/// telling.
+pub(crate) fn missing_segment<'f>(
+    fields: &'f Fields,
+    segments: &[(String, Range<usize>)],
+) -> Option<(String, &'f Fields, usize)> {
+    let path: Vec<&str> = segments.iter().map(|(name, _)| name.as_str()).collect();
+    match Shape::lookup_in(fields, &path) {
+        PathLookup::Missing { at, step: _, keys } => {
+            let index = if at.is_empty() { 0 } else { at.split('.').count() };
+            Some((at, keys, index))
+        }
+        _ => None,
+    }
+}
+
+/// What a reference reads: which entry's data, its rows or its response, and from which field.
+pub(crate) struct Reader<'a> {
+    /// The entry whose data is read, as the message names it (`` `apps` ``).
+    pub entry: &'a str,
+    /// `rows` or `response`.
+    pub what: &'static str,
+    /// The field that reads it, as the message names it (`` `where` ``, ``the `value` of column
+    /// `Name` ``).
+    pub field: &'a str,
+    /// The top-level keys of what is read (for a key written one level too high).
+    pub top: &'a Fields,
+}
+
+/// Where a key is missing: the path walked before it, the key, and the keys that are there.
+pub(crate) struct Miss<'a> {
+    /// The path before the missing key (empty: the top level).
+    pub at: String,
+    /// The missing key.
+    pub name: String,
+    /// The keys where it is missing.
+    pub keys: &'a Fields,
+}
+
+/// An `unknown-data-field` diagnostic at `span`. When the missing name is a key one level down
+/// (a tag under `_meta`, a driver's key under a join's `row`), the help gives that exact path.
+pub(crate) fn unknown_field(shaped: &Shaped, reader: &Reader<'_>, span: Span, miss: &Miss<'_>) -> Diagnostic {
+    let Reader { entry, what, field, top } = *reader;
+    let Miss { at, name, keys } = miss;
+    let (at, name, keys) = (at.as_str(), name.as_str(), *keys);
+    let place = if at.is_empty() {
+        format!("the {what} of {entry}")
+    } else {
+        format!("`{at}` in the {what} of {entry}")
+    };
+    let listed = list_keys(keys);
+    let have = if what != "response" && at.is_empty() { "have" } else { "has" };
+    let message = format!(
+        "{field} reads `{name}`, but {place} {have} no such key (keys: {listed})"
+    );
+    let nested = at.is_empty().then(|| nested_path(top, name)).flatten();
+    let help = match (nested, did_you_mean(name, keys.keys().map(String::as_str)).first()) {
+        (Some(path), _) => format!(
+            "`{name}` is at `{path}` in these rows: read `{path}`"
+        ),
+        (None, Some(best)) => format!("did you mean `{best}`?"),
+        (None, None) => format!("read one of the keys {place} {have}: {listed}"),
+    };
+    let mut diagnostic = Diagnostic::new(Rule::UnknownDataField, span, message)
+        .with_label(format!("no key `{name}` here"))
+        .with_help(format!("{help} (the shape comes from {})", shaped.origin.describe()));
+    if shaped.certainty == Certainty::Sampled {
+        diagnostic.severity = Severity::Warning;
+    }
+    diagnostic
+}
+
+/// `KEY.name` when exactly one object key of `fields` holds `name`.
+fn nested_path(fields: &Fields, name: &str) -> Option<String> {
+    let mut found = fields.iter().filter_map(|(key, field)| {
+        field
+            .shape
+            .rows()
+            .fields()
+            .filter(|inner| inner.contains_key(name))
+            .map(|_| format!("{key}.{name}"))
+    });
+    let first = found.next()?;
+    found.next().is_none().then_some(first)
+}
+
+/// The keys, for a message: at most 12, then how many more.
+pub(crate) fn list_keys(keys: &Fields) -> String {
+    if keys.is_empty() {
+        return "none".to_owned();
+    }
+    let mut listed: Vec<String> = keys.keys().take(12).map(|key| format!("`{key}`")).collect();
+    if keys.len() > 12 {
+        listed.push(format!("and {} more", keys.len() - 12));
+    }
+    listed.join(", ")
+}
+
+/// An `unknown-function` diagnostic for the call of `name` at `range` inside the site's text.
+fn unknown_function(site: &ExpressionSite<'_>, file: &str, name: &str, range: Range<usize>) -> Diagnostic {
+    let span = text_span(file, &site.text.text, site.text.style, site.span, range);
+    let help = match KNOWN_ELSEWHERE.iter().find(|(other, _)| *other == name) {
+        Some((_, instead)) => format!("expressions are CEL: write {instead}"),
+        None => match did_you_mean(name, CEL_FUNCTIONS.iter().copied()).first() {
+            Some(best) => format!("did you mean `{best}`? Expressions are CEL"),
+            None => format!(
+                "expressions are CEL; its functions include {}",
+                CEL_FUNCTIONS
+                    .iter()
+                    .take(10)
+                    .map(|name| format!("`{name}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        },
+    };
+    Diagnostic::new(
+        Rule::UnknownFunction,
+        span,
+        format!("`{}` calls `{name}`, which is not a function of the expression language: every row would fail", site.field),
+    )
+    .with_label("no such function")
+    .with_help(help)
+}
+
+/// Functions of other expression languages people write, and the CEL that does the same.
+const KNOWN_ELSEWHERE: &[(&str, &str)] = &[
+    ("len", "`size(x)`"),
+    ("length", "`size(x)`"),
+    ("lower", "a case-insensitive match, `x.matches('(?i)^text$')` (CEL has no case conversion)"),
+    ("upper", "a case-insensitive match, `x.matches('(?i)^text$')` (CEL has no case conversion)"),
+    ("hasPrefix", "`x.startsWith(prefix)`"),
+    ("hasSuffix", "`x.endsWith(suffix)`"),
+    ("now", "`timestamp(...)` over a field: expressions have no clock"),
+];
+
+/// CEL's functions, for did-you-mean (each is checked to exist by a unit test).
+const CEL_FUNCTIONS: &[&str] = &[
+    "size",
+    "contains",
+    "startsWith",
+    "endsWith",
+    "matches",
+    "string",
+    "int",
+    "uint",
+    "double",
+    "bool",
+    "bytes",
+    "type",
+    "dyn",
+    "duration",
+    "timestamp",
+    "getFullYear",
+    "getMonth",
+    "getDayOfMonth",
+    "getHours",
+    "getMinutes",
+    "getSeconds",
+    "getDayOfWeek",
+];
+
+/// Whether the expression language (the engine's evaluation context) has a function `name`:
+/// asked of `cel` itself, whose context refuses to declare a function it already has.
+pub(crate) fn is_function(name: &str) -> bool {
+    static KNOWN: Mutex<Option<HashMap<String, bool>>> = Mutex::new(None);
+    let mut known = KNOWN.lock().unwrap_or_else(PoisonError::into_inner);
+    let known = known.get_or_insert_with(HashMap::new);
+    if let Some(answer) = known.get(name) {
+        return *answer;
+    }
+    let answer = cel::Context::default()
+        .add_function(name, |value: i64| value)
+        .is_err();
+    if known.len() < 4096 {
+        known.insert(name.to_owned(), answer);
+    }
+    answer
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_functions_offered_exist_and_the_others_do_not() {
+        for name in CEL_FUNCTIONS {
+            assert!(is_function(name), "`{name}` is offered but CEL has no such function");
+        }
+        for (name, _) in KNOWN_ELSEWHERE {
+            assert!(!is_function(name), "`{name}` exists in CEL: no need to translate it");
+        }
+        assert!(!is_function("hasSuffix"));
+    }
+}

@@ -1,0 +1,540 @@
+//! The shape of every entry, computed once per analysis and read by the data checks
+//! (`data_refs`), the language server and `graph`: exactly from `static` data, from what the front
+//! end hands in ([`ShapeInputs`]: recorded samples, the demo backend's published responses), and
+//! through every operator and `pipe` stage.
+//!
+//! Pure: samples and published shapes are read by the front ends and handed in; nothing here reads
+//! a file. An entry whose data nothing tells is unknown, and an unknown shape is never an error.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use sources_config::Config;
+use sources_config::model::{Body, MergeFields, Source};
+
+use crate::expression_refs::ResultKind;
+use crate::expressions;
+use crate::shape::{Field, Fields, PathLookup, Shape};
+
+/// The meta key when `meta_key` is unset (tags of `merge` and `union` rows go under it).
+pub const DEFAULT_META_KEY: &str = "_meta";
+
+/// What the front end knows about data beyond the text: recorded samples and published response
+/// shapes. Empty by default (lint without samples, or a front end that reads none).
+#[derive(Clone, Debug, Default)]
+pub struct ShapeInputs {
+    /// A recorded response per entry name (the value before `root`).
+    pub samples: HashMap<String, Sample>,
+    /// Response shapes a known server publishes (the demo backend), matched by an `http`
+    /// entry's literal URL.
+    pub routes: Vec<RouteShape>,
+}
+
+/// A response recorded by `sources try --record`, as its shape.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sample {
+    /// The shape of the recorded response (every recorded parameter set joined).
+    pub shape: Shape,
+    /// When it was recorded (RFC 3339), for hover.
+    pub recorded: String,
+}
+
+/// The shape of one route's response, published by a server the tool knows.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RouteShape {
+    /// The origins it answers on (`http://127.0.0.1:8099`).
+    pub origins: Vec<String>,
+    /// The HTTP method (`GET`).
+    pub method: String,
+    /// The path, `{name}` standing for one segment (`/apps/{id}`).
+    pub path: String,
+    /// Its response's shape.
+    pub shape: Shape,
+}
+
+/// How far a shape can be trusted: references that miss an exact shape are errors, a sampled
+/// one only warnings (the sample may lack rows that have the key).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Certainty {
+    /// From a recorded sample: what some rows looked like once.
+    Sampled,
+    /// From the configuration itself or a published server shape.
+    Exact,
+}
+
+/// Where an entry's data comes from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// Inline `static` data.
+    Static,
+    /// A route of the demo backend (`GET /apps`).
+    Demo(String),
+    /// A sample recorded at this time.
+    Sample(String),
+    /// The keys an operator writes itself (`project`'s `keep`).
+    Operator,
+}
+
+impl Origin {
+    /// How hover and `graph` say it: `static data`, `the demo backend's GET /apps`, `a sample
+    /// recorded 2026-…`.
+    pub fn describe(&self) -> String {
+        match self {
+            Origin::Static => "static data".to_owned(),
+            Origin::Demo(route) => format!("the demo backend's `{route}`"),
+            Origin::Sample(recorded) => format!("a sample recorded {recorded}"),
+            Origin::Operator => "the keys the operator writes".to_owned(),
+        }
+    }
+}
+
+/// A shape with how sure it is and where it came from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Shaped {
+    /// The shape (shared: operators that keep it pass it on).
+    pub shape: Arc<Shape>,
+    /// Error or warning when a reference misses it.
+    pub certainty: Certainty,
+    /// Where the data behind it comes from.
+    pub origin: Arc<Origin>,
+}
+
+impl Shaped {
+    fn new(shape: Shape, certainty: Certainty, origin: Origin) -> Shaped {
+        Shaped {
+            shape: Arc::new(shape),
+            certainty,
+            origin: Arc::new(origin),
+        }
+    }
+
+    /// The same certainty and origin, another shape.
+    fn with(&self, shape: Shape) -> Shaped {
+        Shaped {
+            shape: Arc::new(shape),
+            certainty: self.certainty,
+            origin: Arc::clone(&self.origin),
+        }
+    }
+
+    /// `None` when the shape is unknown: nothing to check against.
+    fn known(self) -> Option<Shaped> {
+        (!self.shape.is_unknown()).then_some(self)
+    }
+}
+
+/// The shapes of one entry.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct EntryShapes {
+    /// A leaf's response, before `root` (what `root`, `total_path`, `next_path` read).
+    pub response: Option<Shaped>,
+    /// What a single-input operator reads (its `from`'s value): what its expressions see.
+    pub input: Option<Shaped>,
+    /// What each `pipe` stage reads, in order.
+    pub stages: Vec<Option<Shaped>>,
+    /// What the entry gives, after its `pipe`.
+    pub output: Option<Shaped>,
+}
+
+/// The shapes of every entry of one analysis, by the entry's position in `Config::entries`.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Shapes {
+    entries: Vec<EntryShapes>,
+}
+
+impl Shapes {
+    /// The shapes of the entry at `position` in `Config::entries`.
+    pub fn at(&self, position: usize) -> Option<&EntryShapes> {
+        self.entries.get(position)
+    }
+
+    /// The output of the entry named `name`.
+    pub fn output<'s>(&'s self, config: &Config, name: &str) -> Option<&'s Shaped> {
+        self.at(config.position(name)?)?.output.as_ref()
+    }
+
+    /// Computes every entry's shapes.
+    pub fn of(config: &Config, inputs: &ShapeInputs) -> Shapes {
+        let count = config.entries.len();
+        let mut state = vec![State::Waiting; count];
+        let mut entries = vec![EntryShapes::default(); count];
+        // Depth-first in dependency order on an explicit stack (chains may be long); an entry met
+        // again while in progress (a cycle, reported elsewhere) reads as unknown.
+        for first in 0..count {
+            if state[first] != State::Waiting {
+                continue;
+            }
+            let mut stack = vec![(first, false)];
+            while let Some((at, expanded)) = stack.pop() {
+                if state[at] == State::Done {
+                    continue;
+                }
+                if !expanded {
+                    state[at] = State::Active;
+                    stack.push((at, true));
+                    for name in reads(&config.entries[at]) {
+                        if let Some(dep) = config.position(name)
+                            && state[dep] == State::Waiting
+                        {
+                            stack.push((dep, false));
+                        }
+                    }
+                    continue;
+                }
+                let computed = {
+                    let done = |name: &str| -> Option<Shaped> {
+                        let dep = config.position(name)?;
+                        match state[dep] {
+                            State::Done => entries[dep].output.clone(),
+                            _ => None,
+                        }
+                    };
+                    entry_shapes(&config.entries[at], inputs, &done)
+                };
+                entries[at] = computed;
+                state[at] = State::Done;
+            }
+        }
+        Shapes { entries }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum State {
+    Waiting,
+    Active,
+    Done,
+}
+
+/// The names an entry reads.
+fn reads(source: &Source) -> Vec<&str> {
+    let mut names = Vec::new();
+    if let Some(from) = source.body.from() {
+        names.push(from.value.as_str());
+    }
+    if let Some(merge) = source.body.merge_fields() {
+        names.extend(children(merge).into_iter().map(|(name, _)| name));
+    }
+    match &source.body {
+        Body::Compose(compose) => {
+            for part in compose.parts.iter().flat_map(|parts| parts.value.iter()) {
+                names.push(part.value.value.as_str());
+            }
+        }
+        Body::Join(join) => {
+            if let Some(from) = join.driver.as_ref().and_then(|d| d.value.from.as_ref()) {
+                names.push(from.value.as_str());
+            }
+            for lookup in join.lookups.iter().flat_map(|lookups| lookups.value.iter()) {
+                if let Some(from) = &lookup.value.value.from {
+                    names.push(from.value.as_str());
+                }
+            }
+        }
+        _ => {}
+    }
+    names
+}
+
+/// A merge's or union's children with the tag keys each child's rows get.
+fn children(merge: &MergeFields) -> Vec<(&str, Vec<&str>)> {
+    let mut found = Vec::new();
+    if let Some(sources) = &merge.sources {
+        let tag = merge.tag_field.as_ref().map(|tag| tag.value.as_str());
+        for child in &sources.value {
+            found.push((child.value.as_str(), tag.into_iter().collect()));
+        }
+    }
+    if let Some(list) = &merge.children {
+        for child in &list.value {
+            if let Some(source) = &child.value.source {
+                let tags = child
+                    .value
+                    .tags
+                    .iter()
+                    .flat_map(|tags| tags.value.iter())
+                    .map(|tag| tag.name.value.as_str())
+                    .collect();
+                found.push((source.value.as_str(), tags));
+            }
+        }
+    }
+    found
+}
+
+/// The shapes of one entry, its inputs' outputs read through `done`.
+fn entry_shapes(
+    source: &Source,
+    inputs: &ShapeInputs,
+    done: &dyn Fn(&str) -> Option<Shaped>,
+) -> EntryShapes {
+    let mut shapes = EntryShapes::default();
+    let produced = match &source.body {
+        Body::Static(body) => {
+            let response = body
+                .data
+                .as_ref()
+                .map(|data| Shaped::new(Shape::of_node(&data.value.0), Certainty::Exact, Origin::Static));
+            shapes.response = response.clone();
+            response.and_then(|response| rooted(&response, source))
+        }
+        Body::Http(_) | Body::Exec(_) | Body::File(_) | Body::Websocket(_) => {
+            let response = sample(source, inputs).or_else(|| crate::demo_shapes::route(source, inputs));
+            shapes.response = response.clone();
+            response.and_then(|response| rooted(&response, source))
+        }
+        Body::Merge(merge) => union(&merge.merge, done),
+        Body::Union(union_body) => union(&union_body.merge, done),
+        Body::Passthrough(_) | Body::Filter(_) | Body::Sort(_) | Body::Cache(_) => {
+            let input = source.body.from().and_then(|from| done(&from.value));
+            shapes.input = input.clone();
+            input
+        }
+        Body::Project(_) | Body::Derive(_) => {
+            let input = source.body.from().and_then(|from| done(&from.value));
+            shapes.input = input.clone();
+            apply(&source.body, input.as_ref())
+        }
+        Body::Compose(compose) => {
+            let skip = compose
+                .on_error
+                .as_ref()
+                .is_some_and(|on_error| on_error.value == sources_config::enums::OnError::Skip);
+            let mut fields = Fields::new();
+            let mut weakest: Option<Shaped> = None;
+            for part in compose.parts.iter().flat_map(|parts| parts.value.iter()) {
+                let shaped = done(&part.value.value);
+                let shape = shaped.as_ref().map_or(Shape::Unknown, |s| (*s.shape).clone());
+                if let Some(shaped) = shaped {
+                    weakest = Some(weaker(weakest, shaped));
+                }
+                fields.insert(
+                    part.name.value.to_string(),
+                    Field {
+                        shape,
+                        optional: skip,
+                    },
+                );
+            }
+            let base = weakest.unwrap_or_else(|| Shaped::new(Shape::Unknown, Certainty::Exact, Origin::Operator));
+            Some(base.with(Shape::Object(fields)))
+        }
+        Body::Join(join) => {
+            let driver = join
+                .driver
+                .as_ref()
+                .and_then(|driver| driver.value.from.as_ref())
+                .and_then(|from| done(&from.value));
+            shapes.input = driver.clone();
+            let merged = join
+                .emit
+                .as_ref()
+                .is_some_and(|emit| emit.value == sources_config::enums::Emit::Merged);
+            let lookups: Vec<(String, Option<Shaped>)> = join
+                .lookups
+                .iter()
+                .flat_map(|lookups| lookups.value.iter())
+                .map(|lookup| {
+                    let shaped = lookup.value.value.from.as_ref().and_then(|from| done(&from.value));
+                    (lookup.name.value.to_string(), shaped)
+                })
+                .collect();
+            joined(driver, lookups, merged)
+        }
+        Body::Unknown => None,
+    };
+    let mut current = produced.and_then(Shaped::known);
+    if let Some(pipe) = source.body.common().and_then(|common| common.pipe.as_ref()) {
+        for stage in &pipe.value {
+            shapes.stages.push(current.clone());
+            current = apply(&stage.value.body, current.as_ref()).and_then(Shaped::known);
+        }
+    }
+    if shapes.input.as_ref().is_some_and(|input| input.shape.is_unknown()) {
+        shapes.input = None;
+    }
+    shapes.output = current;
+    shapes
+}
+
+/// The entry's recorded sample.
+fn sample(source: &Source, inputs: &ShapeInputs) -> Option<Shaped> {
+    let sample = inputs.samples.get(source.name.value.as_str())?;
+    Some(Shaped::new(
+        sample.shape.clone(),
+        Certainty::Sampled,
+        Origin::Sample(sample.recorded.clone()),
+    ))
+}
+
+/// A leaf's value: its response at `root`.
+fn rooted(response: &Shaped, source: &Source) -> Option<Shaped> {
+    let root = source.body.leaf().and_then(|leaf| leaf.root.as_ref());
+    match root {
+        None => Some(response.clone()),
+        Some(root) => match response.shape.lookup(&root.value) {
+            PathLookup::Found(shape) => Some(response.with(shape.clone())),
+            _ => None,
+        },
+    }
+}
+
+/// The weaker of two shapes' certainties, with its origin.
+fn weaker(current: Option<Shaped>, next: Shaped) -> Shaped {
+    match current {
+        Some(current) if current.certainty <= next.certainty => current,
+        _ => next,
+    }
+}
+
+/// The rows of a `merge` or `union`: every child's rows joined, each child's tags added under
+/// `meta_key` (or at the top level with `meta_key: ""`).
+fn union(merge: &MergeFields, done: &dyn Fn(&str) -> Option<Shaped>) -> Option<Shaped> {
+    let meta_key = merge
+        .meta_key
+        .as_ref()
+        .map_or(DEFAULT_META_KEY, |meta| meta.value.as_str());
+    let mut rows: Option<Shape> = None;
+    let mut weakest: Option<Shaped> = None;
+    for (child, tags) in children(merge) {
+        let shaped = done(child)?;
+        let mut row = shaped.shape.rows().clone();
+        if let Shape::Object(fields) = &mut row {
+            tag(fields, meta_key, &tags);
+        }
+        rows = Some(match rows {
+            None => row,
+            Some(rows) => rows.join(row),
+        });
+        weakest = Some(weaker(weakest, shaped));
+    }
+    let rows = rows?;
+    Some(weakest?.with(Shape::Array(Box::new(rows))))
+}
+
+/// Adds tag keys to a row's keys, under `meta_key` or at the top level.
+fn tag(fields: &mut Fields, meta_key: &str, tags: &[&str]) {
+    if tags.is_empty() {
+        return;
+    }
+    let target = if meta_key.is_empty() {
+        fields
+    } else {
+        let meta = fields
+            .entry(meta_key.to_owned())
+            .or_insert_with(|| Field::required(Shape::Object(Fields::new())));
+        match &mut meta.shape {
+            Shape::Object(meta) => meta,
+            _ => return,
+        }
+    };
+    for name in tags {
+        target
+            .entry((*name).to_owned())
+            .or_insert_with(|| Field::required(Shape::String));
+    }
+}
+
+/// A join's rows: `{row, LOOKUP…}` (separate) or the driver row with each lookup's keys merged in,
+/// a key the row already has written `LOOKUP_KEY` (merged).
+fn joined(
+    driver: Option<Shaped>,
+    lookups: Vec<(String, Option<Shaped>)>,
+    merged: bool,
+) -> Option<Shaped> {
+    let mut weakest = driver.clone();
+    let driver_rows = driver.as_ref().map_or(Shape::Unknown, |driver| driver.shape.rows().clone());
+    let row = if merged {
+        let Shape::Object(mut fields) = driver_rows else {
+            return None;
+        };
+        for (name, lookup) in &lookups {
+            let lookup = lookup.as_ref()?;
+            let Shape::Object(extra) = lookup.shape.rows() else {
+                return None;
+            };
+            for (key, field) in extra {
+                let key = if fields.contains_key(key) {
+                    format!("{name}_{key}")
+                } else {
+                    key.clone()
+                };
+                fields.insert(key, field.clone());
+            }
+            weakest = Some(weaker(weakest, lookup.clone()));
+        }
+        Shape::Object(fields)
+    } else {
+        let mut fields = Fields::new();
+        fields.insert("row".to_owned(), Field::required(driver_rows));
+        for (name, lookup) in &lookups {
+            let shape = lookup.as_ref().map_or(Shape::Unknown, |lookup| (*lookup.shape).clone());
+            fields.insert(name.clone(), Field::required(shape));
+        }
+        Shape::Object(fields)
+    };
+    let base = weakest.unwrap_or_else(|| Shaped::new(Shape::Unknown, Certainty::Exact, Origin::Operator));
+    Some(base.with(Shape::Array(Box::new(row))))
+}
+
+/// What a single-input body gives from `input`: filter, sort and cache keep it; project builds
+/// rows from `keep` (whatever the input, the keys are known); derive adds `compute`'s keys.
+pub(crate) fn apply(body: &Body, input: Option<&Shaped>) -> Option<Shaped> {
+    match body {
+        Body::Project(project) => {
+            let rows = input.map(|input| input.shape.rows());
+            let mut fields = Fields::new();
+            for item in project.keep.iter().flat_map(|keep| keep.value.iter()) {
+                let shape = result_shape(&item.value.value.text, rows);
+                fields.insert(item.name.value.to_string(), Field::required(shape));
+            }
+            let row = Shape::Object(fields);
+            let shape = match input.map(|input| &*input.shape) {
+                Some(Shape::Array(_)) => Shape::Array(Box::new(row)),
+                Some(Shape::Object(_)) => row,
+                _ => Shape::Rows(Box::new(row)),
+            };
+            Some(match input {
+                Some(input) => input.with(shape),
+                None => Shaped::new(shape, Certainty::Exact, Origin::Operator),
+            })
+        }
+        Body::Derive(derive) => {
+            let input = input?;
+            let rows = input.shape.rows();
+            let Shape::Object(mut fields) = rows.clone() else {
+                return None;
+            };
+            for item in derive.compute.iter().flat_map(|compute| compute.value.iter()) {
+                let shape = result_shape(&item.value.value.text, Some(rows));
+                fields.insert(item.name.value.to_string(), Field::required(shape));
+            }
+            let row = Shape::Object(fields);
+            Some(input.with(match &*input.shape {
+                Shape::Array(_) => Shape::Array(Box::new(row)),
+                Shape::Rows(_) => Shape::Rows(Box::new(row)),
+                _ => row,
+            }))
+        }
+        Body::Filter(_) | Body::Sort(_) | Body::Cache(_) | Body::Passthrough(_) => input.cloned(),
+        _ => None,
+    }
+}
+
+/// The shape of an expression's value over rows of shape `rows`, where evident.
+fn result_shape(text: &str, rows: Option<&Shape>) -> Shape {
+    let Ok(refs) = expressions::compile(text) else {
+        return Shape::Unknown;
+    };
+    match &refs.result {
+        ResultKind::Unknown => Shape::Unknown,
+        ResultKind::Kind(shape) => shape.clone(),
+        ResultKind::Path(path) => match rows {
+            Some(rows) => match rows.lookup(&path.join(".")) {
+                PathLookup::Found(shape) => shape.clone(),
+                _ => Shape::Unknown,
+            },
+            None => Shape::Unknown,
+        },
+    }
+}
