@@ -76,6 +76,7 @@ pub mod listener;
 pub mod listing;
 pub mod options;
 pub mod params;
+pub mod published;
 pub mod parse_errors;
 pub mod search;
 pub mod server;

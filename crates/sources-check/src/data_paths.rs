@@ -7,11 +7,11 @@
 use sources_config::Config;
 use sources_config::model::{Body, Source};
 use sources_config::{Field, Spanned};
-use sources_diagnostics::{Collector, Span};
+use sources_diagnostics::{Collector, Diagnostic, Rule, Severity, Span};
 
-use crate::data_refs::{Miss, Reader, unknown_field};
+use crate::data_refs::{Miss, Reader, list_keys, unknown_field};
 use crate::shape::{Fields, PathLookup, Shape};
-use crate::shapes::{EntryShapes, Shaped, Shapes};
+use crate::shapes::{Certainty, EntryShapes, Shaped, Shapes};
 
 /// The component paths of every component bound to an entry with a known shape.
 pub(crate) fn check_components(config: &Config, shapes: &Shapes, out: &mut Collector) {
@@ -104,11 +104,72 @@ pub(crate) fn check_leaf_paths(source: &Source, entry: &EntryShapes, out: &mut C
                     PathLookup::Found(shape) => Some(shape),
                     _ => None,
                 });
-            if let Some(Shape::Object(item)) = items.map(Shape::rows) {
-                report(response, name, "items", "window.cursor", &spanned(cursor), item, out);
+            match items {
+                Some(Shape::Array(item)) => {
+                    if let Shape::Object(item) = &**item {
+                        report(response, name, "items", "window.cursor", &spanned(cursor), item, out);
+                    }
+                }
+                // The engine refuses an anchored page that is not a list: say where the list is.
+                Some(Shape::Object(fields)) => out.push(not_a_list(response, name, cursor, fields)),
+                _ => {}
             }
         }
     }
+}
+
+/// An anchored window whose value at `root` is an object, not the list of items it walks.
+fn not_a_list(
+    response: &Shaped,
+    entry: &str,
+    cursor: &Field<String>,
+    fields: &Fields,
+) -> Diagnostic {
+    let lists = list_paths(fields, "", 3);
+    let help = match lists.as_slice() {
+        [] => "set `root` to the dot-path of the list of items".to_owned(),
+        [only] => format!("set `root: {only}`, the list in this response"),
+        many => format!(
+            "set `root` to the list of items: {}",
+            many.iter()
+                .map(|path| format!("`{path}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    };
+    let mut diagnostic = Diagnostic::new(
+        Rule::UnknownDataField,
+        cursor.value_span,
+        format!(
+            "`window.cursor` is read from each item of the list at `root`, but there the response \
+             of {entry} is an object (keys: {}), not a list",
+            list_keys(fields)
+        ),
+    )
+    .with_label("no list of items to read this from")
+    .with_help(format!("{help} (the shape comes from {})", response.origin.describe()));
+    if response.certainty == Certainty::Sampled {
+        diagnostic.severity = Severity::Warning;
+    }
+    diagnostic
+}
+
+/// The dot-paths of the lists inside `fields`, at most `depth` keys deep.
+fn list_paths(fields: &Fields, prefix: &str, depth: usize) -> Vec<String> {
+    let mut found = Vec::new();
+    for (name, field) in fields {
+        let path = if prefix.is_empty() {
+            name.clone()
+        } else {
+            format!("{prefix}.{name}")
+        };
+        match &field.shape {
+            Shape::Array(_) => found.push(path),
+            Shape::Object(inner) if depth > 1 => found.extend(list_paths(inner, &path, depth - 1)),
+            _ => {}
+        }
+    }
+    found
 }
 
 /// A field's value with its value span.

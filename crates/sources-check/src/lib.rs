@@ -198,7 +198,7 @@ fn analyze_indexed(
         None => Config::default(),
     };
     let shapes = if config.has_sources() {
-        let shapes = Shapes::of(&config, inputs);
+        let shapes = Shapes::of(&config, text, inputs);
         check(&config, &shapes, text, &mut out);
         shapes
     } else {

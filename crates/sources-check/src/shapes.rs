@@ -30,13 +30,29 @@ pub struct ShapeInputs {
     pub routes: Vec<RouteShape>,
 }
 
-/// A response recorded by `sources try --record`, as its shape.
+/// What `sources try NAME --record` recorded of an entry, as its shape: the entry's value as
+/// `try` gives it (after `root` and `pipe`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Sample {
-    /// The shape of the recorded response (every recorded parameter set joined).
+    /// The shape of the recorded value (every recorded parameter set joined).
     pub shape: Shape,
     /// When it was recorded (RFC 3339), for hover.
     pub recorded: String,
+    /// [`fingerprint`] of the entry when it was recorded: a sample of an entry written
+    /// differently since is stale, and ignored.
+    pub fingerprint: u64,
+}
+
+/// A fingerprint of how an entry is written (its name and the text of its definition): a sample
+/// recorded under another fingerprint no longer describes it. FNV-1a, stable across runs.
+pub fn fingerprint(text: &str, source: &Source) -> u64 {
+    let written = text.get(source.span.range()).unwrap_or("");
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in source.name.value.bytes().chain([0]).chain(written.bytes()) {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    hash
 }
 
 /// The shape of one route's response, published by a server the tool knows.
@@ -153,8 +169,8 @@ impl Shapes {
         self.at(config.position(name)?)?.output.as_ref()
     }
 
-    /// Computes every entry's shapes.
-    pub fn of(config: &Config, inputs: &ShapeInputs) -> Shapes {
+    /// Computes every entry's shapes (`text` is the document, for samples' fingerprints).
+    pub fn of(config: &Config, text: &str, inputs: &ShapeInputs) -> Shapes {
         let count = config.entries.len();
         let mut state = vec![State::Waiting; count];
         let mut entries = vec![EntryShapes::default(); count];
@@ -189,7 +205,7 @@ impl Shapes {
                             _ => None,
                         }
                     };
-                    entry_shapes(&config.entries[at], inputs, &done)
+                    entry_shapes(&config.entries[at], text, inputs, &done)
                 };
                 entries[at] = computed;
                 state[at] = State::Done;
@@ -265,6 +281,7 @@ fn children(merge: &MergeFields) -> Vec<(&str, Vec<&str>)> {
 /// The shapes of one entry, its inputs' outputs read through `done`.
 fn entry_shapes(
     source: &Source,
+    text: &str,
     inputs: &ShapeInputs,
     done: &dyn Fn(&str) -> Option<Shaped>,
 ) -> EntryShapes {
@@ -279,7 +296,7 @@ fn entry_shapes(
             response.and_then(|response| rooted(&response, source))
         }
         Body::Http(_) | Body::Exec(_) | Body::File(_) | Body::Websocket(_) => {
-            let response = sample(source, inputs).or_else(|| crate::demo_shapes::route(source, inputs));
+            let response = crate::demo_shapes::route(source, inputs);
             shapes.response = response.clone();
             response.and_then(|response| rooted(&response, source))
         }
@@ -350,6 +367,13 @@ fn entry_shapes(
             current = apply(&stage.value.body, current.as_ref()).and_then(Shaped::known);
         }
     }
+    // A sample is the entry's value as `try` gave it: it describes the output, whatever the
+    // text alone tells (an unknown leaf, an operator over one).
+    if let Some(sample) = sample(source, text, inputs)
+        && current.as_ref().is_none_or(|current| current.certainty == Certainty::Sampled)
+    {
+        current = Some(sample);
+    }
     if shapes.input.as_ref().is_some_and(|input| input.shape.is_unknown()) {
         shapes.input = None;
     }
@@ -357,9 +381,12 @@ fn entry_shapes(
     shapes
 }
 
-/// The entry's recorded sample.
-fn sample(source: &Source, inputs: &ShapeInputs) -> Option<Shaped> {
+/// The entry's recorded sample, unless the entry was written differently when it was recorded.
+fn sample(source: &Source, text: &str, inputs: &ShapeInputs) -> Option<Shaped> {
     let sample = inputs.samples.get(source.name.value.as_str())?;
+    if sample.fingerprint != fingerprint(text, source) {
+        return None;
+    }
     Some(Shaped::new(
         sample.shape.clone(),
         Certainty::Sampled,

@@ -357,7 +357,15 @@ pub enum Linted {
 /// when it was named and a skip when it was walked.
 pub fn lint_content(input: &Input, content: Content) -> Linted {
     match content {
-        Content::Bytes(bytes) => lint_bytes(&input.path, &bytes, input.syntax, input.named),
+        Content::Bytes(bytes) => {
+            // The samples recorded beside a file on disk (`sources try NAME --record`) tell the
+            // data checks what its entries' data looks like.
+            let mut inputs = sources_eval::demo_shapes::inputs();
+            if let crate::inputs::Origin::File(path) = &input.origin {
+                inputs.samples = sources_eval::samples::read(path).samples;
+            }
+            lint_bytes_with(&input.path, &bytes, input.syntax, input.named, &inputs)
+        }
         Content::TooLarge(Some(size)) if !input.named => Linted::SkippedTooLarge(size),
         Content::TooLarge(size) => Linted::Report(FileReport {
             path: input.path.clone(),
@@ -369,8 +377,20 @@ pub fn lint_content(input: &Input, content: Content) -> Linted {
 }
 
 /// Lints one document given as bytes. A `named` file is always reported; a walked one only when it
-/// is text with a `data.sources` block.
+/// is text with a `data.sources` block. The data checks know the demo backend's shapes, and no
+/// samples.
 pub fn lint_bytes(path: &str, bytes: &[u8], syntax: Syntax, named: bool) -> Linted {
+    lint_bytes_with(path, bytes, syntax, named, &sources_eval::demo_shapes::inputs())
+}
+
+/// [`lint_bytes`] with what the front end knows of the data (samples read beside the file).
+pub fn lint_bytes_with(
+    path: &str,
+    bytes: &[u8],
+    syntax: Syntax,
+    named: bool,
+    inputs: &sources_check::shapes::ShapeInputs,
+) -> Linted {
     let report = |text: &str, diagnostics| {
         Linted::Report(FileReport {
             path: path.to_owned(),
@@ -391,7 +411,7 @@ pub fn lint_bytes(path: &str, bytes: &[u8], syntax: Syntax, named: bool) -> Lint
     }
     match std::str::from_utf8(bytes) {
         Ok(text) => {
-            let analysis = sources_check::analyze(text, syntax);
+            let analysis = sources_check::analyze_with(text, syntax, inputs);
             if !named && !analysis.is_configuration() {
                 return Linted::NotOurs;
             }

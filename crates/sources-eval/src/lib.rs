@@ -10,6 +10,7 @@ pub mod cache;
 pub mod catalog;
 pub mod decode;
 pub mod demo;
+pub mod demo_shapes;
 pub mod engine;
 #[cfg(test)]
 mod engine_tests;
@@ -20,6 +21,7 @@ pub mod io;
 pub mod merge;
 pub mod operators;
 pub mod paginate;
+pub mod samples;
 pub mod params;
 pub mod snapshot;
 pub mod stack;
