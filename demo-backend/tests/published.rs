@@ -67,7 +67,7 @@ fn conforms(value: &Value, shape: &Value, path: &str) -> Result<(), String> {
             }
             Ok(())
         }
-        other => Err(format!("{path}: the description {other} is not one"))
+        other => Err(format!("{path}: the description {other} is not one")),
     }
 }
 
@@ -91,7 +91,11 @@ async fn every_published_route_describes_the_real_answers_exactly() {
         checked.push((method.to_owned(), pattern.to_owned()));
     };
     check("GET", "/apps", &demo.get("/apps?limit=20", 200).await);
-    check("GET", "/apps/facets", &demo.get("/apps/facets?field=region", 200).await);
+    check(
+        "GET",
+        "/apps/facets",
+        &demo.get("/apps/facets?field=region", 200).await,
+    );
     check("GET", "/apps/{id}", &demo.get("/apps/app-0001", 200).await);
     let sync = demo.post("/apps/app-0002/sync", 202).await;
     check("POST", "/apps/{id}/sync", &sync);
@@ -100,12 +104,24 @@ async fn every_published_route_describes_the_real_answers_exactly() {
     let job = sync["job"].as_str().expect("a job id").to_owned();
     check("GET", "/apps/{id}", &demo.get("/apps/app-0002", 200).await);
     check("GET", "/jobs", &demo.get("/jobs", 200).await);
-    check("GET", "/jobs/{id}", &demo.get(&format!("/jobs/{job}"), 200).await);
+    check(
+        "GET",
+        "/jobs/{id}",
+        &demo.get(&format!("/jobs/{job}"), 200).await,
+    );
     demo.advance(600_000);
     check("GET", "/apps/{id}", &demo.get("/apps/app-0002", 200).await);
     check("GET", "/jobs", &demo.get("/jobs", 200).await);
-    check("GET", "/jobs/{id}", &demo.get(&format!("/jobs/{job}"), 200).await);
-    check("GET", "/api/v2/jobs/", &demo.get("/api/v2/jobs/", 200).await);
+    check(
+        "GET",
+        "/jobs/{id}",
+        &demo.get(&format!("/jobs/{job}"), 200).await,
+    );
+    check(
+        "GET",
+        "/api/v2/jobs/",
+        &demo.get("/api/v2/jobs/", 200).await,
+    );
     for id in [1, 2] {
         check(
             "GET",
@@ -120,12 +136,31 @@ async fn every_published_route_describes_the_real_answers_exactly() {
                 .await,
         );
     }
-    for body in [json!({"size": 5}), json!({"size": 5, "track_total_hits": false})] {
-        check("POST", "/logs-app/_search", &demo.post_json("/logs-app/_search", body).await);
+    for body in [
+        json!({"size": 5}),
+        json!({"size": 5, "track_total_hits": false}),
+    ] {
+        check(
+            "POST",
+            "/logs-app/_search",
+            &demo.post_json("/logs-app/_search", body).await,
+        );
     }
-    check("GET", "/logs-app/_search", &demo.get("/logs-app/_search", 200).await);
-    check("POST", "/logs-app/_count", &demo.post_json("/logs-app/_count", json!({})).await);
-    check("GET", "/logs-app/_count", &demo.get("/logs-app/_count", 200).await);
+    check(
+        "GET",
+        "/logs-app/_search",
+        &demo.get("/logs-app/_search", 200).await,
+    );
+    check(
+        "POST",
+        "/logs-app/_count",
+        &demo.post_json("/logs-app/_count", json!({})).await,
+    );
+    check(
+        "GET",
+        "/logs-app/_count",
+        &demo.get("/logs-app/_count", 200).await,
+    );
     for published in &all {
         assert!(
             checked.contains(&(published.method.clone(), published.path.clone())),

@@ -51,7 +51,12 @@ pub(crate) fn check_components(config: &Config, shapes: &Shapes, out: &mut Colle
                     field: &field,
                     top: rows,
                 };
-                out.push(unknown_field(shaped, &reader, step_span(path, &miss), &miss));
+                out.push(unknown_field(
+                    shaped,
+                    &reader,
+                    step_span(path, &miss),
+                    &miss,
+                ));
             }
         }
         for (name, path) in &component.paths {
@@ -63,7 +68,12 @@ pub(crate) fn check_components(config: &Config, shapes: &Shapes, out: &mut Colle
                     field: &field,
                     top: rows,
                 };
-                out.push(unknown_field(shaped, &reader, step_span(path, &miss), &miss));
+                out.push(unknown_field(
+                    shaped,
+                    &reader,
+                    step_span(path, &miss),
+                    &miss,
+                ));
             }
         }
     }
@@ -91,23 +101,49 @@ pub(crate) fn check_leaf_paths(source: &Source, entry: &EntryShapes, out: &mut C
             .as_deref()
             .and_then(|paginate| paginate.value.next_path.as_ref())
     {
-        report(response, name, "response", "paginate.next_path", &spanned(next), top, out);
+        report(
+            response,
+            name,
+            "response",
+            "paginate.next_path",
+            &spanned(next),
+            top,
+            out,
+        );
     }
     if let Some(window) = source.body.window() {
         if let Some(total) = &window.value.total_path {
-            report(response, name, "response", "window.total_path", &spanned(total), top, out);
+            report(
+                response,
+                name,
+                "response",
+                "window.total_path",
+                &spanned(total),
+                top,
+                out,
+            );
         }
         if let Some(cursor) = &window.value.cursor {
-            let items = leaf
-                .and_then(|leaf| leaf.root.as_deref())
-                .map_or(Some(&*response.shape), |root| match response.shape.lookup(&root.value) {
-                    PathLookup::Found(shape) => Some(shape),
-                    _ => None,
-                });
+            let items =
+                leaf.and_then(|leaf| leaf.root.as_deref())
+                    .map_or(Some(&*response.shape), |root| {
+                        match response.shape.lookup(&root.value) {
+                            PathLookup::Found(shape) => Some(shape),
+                            _ => None,
+                        }
+                    });
             match items {
                 Some(Shape::Array(item)) => {
                     if let Shape::Object(item) = &**item {
-                        report(response, name, "items", "window.cursor", &spanned(cursor), item, out);
+                        report(
+                            response,
+                            name,
+                            "items",
+                            "window.cursor",
+                            &spanned(cursor),
+                            item,
+                            out,
+                        );
                     }
                 }
                 // The engine refuses an anchored page that is not a list: say where the list is.
@@ -147,7 +183,10 @@ fn not_a_list(
         ),
     )
     .with_label("no list of items to read this from")
-    .with_help(format!("{help} (the shape comes from {})", response.origin.describe()));
+    .with_help(format!(
+        "{help} (the shape comes from {})",
+        response.origin.describe()
+    ));
     if response.certainty == Certainty::Sampled {
         diagnostic.severity = Severity::Warning;
     }
@@ -196,7 +235,12 @@ fn report(
             field: &field,
             top: fields,
         };
-        out.push(unknown_field(shaped, &reader, step_span(path, &miss), &miss));
+        out.push(unknown_field(
+            shaped,
+            &reader,
+            step_span(path, &miss),
+            &miss,
+        ));
     }
 }
 
@@ -220,7 +264,9 @@ fn step_span(path: &Spanned<String>, miss: &Miss<'_>) -> Span {
     let offset = if at.is_empty() { 0 } else { at.len() + 1 };
     let written = path.span.len();
     let quote = usize::from(written == path.value.len() + 2);
-    if written == path.value.len() + 2 * quote && path.value.get(offset..offset + step.len()) == Some(step) {
+    if written == path.value.len() + 2 * quote
+        && path.value.get(offset..offset + step.len()) == Some(step)
+    {
         let start = path.span.start() + quote + offset;
         Span::new(start, start + step.len())
     } else {

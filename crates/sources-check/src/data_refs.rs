@@ -8,8 +8,8 @@ use std::collections::HashMap;
 use std::ops::Range;
 use std::sync::{Mutex, PoisonError};
 
-use sources_config::model::Body;
 use sources_config::Config;
+use sources_config::model::Body;
 use sources_diagnostics::{Collector, Diagnostic, Rule, Severity, Span, did_you_mean};
 
 use crate::expressions::{self, ExpressionSite};
@@ -65,14 +65,21 @@ fn check_expressions(
         };
         for call in &refs.calls {
             if !is_function(&call.name) {
-                out.push(unknown_function(&site, file, &call.name, call.range.clone()));
+                out.push(unknown_function(
+                    &site,
+                    file,
+                    &call.name,
+                    call.range.clone(),
+                ));
             }
         }
         let Some(input) = input else {
             continue;
         };
         // A sort passes anything but a list through without evaluating `by`.
-        if matches!(body, Body::Sort(_)) && !matches!(&*input.shape, Shape::Array(_) | Shape::Rows(_)) {
+        if matches!(body, Body::Sort(_))
+            && !matches!(&*input.shape, Shape::Array(_) | Shape::Rows(_))
+        {
             continue;
         }
         let Shape::Object(fields) = input.shape.rows() else {
@@ -93,7 +100,13 @@ fn check_expressions(
                     continue;
                 }
                 reported.push((at.clone(), name.clone()));
-                let span = text_span(file, &site.text.text, site.text.style, site.span, range.clone());
+                let span = text_span(
+                    file,
+                    &site.text.text,
+                    site.text.style,
+                    site.span,
+                    range.clone(),
+                );
                 let field = format!("`{}`", site.field);
                 let reader = Reader {
                     entry: input_name,
@@ -122,7 +135,11 @@ pub(crate) fn missing_segment<'f>(
     let path: Vec<&str> = segments.iter().map(|(name, _)| name.as_str()).collect();
     match Shape::lookup_in(fields, &path) {
         PathLookup::Missing { at, step: _, keys } => {
-            let index = if at.is_empty() { 0 } else { at.split('.').count() };
+            let index = if at.is_empty() {
+                0
+            } else {
+                at.split('.').count()
+            };
             Some((at, keys, index))
         }
         _ => None,
@@ -154,8 +171,18 @@ pub(crate) struct Miss<'a> {
 
 /// An `unknown-data-field` diagnostic at `span`. When the missing name is a key one level down
 /// (a tag under `_meta`, a driver's key under a join's `row`), the help gives that exact path.
-pub(crate) fn unknown_field(shaped: &Shaped, reader: &Reader<'_>, span: Span, miss: &Miss<'_>) -> Diagnostic {
-    let Reader { entry, what, field, top } = *reader;
+pub(crate) fn unknown_field(
+    shaped: &Shaped,
+    reader: &Reader<'_>,
+    span: Span,
+    miss: &Miss<'_>,
+) -> Diagnostic {
+    let Reader {
+        entry,
+        what,
+        field,
+        top,
+    } = *reader;
     let Miss { at, name, keys } = miss;
     let (at, name, keys) = (at.as_str(), name.as_str(), *keys);
     let place = if at.is_empty() {
@@ -164,21 +191,28 @@ pub(crate) fn unknown_field(shaped: &Shaped, reader: &Reader<'_>, span: Span, mi
         format!("`{at}` in the {what} of {entry}")
     };
     let listed = list_keys(keys);
-    let have = if what != "response" && at.is_empty() { "have" } else { "has" };
-    let message = format!(
-        "{field} reads `{name}`, but {place} {have} no such key (keys: {listed})"
-    );
+    let have = if what != "response" && at.is_empty() {
+        "have"
+    } else {
+        "has"
+    };
+    let message =
+        format!("{field} reads `{name}`, but {place} {have} no such key (keys: {listed})");
     let nested = at.is_empty().then(|| nested_path(top, name)).flatten();
-    let help = match (nested, did_you_mean(name, keys.keys().map(String::as_str)).first()) {
-        (Some(path), _) => format!(
-            "`{name}` is at `{path}` in these rows: read `{path}`"
-        ),
+    let help = match (
+        nested,
+        did_you_mean(name, keys.keys().map(String::as_str)).first(),
+    ) {
+        (Some(path), _) => format!("`{name}` is at `{path}` in these rows: read `{path}`"),
         (None, Some(best)) => format!("did you mean `{best}`?"),
         (None, None) => format!("read one of the keys {place} {have}: {listed}"),
     };
     let mut diagnostic = Diagnostic::new(Rule::UnknownDataField, span, message)
         .with_label(format!("no key `{name}` here"))
-        .with_help(format!("{help} (the shape comes from {})", shaped.origin.describe()));
+        .with_help(format!(
+            "{help} (the shape comes from {})",
+            shaped.origin.describe()
+        ));
     if shaped.certainty == Certainty::Sampled {
         diagnostic.severity = Severity::Warning;
     }
@@ -212,7 +246,12 @@ pub(crate) fn list_keys(keys: &Fields) -> String {
 }
 
 /// An `unknown-function` diagnostic for the call of `name` at `range` inside the site's text.
-fn unknown_function(site: &ExpressionSite<'_>, file: &str, name: &str, range: Range<usize>) -> Diagnostic {
+fn unknown_function(
+    site: &ExpressionSite<'_>,
+    file: &str,
+    name: &str,
+    range: Range<usize>,
+) -> Diagnostic {
     let span = text_span(file, &site.text.text, site.text.style, site.span, range);
     let help = match KNOWN_ELSEWHERE.iter().find(|(other, _)| *other == name) {
         Some((_, instead)) => format!("expressions are CEL: write {instead}"),
@@ -242,11 +281,20 @@ fn unknown_function(site: &ExpressionSite<'_>, file: &str, name: &str, range: Ra
 const KNOWN_ELSEWHERE: &[(&str, &str)] = &[
     ("len", "`size(x)`"),
     ("length", "`size(x)`"),
-    ("lower", "a case-insensitive match, `x.matches('(?i)^text$')` (CEL has no case conversion)"),
-    ("upper", "a case-insensitive match, `x.matches('(?i)^text$')` (CEL has no case conversion)"),
+    (
+        "lower",
+        "a case-insensitive match, `x.matches('(?i)^text$')` (CEL has no case conversion)",
+    ),
+    (
+        "upper",
+        "a case-insensitive match, `x.matches('(?i)^text$')` (CEL has no case conversion)",
+    ),
     ("hasPrefix", "`x.startsWith(prefix)`"),
     ("hasSuffix", "`x.endsWith(suffix)`"),
-    ("now", "`timestamp(...)` over a field: expressions have no clock"),
+    (
+        "now",
+        "`timestamp(...)` over a field: expressions have no clock",
+    ),
 ];
 
 /// CEL's functions, for did-you-mean (each is checked to exist by a unit test).
@@ -300,10 +348,16 @@ mod tests {
     #[test]
     fn the_functions_offered_exist_and_the_others_do_not() {
         for name in CEL_FUNCTIONS {
-            assert!(is_function(name), "`{name}` is offered but CEL has no such function");
+            assert!(
+                is_function(name),
+                "`{name}` is offered but CEL has no such function"
+            );
         }
         for (name, _) in KNOWN_ELSEWHERE {
-            assert!(!is_function(name), "`{name}` exists in CEL: no need to translate it");
+            assert!(
+                !is_function(name),
+                "`{name}` exists in CEL: no need to translate it"
+            );
         }
         assert!(!is_function("hasSuffix"));
     }

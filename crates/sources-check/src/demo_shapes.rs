@@ -72,13 +72,28 @@ mod tests {
 
     #[test]
     fn segments_tokens_and_queries() {
-        assert!(matches(&route("/apps"), "http://127.0.0.1:8099/apps?limit=5"));
-        assert!(matches(&route("/apps/{id}"), "http://127.0.0.1:8099/apps/${params.id}"));
-        assert!(matches(&route("/apps/{id}"), "http://127.0.0.1:8099/apps/app-0001/"));
+        assert!(matches(
+            &route("/apps"),
+            "http://127.0.0.1:8099/apps?limit=5"
+        ));
+        assert!(matches(
+            &route("/apps/{id}"),
+            "http://127.0.0.1:8099/apps/${params.id}"
+        ));
+        assert!(matches(
+            &route("/apps/{id}"),
+            "http://127.0.0.1:8099/apps/app-0001/"
+        ));
         assert!(!matches(&route("/apps"), "http://127.0.0.1:8099/apps/x"));
         assert!(!matches(&route("/apps"), "http://127.0.0.1:80990/apps"));
-        assert!(!matches(&route("/apps/{id}/logs"), "http://127.0.0.1:8099/apps/${params.id}/log"));
-        assert!(!matches(&route("/apps/sync"), "http://127.0.0.1:8099/apps/${params.x}"));
+        assert!(!matches(
+            &route("/apps/{id}/logs"),
+            "http://127.0.0.1:8099/apps/${params.id}/log"
+        ));
+        assert!(!matches(
+            &route("/apps/sync"),
+            "http://127.0.0.1:8099/apps/${params.x}"
+        ));
         assert!(!matches(&route("/apps"), "https://example.com/apps"));
     }
 }

@@ -210,15 +210,16 @@ fn result_kind(node: &IdedExpr) -> ResultKind {
         Expr::Literal(literal) => ResultKind::Kind(match literal {
             LiteralValue::Boolean(_) => Shape::Bool,
             LiteralValue::String(_) | LiteralValue::Bytes(_) => Shape::String,
-            LiteralValue::Double(_) | LiteralValue::Int(_) | LiteralValue::UInt(_) => {
-                Shape::Number
-            }
+            LiteralValue::Double(_) | LiteralValue::Int(_) | LiteralValue::UInt(_) => Shape::Number,
             LiteralValue::Null => Shape::Null,
         }),
         Expr::Ident(_) | Expr::Select(_) => match path_of(node) {
-            Some(segments) => {
-                ResultKind::Path(segments.iter().map(|(name, _)| (*name).to_owned()).collect())
-            }
+            Some(segments) => ResultKind::Path(
+                segments
+                    .iter()
+                    .map(|(name, _)| (*name).to_owned())
+                    .collect(),
+            ),
             None => ResultKind::Unknown,
         },
         Expr::Call(call) => match call.func_name.as_str() {
@@ -269,7 +270,8 @@ mod tests {
 
     #[test]
     fn names_paths_and_calls_point_at_what_is_written() {
-        let text = "status.phase == 'Running' && lower(name) != '' && tags.exists(t, t == params.x)";
+        let text =
+            "status.phase == 'Running' && lower(name) != '' && tags.exists(t, t == params.x)";
         let found = of(text);
         let paths: Vec<Vec<&str>> = found
             .fields

@@ -44,9 +44,9 @@ pub use graph::{EdgeKind, Graph, GraphEdge, GraphNode, NodeKind};
 use std::rc::Rc;
 use std::sync::Arc;
 
+use shapes::{ShapeInputs, Shapes};
 use sources_config::Config;
 use sources_diagnostics::{Collector, Diagnostic, Rule, Span};
-use shapes::{ShapeInputs, Shapes};
 use sources_syntax::{LineIndex, Syntax};
 pub use suppress::{Baseline, add_suppressions, suppression_edit};
 pub use templates::{SiteKind, TemplateSite, sites as template_sites, window_token_misplaced};

@@ -281,9 +281,7 @@ fn join_fields(mut a: Fields, b: Fields) -> Fields {
 
 /// The join of every item of a list ([`Shape::Unknown`] for none).
 fn join_many(items: impl Iterator<Item = Shape>) -> Shape {
-    items
-        .reduce(Shape::join)
-        .unwrap_or(Shape::Unknown)
+    items.reduce(Shape::join).unwrap_or(Shape::Unknown)
 }
 
 fn of_json(value: &serde_json::Value, depth: usize) -> Shape {
@@ -384,7 +382,10 @@ mod tests {
             "[{name: string, owner?: {team: string}, rev: scalar}]"
         );
         let row = shape.rows();
-        assert!(matches!(row.lookup("owner.team"), PathLookup::Found(Shape::String)));
+        assert!(matches!(
+            row.lookup("owner.team"),
+            PathLookup::Found(Shape::String)
+        ));
         match row.lookup("owner.tema") {
             PathLookup::Missing { at, step, keys } => {
                 assert_eq!((at.as_str(), step.as_str()), ("owner", "tema"));
@@ -404,7 +405,10 @@ mod tests {
         assert_eq!(shape.render(2), "[{a: number}]");
         assert_eq!(Shape::Number.join(Shape::Unknown), Shape::Unknown);
         assert_eq!(Shape::of_json(&json!([])).rows(), &Shape::Unknown);
-        assert_eq!(Shape::of_json(&json!([[1], {"a": 1}])).rows(), &Shape::Unknown);
+        assert_eq!(
+            Shape::of_json(&json!([[1], {"a": 1}])).rows(),
+            &Shape::Unknown
+        );
     }
 
     #[test]

@@ -288,10 +288,13 @@ fn entry_shapes(
     let mut shapes = EntryShapes::default();
     let produced = match &source.body {
         Body::Static(body) => {
-            let response = body
-                .data
-                .as_ref()
-                .map(|data| Shaped::new(Shape::of_node(&data.value.0), Certainty::Exact, Origin::Static));
+            let response = body.data.as_ref().map(|data| {
+                Shaped::new(
+                    Shape::of_node(&data.value.0),
+                    Certainty::Exact,
+                    Origin::Static,
+                )
+            });
             shapes.response = response.clone();
             response.and_then(|response| rooted(&response, source))
         }
@@ -321,7 +324,9 @@ fn entry_shapes(
             let mut weakest: Option<Shaped> = None;
             for part in compose.parts.iter().flat_map(|parts| parts.value.iter()) {
                 let shaped = done(&part.value.value);
-                let shape = shaped.as_ref().map_or(Shape::Unknown, |s| (*s.shape).clone());
+                let shape = shaped
+                    .as_ref()
+                    .map_or(Shape::Unknown, |s| (*s.shape).clone());
                 if let Some(shaped) = shaped {
                     weakest = Some(weaker(weakest, shaped));
                 }
@@ -333,7 +338,8 @@ fn entry_shapes(
                     },
                 );
             }
-            let base = weakest.unwrap_or_else(|| Shaped::new(Shape::Unknown, Certainty::Exact, Origin::Operator));
+            let base = weakest
+                .unwrap_or_else(|| Shaped::new(Shape::Unknown, Certainty::Exact, Origin::Operator));
             Some(base.with(Shape::Object(fields)))
         }
         Body::Join(join) => {
@@ -352,7 +358,12 @@ fn entry_shapes(
                 .iter()
                 .flat_map(|lookups| lookups.value.iter())
                 .map(|lookup| {
-                    let shaped = lookup.value.value.from.as_ref().and_then(|from| done(&from.value));
+                    let shaped = lookup
+                        .value
+                        .value
+                        .from
+                        .as_ref()
+                        .and_then(|from| done(&from.value));
                     (lookup.name.value.to_string(), shaped)
                 })
                 .collect();
@@ -370,11 +381,17 @@ fn entry_shapes(
     // A sample is the entry's value as `try` gave it: it describes the output, whatever the
     // text alone tells (an unknown leaf, an operator over one).
     if let Some(sample) = sample(source, text, inputs)
-        && current.as_ref().is_none_or(|current| current.certainty == Certainty::Sampled)
+        && current
+            .as_ref()
+            .is_none_or(|current| current.certainty == Certainty::Sampled)
     {
         current = Some(sample);
     }
-    if shapes.input.as_ref().is_some_and(|input| input.shape.is_unknown()) {
+    if shapes
+        .input
+        .as_ref()
+        .is_some_and(|input| input.shape.is_unknown())
+    {
         shapes.input = None;
     }
     shapes.output = current;
@@ -470,7 +487,9 @@ fn joined(
     merged: bool,
 ) -> Option<Shaped> {
     let mut weakest = driver.clone();
-    let driver_rows = driver.as_ref().map_or(Shape::Unknown, |driver| driver.shape.rows().clone());
+    let driver_rows = driver
+        .as_ref()
+        .map_or(Shape::Unknown, |driver| driver.shape.rows().clone());
     let row = if merged {
         let Shape::Object(mut fields) = driver_rows else {
             return None;
@@ -495,12 +514,15 @@ fn joined(
         let mut fields = Fields::new();
         fields.insert("row".to_owned(), Field::required(driver_rows));
         for (name, lookup) in &lookups {
-            let shape = lookup.as_ref().map_or(Shape::Unknown, |lookup| (*lookup.shape).clone());
+            let shape = lookup
+                .as_ref()
+                .map_or(Shape::Unknown, |lookup| (*lookup.shape).clone());
             fields.insert(name.clone(), Field::required(shape));
         }
         Shape::Object(fields)
     };
-    let base = weakest.unwrap_or_else(|| Shaped::new(Shape::Unknown, Certainty::Exact, Origin::Operator));
+    let base =
+        weakest.unwrap_or_else(|| Shaped::new(Shape::Unknown, Certainty::Exact, Origin::Operator));
     Some(base.with(Shape::Array(Box::new(row))))
 }
 
@@ -532,7 +554,11 @@ pub(crate) fn apply(body: &Body, input: Option<&Shaped>) -> Option<Shaped> {
             let Shape::Object(mut fields) = rows.clone() else {
                 return None;
             };
-            for item in derive.compute.iter().flat_map(|compute| compute.value.iter()) {
+            for item in derive
+                .compute
+                .iter()
+                .flat_map(|compute| compute.value.iter())
+            {
                 let shape = result_shape(&item.value.value.text, Some(rows));
                 fields.insert(item.name.value.to_string(), Field::required(shape));
             }

@@ -21,6 +21,7 @@ pub mod lint;
 pub mod list;
 pub mod lsp;
 pub mod parallel;
+pub mod record;
 pub mod render;
 pub mod report;
 pub mod rules;

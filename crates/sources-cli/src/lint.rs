@@ -380,7 +380,13 @@ pub fn lint_content(input: &Input, content: Content) -> Linted {
 /// is text with a `data.sources` block. The data checks know the demo backend's shapes, and no
 /// samples.
 pub fn lint_bytes(path: &str, bytes: &[u8], syntax: Syntax, named: bool) -> Linted {
-    lint_bytes_with(path, bytes, syntax, named, &sources_eval::demo_shapes::inputs())
+    lint_bytes_with(
+        path,
+        bytes,
+        syntax,
+        named,
+        &sources_eval::demo_shapes::inputs(),
+    )
 }
 
 /// [`lint_bytes`] with what the front end knows of the data (samples read beside the file).

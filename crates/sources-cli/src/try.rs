@@ -80,6 +80,11 @@ pub struct Args {
     /// hold (`64MiB`, `512KiB`, `1GiB`, or bytes); more fails the entry.
     #[arg(long = "max-body", value_name = "SIZE", default_value = "64MiB", value_parser = parse_max_body)]
     pub max_body: usize,
+    /// Also record what the entry gives as a sample in `.sources/samples/` beside the
+    /// configuration (the first rows, the time, the request; credentials redacted): lint and the
+    /// editor then check references into its data against it.
+    #[arg(long)]
+    pub record: bool,
 }
 
 fn parse_max_body(text: &str) -> Result<usize, String> {
@@ -324,6 +329,12 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
         system
     };
     let bound = bound?;
+    let recorder = args.record.then(|| crate::record::Recorder {
+        config_path: PathBuf::from(&loaded.path),
+        fingerprint: sources_check::shapes::fingerprint(&loaded.text, source),
+        params: supplied.clone(),
+        secret_names: crate::record::masked_names(&config),
+    });
     let mut reporter = StderrTrace::new(args.verbose, &args.name);
     reporter.secrets = secrets;
     let reporter = Arc::new(reporter);
@@ -380,6 +391,10 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
         &printing,
         out,
     ));
+    if let (Some(recorder), Some(source)) = (&recorder, config.get(&args.name)) {
+        recorder.save(source, &outcome);
+    }
+    let outcome = outcome.map(|(outcome, _)| outcome);
     reporter.finish();
     let warnings = reporter.warnings.load(Ordering::Relaxed);
     if args.strict && warnings > 0 && matches!(outcome, Ok(Outcome::Success)) {
@@ -477,13 +492,13 @@ async fn evaluate(
     trace: &StderrTrace,
     printing: &Printing<'_>,
     out: &mut dyn Write,
-) -> Result<Outcome, Error> {
+) -> Result<(Outcome, Option<Value>), Error> {
     let output = match engine.evaluate(bound).await {
         Ok(output) => output,
         Err(error) => {
             trace.finish();
             eprintln!("sources: {}", trace.secrets.redact(&error.to_string()));
-            return Ok(Outcome::Failure);
+            return Ok((Outcome::Failure, None));
         }
     };
     match output {
@@ -507,11 +522,13 @@ async fn evaluate(
                 Err(error) if error.kind() == io::ErrorKind::BrokenPipe => {}
                 written => written.map_err(Error::Write)?,
             }
-            Ok(Outcome::Success)
+            Ok((Outcome::Success, args.record.then_some(value)))
         }
         Output::Stream(mut events) => {
             let deadline = for_duration.map(|limit| tokio::time::Instant::now() + limit);
             let mut printed = 0;
+            // Kept for `--record`: the first events, as a sample's rows.
+            let mut kept = Vec::new();
             let mut failed = false;
             loop {
                 if args.limit.is_some_and(|limit| printed >= limit) {
@@ -539,6 +556,11 @@ async fn evaluate(
                     trace.note(&format!("the stream ended after {printed} events"));
                     break;
                 };
+                if let (true, Ok(value)) = (args.record, &event)
+                    && kept.len() < sources_eval::samples::MAX_ROWS
+                {
+                    kept.push(value.clone());
+                }
                 let written = trace.suspend(|| match event {
                     Ok(value) => try_output::write_event(out, &value, printing),
                     Err(error) => {
@@ -556,11 +578,12 @@ async fn evaluate(
                 trace.events(printed);
             }
             trace.finish();
-            Ok(if failed {
+            let outcome = if failed {
                 Outcome::Failure
             } else {
                 Outcome::Success
-            })
+            };
+            Ok((outcome, args.record.then_some(Value::Array(kept))))
         }
     }
 }

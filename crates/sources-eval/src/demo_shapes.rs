@@ -18,7 +18,10 @@ pub fn routes() -> &'static [RouteShape] {
         demo_backend::published::routes()
             .into_iter()
             .map(|route| RouteShape {
-                origins: DEMO_ORIGINS.iter().map(|origin| (*origin).to_owned()).collect(),
+                origins: DEMO_ORIGINS
+                    .iter()
+                    .map(|origin| (*origin).to_owned())
+                    .collect(),
                 method: route.method,
                 path: route.path,
                 shape: described(&route.shape),
@@ -95,7 +98,10 @@ mod tests {
             .iter()
             .find(|route| route.method == "GET" && route.path == "/logs-app/_search")
             .expect("an alias");
-        assert_eq!(search.shape.render(1), "{_shards: {…}, hits: {…}, timed_out: bool, took: number}");
+        assert_eq!(
+            search.shape.render(1),
+            "{_shards: {…}, hits: {…}, timed_out: bool, took: number}"
+        );
         assert_eq!(
             described(&serde_json::json!(["null", {"a": "string|null"}])).render(2),
             "{a: string}"

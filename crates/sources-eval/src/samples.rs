@@ -61,7 +61,11 @@ pub fn dir(config_path: &Path) -> PathBuf {
 
 /// The file a recording of `entry` with `params` goes to: `NAME.json`, or `NAME@k=v,….json` for
 /// one parameter set (redacted values and unsafe characters replaced, long names cut).
-pub fn file_name(entry: &str, params: &BTreeMap<String, String>, secret_names: &[String]) -> String {
+pub fn file_name(
+    entry: &str,
+    params: &BTreeMap<String, String>,
+    secret_names: &[String],
+) -> String {
     let safe = |text: &str| -> String {
         text.chars()
             .map(|c| {
@@ -78,7 +82,11 @@ pub fn file_name(entry: &str, params: &BTreeMap<String, String>, secret_names: &
         let set: Vec<String> = params
             .iter()
             .map(|(key, value)| {
-                let value = if is_secret(key, secret_names) { REDACTED } else { value };
+                let value = if is_secret(key, secret_names) {
+                    REDACTED
+                } else {
+                    value
+                };
                 format!("{}={}", safe(key), safe(value))
             })
             .collect();
@@ -142,7 +150,10 @@ pub fn read(config_path: &Path) -> ShapeInputs {
         if path.extension().and_then(|ext| ext.to_str()) != Some("json") {
             continue;
         }
-        if item.metadata().map_or(true, |meta| meta.len() > MAX_FILE_BYTES) {
+        if item
+            .metadata()
+            .map_or(true, |meta| meta.len() > MAX_FILE_BYTES)
+        {
             continue;
         }
         let Ok(text) = std::fs::read_to_string(&path) else {
@@ -287,7 +298,10 @@ mod tests {
             Some("apps@region=eu_west,token=_redacted_.json")
         );
         let saved = std::fs::read_to_string(&written).expect("read");
-        assert!(!saved.contains("s3cret") && !saved.contains("k1"), "{saved}");
+        assert!(
+            !saved.contains("s3cret") && !saved.contains("k1"),
+            "{saved}"
+        );
         let document: Value = serde_json::from_str(&saved).expect("json");
         assert_eq!(document["value"].as_array().map(Vec::len), Some(MAX_ROWS));
         assert_eq!(document["rows"], json!(120));

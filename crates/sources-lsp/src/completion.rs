@@ -1,6 +1,7 @@
 //! Completion: the fields valid where the cursor stands (with their docs, minus those already
 //! written), `type` values, enumeration values, source names where a reference is expected,
-//! parameter names after `${params.` and window tokens after `${window.`.
+//! parameter names after `${params.` and window tokens after `${window.`; inside an expression or
+//! a component's dot-path, the keys of the data read there (`data_completion`).
 
 use serde_json::json;
 use sources_config::fields::{self, Section};
@@ -436,6 +437,9 @@ pub(crate) fn complete(
     positions: Positions<'_>,
 ) -> (Vec<CompletionItem>, bool) {
     if let Some(items) = template(snapshot, uri, offset, positions) {
+        return (items, false);
+    }
+    if let Some(items) = crate::data_completion::complete(snapshot, offset, positions) {
         return (items, false);
     }
     let analyzed = &snapshot.current;

@@ -12,7 +12,8 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 
-use sources_check::{Analysis, Bounded, analyze_bounded};
+use sources_check::shapes::ShapeInputs;
+use sources_check::{Analysis, Bounded, analyze_bounded_with};
 use sources_config::Config;
 use sources_syntax::{LineIndex, PositionEncoding, Syntax, Tree};
 use tower_lsp_server::ls_types::{Position, TextDocumentContentChangeEvent, Uri};
@@ -29,6 +30,8 @@ pub(crate) struct View {
     pub(crate) levels: Levels,
     /// The most diagnostics published for one document.
     pub(crate) limit: usize,
+    /// What is known of the document's data beyond its text (demo shapes, samples).
+    pub(crate) inputs: Arc<ShapeInputs>,
 }
 
 impl View {
@@ -64,11 +67,12 @@ impl Analyzed {
     pub(crate) fn of(text: &Arc<String>, syntax: Syntax, view: View) -> Analyzed {
         Analyzed::refused(text, syntax, &view).unwrap_or_else(|| Analyzed {
             syntax,
-            analysis: analyze_bounded(
+            analysis: analyze_bounded_with(
                 text,
                 syntax,
                 sources_syntax::parse(text, syntax),
                 view.bounded(),
+                &view.inputs,
             ),
             levels: view.levels,
             refused: false,
@@ -94,7 +98,13 @@ impl Analyzed {
             }
             _ => Tree::new(text, syntax),
         };
-        let analysis = analyze_bounded(text, syntax, tree.parse().clone(), view.bounded());
+        let analysis = analyze_bounded_with(
+            text,
+            syntax,
+            tree.parse().clone(),
+            view.bounded(),
+            &view.inputs,
+        );
         *kept.lock().unwrap_or_else(PoisonError::into_inner) = Some(Kept {
             text: text.clone(),
             syntax,
@@ -259,6 +269,7 @@ impl DocumentStore {
         View {
             levels: Levels::new(project, self.settings.values().severity),
             limit: self.limit,
+            inputs: crate::samples::for_uri(uri),
         }
     }
 

@@ -1,7 +1,8 @@
-//! Hover: what the thing under the cursor means. A source name shows the entry's kind, cadence
-//! and parameters; `${params.X}` its declaration; a field key its documentation (the model's doc
+//! Hover: what the thing under the cursor means. A source name shows the entry's kind, cadence,
+//! parameters and the shape of its data where known (and where from); `${params.X}` its declaration; a field key its documentation (the model's doc
 //! comments); a `type` value the kind's summary; a diagnostic its rule's explanation.
 
+use sources_check::shapes::{Certainty, Shaped, Shapes};
 use sources_config::fields::{self, FieldInfo};
 use sources_config::{Config, Enumeration, Kind};
 use sources_diagnostics::Rule;
@@ -35,10 +36,21 @@ fn rule_explanations(snapshot: &Snapshot, offset: usize) -> Vec<String> {
         .collect()
 }
 
-fn symbol(config: &Config, text: &str, symbol: &Symbol) -> String {
+fn symbol(config: &Config, shapes: &Shapes, text: &str, symbol: &Symbol) -> String {
     match symbol {
         Symbol::Source(name) => match config.get(name) {
-            Some(entry) => describe::source(config, entry, text),
+            Some(entry) => {
+                let mut out = describe::source(config, entry, text);
+                if let Some(shaped) = shapes.output(config, name) {
+                    out.push_str(
+                        "
+
+",
+                    );
+                    out.push_str(&data_shape(shaped));
+                }
+                out
+            }
             None => format!("**`{name}`** — no entry of `data.sources` has this name"),
         },
         Symbol::Param { source, name } => {
@@ -58,6 +70,19 @@ fn symbol(config: &Config, text: &str, symbol: &Symbol) -> String {
             }
         }
     }
+}
+
+/// What an entry's data looks like and where that is known from.
+fn data_shape(shaped: &Shaped) -> String {
+    let how = match shaped.certainty {
+        Certainty::Exact => "exact",
+        Certainty::Sampled => "sampled",
+    };
+    format!(
+        "Data ({how}, from {}):\n\n```\n{}\n```",
+        shaped.origin.describe(),
+        shaped.shape.render(3)
+    )
 }
 
 fn field_doc(info: &FieldInfo) -> String {
@@ -132,7 +157,7 @@ pub(crate) fn hover(snapshot: &Snapshot, offset: usize, positions: Positions<'_>
     let mut sections = Vec::new();
     let mut range = None;
     if let Some((found, span)) = names::symbol_at(config, text, offset) {
-        sections.push(symbol(config, text, &found));
+        sections.push(symbol(config, &analyzed.analysis.shapes, text, &found));
         range = Some(span);
     } else if let Some((doc, span)) = layout(snapshot, offset) {
         sections.push(doc);

@@ -1,0 +1,186 @@
+//! The shapes of entries' data in the editor, through the protocol: hover on an entry name shows
+//! its shape and where it comes from, completion inside expressions and component paths offers
+//! the data's keys (nested after a dot), and references into the data are diagnosed, from exact
+//! shapes and from samples recorded beside the document.
+
+mod support;
+
+use serde_json::{Value, json};
+use support::{TestClient, cursor, utf16_position};
+
+const CONFIG: &str = "\
+tui:
+  components:
+    people_table:
+      type: table
+      source: people
+      columns:
+        - {title: Name, value: $NAME}
+data:
+  sources:
+    people:
+      type: static
+      data:
+        - {name: Ada, owner: {team: core, since: 2020}}
+        - {name: Bob}
+    core:
+      type: filter
+      from: people
+      where: $WHERE
+";
+
+fn fixture(name: &str, condition: &str) -> String {
+    CONFIG.replace("$NAME", name).replace("$WHERE", condition)
+}
+
+async fn labels_at(fixture: &str) -> Vec<String> {
+    let (text, offset) = cursor(fixture);
+    let mut client = TestClient::utf16().await;
+    client.open("f.yaml", "yaml", &text).await;
+    let items = client
+        .at(
+            "textDocument/completion",
+            "f.yaml",
+            utf16_position(&text, offset),
+            json!({}),
+        )
+        .await
+        .expect("a completion response")["items"]
+        .clone();
+    items
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|item| item["label"].as_str().map(str::to_owned))
+        .collect()
+}
+
+#[tokio::test]
+async fn hover_on_an_entry_name_shows_its_shape_and_where_it_comes_from() {
+    let (text, offset) =
+        cursor(&fixture("name", "name != ''").replace("from: people", "from: peo$0ple"));
+    let mut client = TestClient::utf16().await;
+    client.open("f.yaml", "yaml", &text).await;
+    let hover = client
+        .at(
+            "textDocument/hover",
+            "f.yaml",
+            utf16_position(&text, offset),
+            json!({}),
+        )
+        .await
+        .expect("a hover");
+    let value = hover["contents"]["value"].as_str().unwrap_or_default();
+    assert!(value.contains("Data (exact, from static data)"), "{value}");
+    assert!(
+        value.contains("[{name: string, owner?: {since: number, team: string}}]"),
+        "{value}"
+    );
+}
+
+#[tokio::test]
+async fn completion_offers_the_datas_keys_in_expressions_and_paths() {
+    assert_eq!(labels_at(&fixture("name", "na$0")).await, ["name", "owner"]);
+    assert_eq!(
+        labels_at(&fixture("name", "owner.t$0")).await,
+        ["since", "team"]
+    );
+    assert_eq!(
+        labels_at(&fixture("owner.$0", "name != ''")).await,
+        ["since", "team"]
+    );
+}
+
+#[tokio::test]
+async fn a_reference_the_data_does_not_have_is_diagnosed_with_its_keys() {
+    let mut client = TestClient::utf16().await;
+    client
+        .open("f.yaml", "yaml", &fixture("nme", "owner.tem == 'core'"))
+        .await;
+    let published = client.diagnostics("f.yaml").await;
+    let messages: Vec<(String, String)> = published
+        .diagnostics
+        .iter()
+        .map(|diagnostic| {
+            let code = match &diagnostic.code {
+                Some(tower_lsp_server::ls_types::NumberOrString::String(code)) => code.clone(),
+                _ => String::new(),
+            };
+            (code, diagnostic.message.clone())
+        })
+        .collect();
+    assert_eq!(
+        messages,
+        [
+            (
+                "unknown-data-field".to_owned(),
+                "the `value` of column `Name` reads `nme`, but the rows of `people` have no such \
+                 key (keys: `name`, `owner`)\nhelp: did you mean `name`? (the shape comes from \
+                 static data)"
+                    .to_owned()
+            ),
+            (
+                "unknown-data-field".to_owned(),
+                "`where` reads `tem`, but `owner` in the rows of `people` has no such key (keys: \
+                 `since`, `team`)\nhelp: did you mean `team`? (the shape comes from static data)"
+                    .to_owned()
+            ),
+        ]
+    );
+}
+
+#[tokio::test]
+async fn samples_beside_the_document_are_read_and_their_findings_are_warnings() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("sources.yaml");
+    let text = "\
+data:
+  sources:
+    issues:
+      type: http
+      url: https://api.example.com/issues
+    open:
+      type: filter
+      from: issues
+      where: stat == 'open'
+";
+    std::fs::write(&path, text).expect("write");
+    let analysis = sources_check::analyze(text, sources_syntax::Syntax::Yaml);
+    let source = analysis.config.get("issues").expect("entry");
+    sources_eval::samples::write(
+        &path,
+        &sources_eval::samples::Recording {
+            source,
+            fingerprint: sources_check::shapes::fingerprint(text, source),
+            params: &Default::default(),
+            secret_names: &[],
+            recorded: "2026-11-26T07:00:00Z",
+            value: &json!([{"title": "a", "state": "open"}]),
+        },
+    )
+    .expect("recorded");
+    let uri = format!("file://{}", path.display());
+    let mut client = TestClient::utf16().await;
+    client.open_uri(&uri, "yaml", text).await;
+    let published = loop {
+        let params = client.publication().await;
+        if params.uri.as_str() == uri {
+            break params;
+        }
+    };
+    let found: Vec<(Value, String)> = published
+        .diagnostics
+        .iter()
+        .map(|diagnostic| (json!(diagnostic.severity), diagnostic.message.clone()))
+        .collect();
+    assert_eq!(
+        found,
+        [(
+            json!(2),
+            "`where` reads `stat`, but the rows of `issues` have no such key (keys: `state`, \
+             `title`)\nhelp: did you mean `state`? (the shape comes from a sample recorded \
+             2026-11-26T07:00:00Z)"
+                .to_owned()
+        )]
+    );
+}
