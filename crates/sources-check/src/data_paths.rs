@@ -7,11 +7,11 @@
 use sources_config::Config;
 use sources_config::model::{Body, Source};
 use sources_config::{Field, Spanned};
-use sources_diagnostics::{Collector, Diagnostic, Rule, Severity, Span};
+use sources_diagnostics::{Collector, Diagnostic, Rule, Span};
 
-use crate::data_refs::{Miss, Reader, list_keys, unknown_field};
+use crate::data_refs::{Miss, Reader, from_shape, list_keys, unknown_field};
 use crate::shape::{Fields, PathLookup, Shape};
-use crate::shapes::{Certainty, EntryShapes, Shaped, Shapes};
+use crate::shapes::{EntryShapes, Shaped, Shapes};
 
 /// The component paths of every component bound to an entry with a known shape.
 pub(crate) fn check_components(config: &Config, shapes: &Shapes, out: &mut Collector) {
@@ -45,38 +45,34 @@ pub(crate) fn check_components(config: &Config, shapes: &Shapes, out: &mut Colle
                 }
             }
             if let (false, Some((path, miss))) = (any_fine, first_miss) {
-                let reader = Reader {
-                    entry: &entry,
-                    what: "rows",
-                    field: &field,
-                    top: rows,
-                };
-                out.push(unknown_field(
-                    shaped,
-                    &reader,
-                    step_span(path, &miss),
-                    &miss,
-                ));
+                out.push(row_path_miss(shaped, &entry, &field, rows, path, &miss));
             }
         }
         for (name, path) in &component.paths {
             if let Some(miss) = miss(rows, &path.value) {
                 let field = format!("`{name}`");
-                let reader = Reader {
-                    entry: &entry,
-                    what: "rows",
-                    field: &field,
-                    top: rows,
-                };
-                out.push(unknown_field(
-                    shaped,
-                    &reader,
-                    step_span(path, &miss),
-                    &miss,
-                ));
+                out.push(row_path_miss(shaped, &entry, &field, rows, path, &miss));
             }
         }
     }
+}
+
+/// The diagnostic of a component path that misses the rows of `entry`.
+fn row_path_miss(
+    shaped: &Shaped,
+    entry: &str,
+    field: &str,
+    rows: &Fields,
+    path: &Spanned<String>,
+    miss: &Miss<'_>,
+) -> Diagnostic {
+    let reader = Reader {
+        entry,
+        what: "rows",
+        field,
+        top: rows,
+    };
+    unknown_field(shaped, &reader, step_span(path, miss), miss)
 }
 
 /// `root`, `next_path`, `total_path` against a leaf's response, `cursor` against its items. A
@@ -173,7 +169,7 @@ fn not_a_list(
                 .join(", ")
         ),
     };
-    let mut diagnostic = Diagnostic::new(
+    let diagnostic = Diagnostic::new(
         Rule::UnknownDataField,
         cursor.value_span,
         format!(
@@ -182,15 +178,8 @@ fn not_a_list(
             list_keys(fields)
         ),
     )
-    .with_label("no list of items to read this from")
-    .with_help(format!(
-        "{help} (the shape comes from {})",
-        response.origin.describe()
-    ));
-    if response.certainty == Certainty::Sampled {
-        diagnostic.severity = Severity::Warning;
-    }
-    diagnostic
+    .with_label("no list of items to read this from");
+    from_shape(diagnostic, response, &help)
 }
 
 /// The dot-paths of the lists inside `fields`, at most `depth` keys deep.

@@ -207,12 +207,18 @@ pub(crate) fn unknown_field(
         (None, Some(best)) => format!("did you mean `{best}`?"),
         (None, None) => format!("read one of the keys {place} {have}: {listed}"),
     };
-    let mut diagnostic = Diagnostic::new(Rule::UnknownDataField, span, message)
-        .with_label(format!("no key `{name}` here"))
-        .with_help(format!(
-            "{help} (the shape comes from {})",
-            shaped.origin.describe()
-        ));
+    let diagnostic = Diagnostic::new(Rule::UnknownDataField, span, message)
+        .with_label(format!("no key `{name}` here"));
+    from_shape(diagnostic, shaped, &help)
+}
+
+/// `diagnostic` with `help` and where the shape it was checked against comes from; a warning
+/// when that shape is only a sample's.
+pub(crate) fn from_shape(mut diagnostic: Diagnostic, shaped: &Shaped, help: &str) -> Diagnostic {
+    diagnostic = diagnostic.with_help(format!(
+        "{help} (the shape comes from {})",
+        shaped.origin.describe()
+    ));
     if shaped.certainty == Certainty::Sampled {
         diagnostic.severity = Severity::Warning;
     }

@@ -8,7 +8,7 @@ use std::collections::HashSet;
 use std::ops::Range;
 
 use cel::IdedExpr;
-use cel::common::ast::{EntryExpr, Expr, LiteralValue};
+use cel::common::ast::{EntryExpr, Expr, IdedEntryExpr, LiteralValue};
 
 use crate::shape::Shape;
 
@@ -130,28 +130,8 @@ pub(crate) fn refs(program: &cel::Program, text: &str) -> ExprRefs {
                 ]);
             }
             Expr::List(list) => stack.extend(list.elements.iter().rev()),
-            Expr::Map(map) => {
-                for entry in map.entries.iter().rev() {
-                    match &entry.expr {
-                        EntryExpr::StructField(field) => stack.push(&field.value),
-                        EntryExpr::MapEntry(entry) => {
-                            stack.push(&entry.value);
-                            stack.push(&entry.key);
-                        }
-                    }
-                }
-            }
-            Expr::Struct(structure) => {
-                for entry in structure.entries.iter().rev() {
-                    match &entry.expr {
-                        EntryExpr::StructField(field) => stack.push(&field.value),
-                        EntryExpr::MapEntry(entry) => {
-                            stack.push(&entry.value);
-                            stack.push(&entry.key);
-                        }
-                    }
-                }
-            }
+            Expr::Map(map) => push_entries(&mut stack, &map.entries),
+            Expr::Struct(structure) => push_entries(&mut stack, &structure.entries),
             Expr::Literal(_) | Expr::Unspecified => {}
         }
     }
@@ -164,6 +144,19 @@ pub(crate) fn refs(program: &cel::Program, text: &str) -> ExprRefs {
     out.fields
         .sort_by_key(|path| path.segments.first().map_or(0, |(_, range)| range.start));
     out
+}
+
+/// Pushes the keys and values of a map or struct literal, first entry on top.
+fn push_entries<'e>(stack: &mut Vec<&'e IdedExpr>, entries: &'e [IdedEntryExpr]) {
+    for entry in entries.iter().rev() {
+        match &entry.expr {
+            EntryExpr::StructField(field) => stack.push(&field.value),
+            EntryExpr::MapEntry(entry) => {
+                stack.push(&entry.value);
+                stack.push(&entry.key);
+            }
+        }
+    }
 }
 
 /// `a.b.c` as `[(a, id), (b, id), (c, id)]` when `node` is a chain of selects on a name.

@@ -18,7 +18,7 @@ pub struct Recorder {
     pub fingerprint: u64,
     /// The parameter values supplied.
     pub params: BTreeMap<String, String>,
-    /// Parameters declared `mask: true` anywhere in the file: their values are redacted.
+    /// Parameters whose values are secret (`secret_params`): redacted in the sample.
     pub secret_names: Vec<String>,
 }
 
@@ -52,9 +52,10 @@ impl Recorder {
     }
 }
 
-/// The parameters declared `mask: true` in any entry.
-pub fn masked_names(config: &Config) -> Vec<String> {
-    let mut names = Vec::new();
+/// The parameters whose values are secret, with their defaults: declared `mask: true` or named
+/// like a credential (token, password, secret, key, auth…) in any entry.
+pub fn secret_params(config: &Config) -> Vec<(String, Option<String>)> {
+    let mut found = Vec::new();
     for source in &config.entries {
         let Some(parameters) = source
             .body
@@ -64,16 +65,16 @@ pub fn masked_names(config: &Config) -> Vec<String> {
             continue;
         };
         for param in parameters.value.iter() {
-            if param
-                .value
-                .value
-                .mask
-                .as_ref()
-                .is_some_and(|mask| mask.value)
-            {
-                names.push(param.name.value.clone());
+            let declaration = &param.value.value;
+            let masked = declaration.mask.as_ref().is_some_and(|mask| mask.value);
+            if masked || sources_eval::trace::is_credential(&param.name.value) {
+                let default = declaration
+                    .default
+                    .as_ref()
+                    .map(|default| default.value.clone());
+                found.push((param.name.value.clone(), default));
             }
         }
     }
-    names
+    found
 }

@@ -333,7 +333,10 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
         config_path: PathBuf::from(&loaded.path),
         fingerprint: sources_check::shapes::fingerprint(&loaded.text, source),
         params: supplied.clone(),
-        secret_names: crate::record::masked_names(&config),
+        secret_names: crate::record::secret_params(&config)
+            .into_iter()
+            .map(|(name, _)| name)
+            .collect(),
     });
     let mut reporter = StderrTrace::new(args.verbose, &args.name);
     reporter.secrets = secrets;
@@ -413,24 +416,9 @@ fn secret_values(
 ) -> Vec<String> {
     let mut secret_names = Vec::new();
     let mut values = Vec::new();
-    for source in &config.entries {
-        let Some(parameters) = source
-            .body
-            .common()
-            .and_then(|common| common.parameters.as_ref())
-        else {
-            continue;
-        };
-        for param in parameters.value.iter() {
-            let declaration = &param.value.value;
-            let masked = declaration.mask.as_ref().is_some_and(|mask| mask.value);
-            if masked || sources_eval::trace::is_credential(&param.name.value) {
-                secret_names.push(param.name.value.clone());
-                if let Some(default) = &declaration.default {
-                    values.push(default.value.clone());
-                }
-            }
-        }
+    for (name, default) in crate::record::secret_params(config) {
+        secret_names.push(name);
+        values.extend(default);
     }
     for (name, value) in supplied {
         if secret_names.contains(name) || sources_eval::trace::is_credential(name) {

@@ -4,7 +4,7 @@
 mod support;
 
 use serde_json::{Value, json};
-use support::{TestClient, apply_edits, cursor, offset_of, utf16_position};
+use support::{TestClient, apply_edits, complete_at, cursor, offset_of, utf16_position};
 
 const CONFIG: &str = "\
 data:
@@ -107,29 +107,6 @@ async fn hover_text(fixture: &str) -> String {
         .as_str()
         .unwrap_or_default()
         .to_owned()
-}
-
-async fn complete_at(fixture: &str, name: &str, language: &str) -> (Vec<String>, Value) {
-    let (text, offset) = cursor(fixture);
-    let mut client = TestClient::utf16().await;
-    client.open(name, language, &text).await;
-    let items = client
-        .at(
-            "textDocument/completion",
-            name,
-            utf16_position(&text, offset),
-            json!({}),
-        )
-        .await
-        .expect("a completion response")["items"]
-        .clone();
-    let labels = items
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|item| item["label"].as_str().map(str::to_owned))
-        .collect();
-    (labels, items)
 }
 
 #[tokio::test]

@@ -6,7 +6,7 @@
 mod support;
 
 use serde_json::{Value, json};
-use support::{TestClient, cursor, utf16_position};
+use support::{TestClient, complete_at, cursor, utf16_position};
 
 const CONFIG: &str = "\
 tui:
@@ -34,25 +34,7 @@ fn fixture(name: &str, condition: &str) -> String {
 }
 
 async fn labels_at(fixture: &str) -> Vec<String> {
-    let (text, offset) = cursor(fixture);
-    let mut client = TestClient::utf16().await;
-    client.open("f.yaml", "yaml", &text).await;
-    let items = client
-        .at(
-            "textDocument/completion",
-            "f.yaml",
-            utf16_position(&text, offset),
-            json!({}),
-        )
-        .await
-        .expect("a completion response")["items"]
-        .clone();
-    items
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|item| item["label"].as_str().map(str::to_owned))
-        .collect()
+    complete_at(fixture, "f.yaml", "yaml").await.0
 }
 
 #[tokio::test]

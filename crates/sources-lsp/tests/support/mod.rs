@@ -293,3 +293,28 @@ pub fn apply_edits(text: &str, edits: &[Value]) -> String {
     }
     out
 }
+
+/// Opens `fixture` (with its `$0` removed) as `name` and asks for completion at the cursor: the
+/// items' labels, and the items.
+pub async fn complete_at(fixture: &str, name: &str, language: &str) -> (Vec<String>, Value) {
+    let (text, offset) = cursor(fixture);
+    let mut client = TestClient::utf16().await;
+    client.open(name, language, &text).await;
+    let items = client
+        .at(
+            "textDocument/completion",
+            name,
+            utf16_position(&text, offset),
+            json!({}),
+        )
+        .await
+        .expect("a completion response")["items"]
+        .clone();
+    let labels = items
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|item| item["label"].as_str().map(str::to_owned))
+        .collect();
+    (labels, items)
+}
