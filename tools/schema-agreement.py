@@ -37,13 +37,13 @@ TESTDATA = cases_module.TESTDATA
 # expresses elsewhere: (case, the field path the mutation changes) -> the reason. They are counted
 # by reason, never silently passed.
 STATIC_ROOT = "a static entry's `root` must name a path inside its `data`: a relation between two values"
+METHOD_PARAMETER = "a `method` template must name a declared parameter: a reference between two fields"
 SCHEMA_CANNOT = {
     ("testdata/invalid-value/pass-anchored-body.yaml", "data/sources/plain/body"): (
         "an anchored window's `body` must render to a JSON object: the content of a template"
     ),
-    ("testdata/invalid-value/pass-method-template.yaml", "data/sources/call/parameters"): (
-        "a `method` template must name a declared parameter: a reference between two fields"
-    ),
+    ("testdata/invalid-value/pass-method-template.yaml", "data/sources/call/parameters"): METHOD_PARAMETER,
+    ("testdata/invalid-value/pass-request-values.yaml", "data/sources/tab-in-header/parameters"): METHOD_PARAMETER,
     ("testdata/invalid-value/pass-runnable.yaml", "data/sources/colours/root"): STATIC_ROOT,
     ("testdata/invalid-value/pass-runnable.yaml", "data/sources/colours/data"): STATIC_ROOT,
     ("testdata/valid/automation.toml", "data/sources/defaults/root"): STATIC_ROOT,
