@@ -12,6 +12,7 @@ mod bindings;
 mod data_paths;
 mod data_refs;
 mod demo_shapes;
+mod drivers;
 mod expression_refs;
 mod expressions;
 mod fix_all;
@@ -246,6 +247,7 @@ fn check(config: &Config, shapes: &Shapes, text: &str, out: &mut Collector) {
     let references = references::References::of(config);
     references::check_unknown_sources(config, &references, out);
     references::check_unknown_components(config, out);
+    drivers::check_drivers(config, text, out);
     references::check_cycles(config, &references, out);
     merge::check_merge(config, out);
     window::check_window(config, text, out);

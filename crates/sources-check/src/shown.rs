@@ -79,7 +79,7 @@ pub fn showings<'a>(config: &'a Config, component: &'a Component) -> Vec<Showing
         .iter()
         .filter(|screen| screen.places(name))
     {
-        if dashboard.is_root(screen) {
+        if dashboard.is_root(screen) && !misses_a_push(config, screen) {
             out.push(Showing {
                 screen: Some(screen),
                 push: None,
@@ -99,6 +99,23 @@ pub fn showings<'a>(config: &'a Config, component: &'a Component) -> Vec<Showing
         );
     }
     out
+}
+
+/// Whether `screen` is probably the one a misspelt push meant: it is not the first screen, and
+/// some push names a screen that does not exist (that push's mistake is `unknown-screen`'s to
+/// report, once).
+fn misses_a_push(config: &Config, screen: &Screen) -> bool {
+    let dashboard = &config.dashboard;
+    let first = screen.name.is_none()
+        || screen
+            .name
+            .as_ref()
+            .zip(dashboard.initial.as_ref())
+            .is_some_and(|(name, initial)| name.value == initial.value);
+    !first
+        && dashboard
+            .pushes()
+            .any(|push| dashboard.screen(&push.target.value).is_none())
 }
 
 /// The components a push shows: those the pushed screen places.

@@ -324,3 +324,24 @@ fn a_bounded_analysis_drops_values_the_parser_recovered_before_the_bound() {
         assert!(!bounded.parsed);
     }
 }
+
+#[test]
+fn an_unknown_cursor_column_gets_a_suggestion_and_a_fix_on_the_name() {
+    let text = "tui:\n  components:\n    apps:\n      type: table\n      source: apps\n      columns: [{title: Name, value: name}, {title: Ident, value: id}]\n    jobs:\n      type: table\n      source: jobs\n      on_cursor: {source: apps, bind: {id: \"${cursor.Idnet}\"}}\ndata:\n  sources:\n    apps: {type: static, data: []}\n    jobs:\n      type: http\n      url: https://api.example.com/${params.id}\n      parameters: {id: {required: true}}\n";
+    let diagnostics = yaml(text);
+    assert_eq!(codes(&diagnostics), ["unknown-column"]);
+    assert_eq!(
+        diagnostics[0].message,
+        "`${cursor.Idnet}` names no column of `apps`: it renders empty"
+    );
+    assert_eq!(&text[diagnostics[0].span.range()], "${cursor.Idnet}");
+    assert_eq!(
+        diagnostics[0].help.as_deref(),
+        Some("did you mean `${cursor.Ident}`?")
+    );
+    let edit = &diagnostics[0].fixes[0].edits[0];
+    assert_eq!(
+        (&text[edit.span.range()], edit.replacement.as_str()),
+        ("Idnet", "Ident")
+    );
+}

@@ -290,6 +290,106 @@ declare_rules! {
     ///
     /// **Fix:** correct the name (the message suggests close ones: `apps`), or define the component.
     UnknownComponent => "unknown-component", Error, "An `on_cursor.source` or an action's `from` that names no component of `tui.components`.";
+    /// Finds a `push` (on a screen's action binding, or on the `actions` entry a binding names)
+    /// and a `tui.initial` that name no screen of `tui.screens`.
+    ///
+    /// **Why:** the dashboard opens the named screen; a dangling name means the binding opens
+    /// nothing (or the application has no first screen), and the entries that screen would show
+    /// never get the parameters the push binds.
+    ///
+    /// **Example** (fails: the screen is `pod`, not `pods_detail`):
+    ///
+    /// ```yaml
+    /// actions:
+    ///   open_pod: {push: pods_detail}
+    /// tui:
+    ///   initial: pods
+    ///   components:
+    ///     pods_table:
+    ///       type: table
+    ///       source: pods
+    ///       columns: [{title: Name, value: name}]
+    ///   screens:
+    ///     pods:
+    ///       layout: {component: pods_table}
+    ///       actions:
+    ///         - {key: enter, action: open_pod, from: pods_table}
+    ///     pod:
+    ///       layout: {component: pods_table}
+    /// data:
+    ///   sources:
+    ///     pods: {type: http, url: https://api.example.com/pods}
+    /// ```
+    ///
+    /// **Fix:** correct the name (the message suggests close ones), or define the screen under
+    /// `tui.screens`.
+    UnknownScreen => "unknown-screen", Error, "A `push` or `tui.initial` that names no screen of `tui.screens`.";
+    /// Finds an `on_cursor.source` or an action binding's `from` that names a component of a kind
+    /// with no focused row to read: only a table, a list or a tree has one.
+    ///
+    /// **Why:** `${cursor…}` and `${selection…}` read the driver's focused row; an inspector, a
+    /// log view, a text view or an event log has none, so the bound parameters would never be
+    /// filled.
+    ///
+    /// **Example** (fails: `detail` is an inspector):
+    ///
+    /// ```yaml
+    /// tui:
+    ///   components:
+    ///     detail: {type: inspector, source: app, auto: true}
+    ///     jobs:
+    ///       type: table
+    ///       source: jobs
+    ///       on_cursor: {source: detail, bind: {id: "${cursor}"}}
+    /// data:
+    ///   sources:
+    ///     app: {type: http, url: https://api.example.com/app}
+    ///     jobs:
+    ///       type: http
+    ///       url: https://api.example.com/apps/${params.id}/jobs
+    ///       parameters:
+    ///         id: {required: true}
+    /// ```
+    ///
+    /// **Fix:** drive the binding from a table, list or tree that shows the rows to pick from.
+    DriverKind => "driver-kind", Error, "An `on_cursor.source` or `from` naming a component with no focused row (not a table, list or tree).";
+    /// Finds a `${cursor.Title}` (in an `on_cursor.bind`) or `${selection.Title}` (in an action
+    /// binding's `bind` or `confirm`) whose `Title` is no column title of the driving table
+    /// (compared case-insensitively, hidden columns included), and a `${cursor.N}` or
+    /// `${selection.N}` past the table's column count. Only a table's tokens are checked, and
+    /// only when its columns are written.
+    ///
+    /// **Why:** the dashboard renders an unknown cursor token empty and leaves an unknown
+    /// selection token literal, so the entry is fetched with an empty or a `${…}` parameter:
+    /// a request that silently finds nothing.
+    ///
+    /// **Example** (warns: the column is `Id`, not `Ident`):
+    ///
+    /// ```yaml
+    /// tui:
+    ///   components:
+    ///     apps:
+    ///       type: table
+    ///       source: apps
+    ///       columns: [{title: Name, value: name}, {title: Id, value: id}]
+    ///     jobs:
+    ///       type: table
+    ///       source: jobs
+    ///       on_cursor: {source: apps, bind: {id: "${cursor.Ident}"}}
+    /// data:
+    ///   sources:
+    ///     apps: {type: http, url: https://api.example.com/apps}
+    ///     jobs:
+    ///       type: http
+    ///       url: https://api.example.com/apps/${params.id}/jobs
+    ///       parameters:
+    ///         id: {required: true}
+    /// ```
+    ///
+    /// **Fix:** use a column title of the driving table (the message suggests close ones), or a
+    /// cell number within its columns; add a `hidden: true` column for an identity the table
+    /// should not draw.
+    UnknownColumn => "unknown-column", Warning, "A `${cursor.Title}` or `${selection.Title}` naming no column of the driving table, or a cell number past its columns.";
     /// Finds entries that reference each other in a cycle, through any reference field (`from`,
     /// `sources`, `children`, `parts`, `driver`, `lookups`, `growing.source`). The diagnostic names the
     /// whole cycle, with a label on each edge.

@@ -42,6 +42,15 @@ impl Rule {
             Rule::UnknownComponent => {
                 "[bindings](docs/reference.md#components-and-bindings): `on_cursor.source` and an action's `from` name components the file defines"
             }
+            Rule::UnknownScreen => {
+                "[bindings](docs/reference.md#components-and-bindings): a push names a screen of `tui.screens`"
+            }
+            Rule::DriverKind => {
+                "[bindings](docs/reference.md#components-and-bindings): a driver is a table, list or tree"
+            }
+            Rule::UnknownColumn => {
+                "[bindings](docs/reference.md#components-and-bindings): `${cursor.Title}` and `${selection.Title}` name a column of the driving table"
+            }
             Rule::ReferenceCycle => {
                 "[operators](docs/reference.md#operators): names may not form a cycle"
             }

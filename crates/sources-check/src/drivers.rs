@@ -1,0 +1,284 @@
+//! What the dashboard's bindings point at: a `push` or `tui.initial` names a screen
+//! (`unknown-screen`), a driver (`on_cursor.source`, an action's `from`) has a focused row
+//! (`driver-kind`), and the `${cursor…}` / `${selection…}` tokens of a binding read a column the
+//! driving table has (`unknown-column`).
+
+use sources_config::template::{Template, TemplateErrorKind, TokenKind};
+use sources_config::{Bind, Component, ComponentKind, Config, Spanned, Text};
+use sources_diagnostics::{Collector, Diagnostic, Rule, Span, did_you_mean};
+
+use crate::references::unknown_name;
+use crate::templates::text_span;
+
+/// Every driver and screen rule.
+pub(crate) fn check_drivers(config: &Config, file: &str, out: &mut Collector) {
+    check_screens(config, out);
+    for component in &config.components {
+        let Some(on_cursor) = &component.on_cursor else {
+            continue;
+        };
+        let Some(driver) = on_cursor
+            .source
+            .as_ref()
+            .and_then(|source| driver(config, source, out))
+        else {
+            continue;
+        };
+        for bind in &on_cursor.bind {
+            check_tokens(driver, bind.template.as_ref(), Namespace::Cursor, file, out);
+        }
+    }
+    for screen in &config.dashboard.screens {
+        for binding in &screen.actions {
+            let Some(driver) = binding
+                .from
+                .as_ref()
+                .and_then(|from| driver(config, from, out))
+            else {
+                continue;
+            };
+            let templates = binding
+                .bind
+                .iter()
+                .filter_map(|bind: &Bind| bind.template.as_ref())
+                .chain(binding.confirm.as_ref());
+            for template in templates {
+                check_tokens(driver, Some(template), Namespace::Selection, file, out);
+            }
+        }
+    }
+}
+
+/// `unknown-screen` for a `push` and for `tui.initial`.
+fn check_screens(config: &Config, out: &mut Collector) {
+    let dashboard = &config.dashboard;
+    let names: Vec<&str> = dashboard
+        .screens
+        .iter()
+        .filter_map(|screen| screen.name.as_ref().map(|name| name.value.as_str()))
+        .collect();
+    let mut named: Vec<(&Spanned<String>, String)> = Vec::new();
+    if let Some(initial) = &dashboard.initial {
+        named.push((
+            initial,
+            format!("`tui.initial` names no screen `{}`", initial.value),
+        ));
+    }
+    for action in &dashboard.actions {
+        if let Some(push) = &action.push {
+            named.push((
+                push,
+                format!(
+                    "action `{}` pushes unknown screen `{}`",
+                    action.name.value, push.value
+                ),
+            ));
+        }
+    }
+    for screen in &dashboard.screens {
+        for push in screen
+            .actions
+            .iter()
+            .filter_map(|binding| binding.push.as_ref())
+        {
+            named.push((
+                push,
+                format!(
+                    "an action of {} pushes unknown screen `{}`",
+                    screen.describe(),
+                    push.value
+                ),
+            ));
+        }
+    }
+    for (name, message) in named {
+        if names.contains(&name.value.as_str()) {
+            continue;
+        }
+        out.push(unknown_name(
+            Rule::UnknownScreen,
+            name,
+            names.iter().copied(),
+            message,
+            "no screen of `tui.screens` has this name",
+            format!(
+                "define a screen named `{}` under `tui.screens`, or name an existing one",
+                name.value
+            ),
+        ));
+    }
+}
+
+/// The component a driver names, when it exists; `driver-kind` when its kind has no focused row.
+/// (A name that matches no component is `unknown-component`'s to report.)
+fn driver<'a>(
+    config: &'a Config,
+    named: &Spanned<String>,
+    out: &mut Collector,
+) -> Option<&'a Component> {
+    let component = config
+        .components
+        .iter()
+        .find(|component| component.name() == Some(named.value.as_str()))?;
+    let kind = component.kind.as_ref()?;
+    let has_row = kind.value.has_cursor();
+    // A kind we do not know may well have a cursor: only the kinds known to have none are judged.
+    let known_without = matches!(kind.value, ComponentKind::Eventlog)
+        || matches!(kind.value.as_str(), "inspector" | "logview" | "textview");
+    if !has_row && known_without {
+        out.push(
+            Diagnostic::new(
+                Rule::DriverKind,
+                named.span,
+                format!(
+                    "`{}` is {}, which has no focused row to bind from",
+                    named.value,
+                    article(kind.value.as_str())
+                ),
+            )
+            .with_label("not a table, list or tree")
+            .with_secondary(kind.span, "its kind")
+            .with_help(
+                "drive the binding from a table, list or tree that shows the rows to pick from",
+            ),
+        );
+        return None;
+    }
+    has_row.then_some(component)
+}
+
+fn article(kind: &str) -> String {
+    match kind.chars().next() {
+        Some('a' | 'e' | 'i' | 'o' | 'u') => format!("an {kind}"),
+        _ => format!("a {kind}"),
+    }
+}
+
+/// Which binding a token belongs to.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Namespace {
+    /// `${cursor…}` in `on_cursor.bind`.
+    Cursor,
+    /// `${selection…}` in an action binding's `bind` and `confirm`.
+    Selection,
+}
+
+impl Namespace {
+    fn as_str(self) -> &'static str {
+        match self {
+            Namespace::Cursor => "cursor",
+            Namespace::Selection => "selection",
+        }
+    }
+}
+
+/// `unknown-column` for the tokens of one template read from a table driver.
+fn check_tokens(
+    driver: &Component,
+    template: Option<&Spanned<Text>>,
+    namespace: Namespace,
+    file: &str,
+    out: &mut Collector,
+) {
+    let Some(template) = template else {
+        return;
+    };
+    if driver.kind.as_ref().map(|kind| &kind.value) != Some(&ComponentKind::Table) {
+        return;
+    }
+    let titles: Vec<&str> = driver.titles().map(|title| title.value.as_str()).collect();
+    if titles.is_empty() {
+        return;
+    }
+    let text = template.value.text.as_str();
+    let parsed = Template::parse(text);
+    let mut names = Vec::new();
+    for token in parsed.tokens() {
+        if let (TokenKind::Selection(Some(name)), Namespace::Selection) = (&token.kind, namespace) {
+            names.push((*name, token.range.clone()));
+        }
+    }
+    if namespace == Namespace::Cursor {
+        for error in &parsed.errors {
+            if error.kind != TemplateErrorKind::UnknownNamespace("cursor".to_owned()) {
+                continue;
+            }
+            let written = &text[error.range.clone()];
+            if let Some(name) = written
+                .strip_prefix("${cursor.")
+                .and_then(|rest| rest.strip_suffix('}'))
+            {
+                names.push((name, error.range.clone()));
+            }
+        }
+    }
+    let driver_name = driver.name().unwrap_or("the driver");
+    for (name, range) in names {
+        let problem = match name.parse::<usize>() {
+            Ok(cell) if (1..=titles.len()).contains(&cell) => continue,
+            Ok(cell) => format!(
+                "reads cell {cell} of `{driver_name}`, which has {} columns",
+                titles.len()
+            ),
+            Err(_) if known_word(name, namespace) => continue,
+            Err(_) if titles.iter().any(|title| title.eq_ignore_ascii_case(name)) => continue,
+            Err(_) => format!("names no column of `{driver_name}`"),
+        };
+        let span = text_span(
+            file,
+            text,
+            template.value.style,
+            template.span,
+            range.clone(),
+        );
+        let ns = namespace.as_str();
+        let fate = match namespace {
+            Namespace::Cursor => "it renders empty",
+            Namespace::Selection => "it stays literal",
+        };
+        let mut diagnostic = Diagnostic::new(
+            Rule::UnknownColumn,
+            span,
+            format!("`${{{ns}.{name}}}` {problem}: {fate}"),
+        )
+        .with_label("no such column");
+        let suggestions = did_you_mean(name, titles.iter().copied());
+        diagnostic = match suggestions.first() {
+            Some(best) => {
+                diagnostic = diagnostic.with_help(format!("did you mean `${{{ns}.{best}}}`?"));
+                let start = range.start + 3 + ns.len();
+                let name_span: Span = text_span(
+                    file,
+                    text,
+                    template.value.style,
+                    template.span,
+                    start..start + name.len(),
+                );
+                if crate::fixes::written_as(file, name_span, name) {
+                    diagnostic.with_replacement(
+                        format!("Rename `{name}` to `{best}`"),
+                        name_span,
+                        *best,
+                    )
+                } else {
+                    diagnostic
+                }
+            }
+            None => diagnostic.with_help(format!(
+                "the columns of `{driver_name}` are {}",
+                titles
+                    .iter()
+                    .map(|title| format!("`{title}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
+        };
+        out.push(diagnostic);
+    }
+}
+
+/// The tokens of a table's row that are not columns: `${cursor.depth}` (its number of cells) and
+/// `${cursor.path}` (its cells joined with `/`).
+fn known_word(name: &str, namespace: Namespace) -> bool {
+    namespace == Namespace::Cursor && matches!(name, "depth" | "path")
+}
