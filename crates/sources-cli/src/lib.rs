@@ -28,6 +28,7 @@ pub mod rules;
 pub mod schema;
 pub mod settings_file;
 pub mod r#try;
+pub mod try_all;
 pub mod try_output;
 
 use std::process::ExitCode;

@@ -9,7 +9,7 @@
 //! the stream is read until it ends, `--limit` events or `--for` (2s by default) and its events
 //! are the snapshot's rows. On a terminal, stderr shows progress (pages, rows, events, elapsed
 //! time). Exit 0 on success, 1 when the fetch failed (or the configuration has errors), 2 on usage
-//! errors.
+//! errors. `--all` tries every entry instead, one summary line each (`try_all`).
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};
@@ -37,7 +37,14 @@ use crate::try_output::{self, OutputFormat, Printing};
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The entry of `data.sources` to fetch.
-    pub name: String,
+    #[arg(required_unless_present = "all")]
+    pub name: Option<String>,
+    /// Try every entry of the file instead of one, each with the parameters it needs from
+    /// `--param` (given to the entries that declare it), its defaults or, with `--demo`, values
+    /// the demo world answers; print one summary line per entry (rows or events, time, warnings)
+    /// and exit 1 when any fails: a whole dashboard smoke-tested in one command.
+    #[arg(long, conflicts_with_all = ["name", "output", "pretty", "raw", "record"])]
+    pub all: bool,
     /// The configuration file [default: $SOURCES_CONFIG, else the nearest sources.yaml,
     /// sources.yml or sources.toml in this directory or a parent].
     #[arg(short = 'c', long = "config", value_name = "CONFIG")]
@@ -278,56 +285,36 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
         return Ok(Outcome::Failure);
     }
     let config = analysis.config;
-    let Some(source) = config.get(&args.name) else {
+    let supplied = sources_eval::params::parse_assignments(&args.params).map_err(Error::Usage)?;
+    let Some(name) = args.name.as_deref() else {
+        return crate::try_all::run(&config, args, &supplied, out);
+    };
+    let Some(source) = config.get(name) else {
         let names: Vec<&str> = config.names().collect();
-        let hint =
-            match sources_diagnostics::did_you_mean(&args.name, names.iter().copied()).first() {
-                Some(best) => format!("; did you mean `{best}`?"),
-                None => format!("; `sources list -c {}` shows the entries", loaded.path),
-            };
+        let hint = match sources_diagnostics::did_you_mean(name, names.iter().copied()).first() {
+            Some(best) => format!("; did you mean `{best}`?"),
+            None => format!("; `sources list -c {}` shows the entries", loaded.path),
+        };
         return Err(Error::Usage(format!(
-            "`{}` has no entry `{}` in `data.sources`{hint}",
-            loaded.path, args.name
+            "`{}` has no entry `{name}` in `data.sources`{hint}",
+            loaded.path
         )));
     };
-    let supplied = sources_eval::params::parse_assignments(&args.params).map_err(Error::Usage)?;
     let secrets = sources_eval::trace::Redactor::new(secret_values(&config, &supplied));
     // The one binding of the named entry's parameters: the engine takes it as it is.
     let bound = sources_eval::params::bind_entry(&config, source, &supplied).map_err(|message| {
         let message = secrets.redact(&message);
-        Error::Usage(format!("`{}`: {message}", args.name))
+        Error::Usage(format!("`{name}`: {message}"))
     });
-    let for_duration = args
-        .for_duration
-        .as_deref()
-        .map(|text| {
-            sources_config::parse_duration(text)
-                .map_err(|error| Error::Usage(format!("`--for {text}`: {error}")))
-        })
-        .transpose()?;
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .map_err(Error::Runtime)?;
-    let system: Arc<dyn Io> = Arc::new(
-        sources_eval::system::SystemIo::new()
-            .map_err(|error| Error::Usage(format!("cannot set up HTTP: {error}")))?
-            .with_max_body(args.max_body),
-    );
-    let io: Arc<dyn Io> = if args.demo {
-        let demo = runtime.block_on(async { sources_eval::demo::DemoIo::new(system) });
-        let demo = demo.map_err(|error| Error::Usage(format!("--demo: {error}")))?;
-        eprintln!("sources: {}", demo.describe());
-        if bound.is_err() {
-            if let Some(hint) = runtime.block_on(demo_hint(&demo, &config, source, &supplied)) {
-                return Err(Error::Usage(format!("`{}` {hint}", args.name)));
-            }
+    let for_duration = for_duration(args)?;
+    let runtime = runtime()?;
+    let world = World::new(args, &runtime)?;
+    if let (Err(_), Some(demo)) = (&bound, &world.demo) {
+        if let Some(hint) = runtime.block_on(demo_hint(demo, &config, source, &supplied)) {
+            return Err(Error::Usage(format!("`{name}` {hint}")));
         }
-        Arc::new(demo)
-    } else {
-        system
-    };
+    }
+    let io = world.io;
     let bound = bound?;
     let recorder = args.record.then(|| crate::record::Recorder {
         config_path: PathBuf::from(&loaded.path),
@@ -338,16 +325,13 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
             .map(|(name, _)| name)
             .collect(),
     });
-    let mut reporter = StderrTrace::new(args.verbose, &args.name);
+    let mut reporter = StderrTrace::new(args.verbose, name);
     reporter.secrets = secrets;
     let reporter = Arc::new(reporter);
     let trace: Arc<dyn Trace> = reporter.clone();
     let cadence = cadence(&config, source);
     if args.verbose {
-        trace.note(&format!(
-            "config {}; `{}` is {cadence}",
-            loaded.path, args.name
-        ));
+        trace.note(&format!("config {}; `{name}` is {cadence}", loaded.path));
         if let sources_eval::engine::Cadence::Polled(every) = cadence {
             trace.note(&format!(
                 "polled every {} in the dashboard: `try` fetches it once",
@@ -367,7 +351,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
             },
         },
     );
-    let columns = try_output::bound_columns(&config, &args.name);
+    let columns = try_output::bound_columns(&config, name);
     let terminal = io::IsTerminal::is_terminal(&io::stdout());
     let format = args.output.unwrap_or(if terminal {
         OutputFormat::Table
@@ -394,7 +378,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
         &printing,
         out,
     ));
-    if let (Some(recorder), Some(source)) = (&recorder, config.get(&args.name)) {
+    if let (Some(recorder), Some(source)) = (&recorder, config.get(name)) {
         recorder.save(source, &outcome);
     }
     let outcome = outcome.map(|(outcome, _)| outcome);
@@ -407,10 +391,94 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
     outcome
 }
 
+/// `--for`, parsed.
+pub(crate) fn for_duration(args: &Args) -> Result<Option<Duration>, Error> {
+    args.for_duration
+        .as_deref()
+        .map(|text| {
+            sources_config::parse_duration(text)
+                .map_err(|error| Error::Usage(format!("`--for {text}`: {error}")))
+        })
+        .transpose()
+}
+
+/// The runtime `try` evaluates on.
+pub(crate) fn runtime() -> Result<tokio::runtime::Runtime, Error> {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(Error::Runtime)
+}
+
+/// What `try` reaches the outside world through: the real world, or with `--demo` the demo
+/// backend in front of it (said on standard error).
+pub(crate) struct World {
+    /// The I/O seam the engine uses.
+    pub io: Arc<dyn Io>,
+    /// The demo backend, with `--demo` (for parameter values it answers).
+    pub demo: Option<Arc<sources_eval::demo::DemoIo>>,
+}
+
+impl World {
+    /// The world `args` ask for.
+    pub fn new(args: &Args, runtime: &tokio::runtime::Runtime) -> Result<World, Error> {
+        let system: Arc<dyn Io> = Arc::new(
+            sources_eval::system::SystemIo::new()
+                .map_err(|error| Error::Usage(format!("cannot set up HTTP: {error}")))?
+                .with_max_body(args.max_body),
+        );
+        if !args.demo {
+            return Ok(World {
+                io: system,
+                demo: None,
+            });
+        }
+        let demo = runtime.block_on(async { sources_eval::demo::DemoIo::new(system) });
+        let demo = Arc::new(demo.map_err(|error| Error::Usage(format!("--demo: {error}")))?);
+        eprintln!("sources: {}", demo.describe());
+        Ok(World {
+            io: demo.clone(),
+            demo: Some(demo),
+        })
+    }
+}
+
+/// The required parameters `source` takes (its own, or those of the inputs it passes them
+/// through to) that `supplied` gives no value.
+pub(crate) fn missing_required<'c>(
+    config: &'c sources_config::Config,
+    source: &sources_config::Source,
+    supplied: &BTreeMap<String, String>,
+) -> Vec<sources_config::AcceptedParam<'c>> {
+    config
+        .accepted_params(&source.name.value)
+        .into_iter()
+        .filter(|accepted| {
+            accepted.is_required() && supplied.get(accepted.name()).is_none_or(String::is_empty)
+        })
+        .collect()
+}
+
+/// A value for the parameter `name` declared by `source` that the demo world answers, read from
+/// the collection its URL names.
+pub(crate) async fn demo_example(
+    demo: &sources_eval::demo::DemoIo,
+    source: &sources_config::Source,
+    name: &str,
+) -> Option<sources_eval::demo::Example> {
+    let url = match &source.body {
+        sources_config::Body::Http(http) => http.url.as_ref(),
+        sources_config::Body::Websocket(socket) => socket.url.as_ref(),
+        _ => None,
+    }?;
+    demo.example(&url.value.text, name).await
+}
+
 /// The values `--verbose` must never show: the defaults of parameters that are `mask: true` or
 /// named like a credential (token, password, secret, key, auth…) in any entry, and the values
 /// supplied for such names.
-fn secret_values(
+pub(crate) fn secret_values(
     config: &sources_config::Config,
     supplied: &std::collections::BTreeMap<String, String>,
 ) -> Vec<String> {
@@ -439,22 +507,9 @@ async fn demo_hint(
     let mut hints = Vec::new();
     // An operator that declares no parameters passes them through: the example comes from the
     // entry that declares each one.
-    for accepted in config.accepted_params(&source.name.value) {
+    for accepted in missing_required(config, source, supplied) {
         let name = accepted.name();
-        let given = supplied.get(name).is_some_and(|value| !value.is_empty());
-        if !accepted.is_required() || given {
-            continue;
-        }
-        let url = match &accepted.entry.body {
-            sources_config::Body::Http(http) => http.url.as_ref(),
-            sources_config::Body::Websocket(socket) => socket.url.as_ref(),
-            _ => None,
-        }
-        .map(|url| url.value.text.as_str());
-        let example = match url {
-            Some(url) => demo.example(url, name).await,
-            None => None,
-        };
+        let example = demo_example(demo, accepted.entry, name).await;
         hints.push(match example {
             Some(example) => {
                 let what = example

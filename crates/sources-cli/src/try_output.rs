@@ -129,7 +129,7 @@ fn limited(value: &Value, limit: Option<usize>) -> Value {
     }
 }
 
-/// A value as a YAML document (`---` first).
+/// A value as a YAML document (`---` first), keys in the order the value holds them.
 pub fn yaml(value: &Value) -> String {
     let mut text = String::new();
     let mut emitter = saphyr::YamlEmitter::new(&mut text);
@@ -143,7 +143,8 @@ pub fn yaml(value: &Value) -> String {
 fn to_yaml(value: &Value) -> saphyr::Yaml<'static> {
     use saphyr::{Scalar, Yaml};
     match value {
-        Value::Null => Yaml::Value(Scalar::Null),
+        // `null`, as JSON writes it, rather than the emitter's `~`.
+        Value::Null => Yaml::Representation("null".into(), saphyr::ScalarStyle::Plain, None),
         Value::Bool(flag) => Yaml::Value(Scalar::Boolean(*flag)),
         Value::Number(number) => {
             Yaml::Representation(number.to_string().into(), saphyr::ScalarStyle::Plain, None)
@@ -422,11 +423,11 @@ mod tests {
     }
 
     #[test]
-    fn yaml_quotes_what_would_read_back_as_another_type() {
+    fn yaml_quotes_what_would_read_back_as_another_type_and_keeps_the_key_order() {
         let value = json!({"name": "true", "n": 1.5, "tags": ["a", "b"], "none": null});
         assert_eq!(
             print(&value, &printing(OutputFormat::Yaml, &[])),
-            "---\nn: 1.5\nname: \"true\"\nnone: ~\ntags:\n  - a\n  - b\n"
+            "---\nname: \"true\"\nn: 1.5\ntags:\n  - a\n  - b\nnone: null\n"
         );
     }
 
@@ -461,13 +462,13 @@ mod tests {
     }
 
     #[test]
-    fn without_columns_a_table_has_the_rows_keys_and_scalars_get_a_value_column() {
+    fn without_columns_a_table_has_the_rows_keys_in_their_order_and_scalars_get_a_value_column() {
         let text = print(
             &json!([{"b": 1, "a": "x"}, {"c": true}, 7]),
             &printing(OutputFormat::Table, &[]),
         );
         let header = text.lines().nth(1).expect("header");
-        assert_eq!(header, "│ a ┆ b ┆ c    ┆ value │");
+        assert_eq!(header, "│ b ┆ a ┆ c    ┆ value │");
         assert!(text.contains("│   ┆   ┆      ┆ 7     │"), "{text}");
         assert_eq!(
             print(&json!([]), &printing(OutputFormat::Table, &[])),

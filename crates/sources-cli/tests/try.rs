@@ -794,3 +794,93 @@ fn a_required_parameter_given_an_empty_value_is_refused_like_a_missing_one() {
         "{stderr}"
     );
 }
+
+#[test]
+fn try_all_smoke_tests_every_entry_of_the_example_under_demo() {
+    let config = example();
+    let config = config.to_str().expect("utf-8 path");
+    let (code, stdout, stderr) = run(&mut sources(&["try", "--all", "-c", config, "--demo"]));
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    let entries = lines.len() - 1;
+    assert!(entries > 20, "{stdout}");
+    assert!(
+        lines[..entries]
+            .iter()
+            .all(|line| line.starts_with("ok    ")),
+        "{stdout}"
+    );
+    assert_eq!(
+        lines[entries],
+        format!("{entries} entries: {entries} ok, 0 with warnings, 0 failed")
+    );
+    let apps = lines
+        .iter()
+        .find(|line| line.starts_with("ok    apps "))
+        .expect("apps");
+    assert!(apps.contains(" 50 rows, "), "{apps}");
+    let job_log = lines
+        .iter()
+        .find(|line| line.starts_with("ok    job_log "))
+        .expect("job_log");
+    assert!(
+        job_log.contains("1 event (streamed) with --param job=job-"),
+        "{job_log}"
+    );
+}
+
+#[test]
+fn try_all_names_each_failure_and_exits_1() {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+    let closed = listener.local_addr().expect("addr");
+    drop(listener);
+    let (_dir, config) = with_config(&format!(
+        "data:\n  sources:\n    fixed:\n      type: static\n      data: [{{n: 1}}, {{n: 2}}]\n    down:\n      type: http\n      url: http://{closed}/x\n    one:\n      type: http\n      url: http://{closed}/apps/${{params.id}}\n      parameters:\n        id: {{required: true}}\n"
+    ));
+    let (code, stdout, stderr) = run(&mut sources(&["try", "--all", "-c", &config]));
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 4, "{stdout}");
+    assert!(lines[0].starts_with("ok    fixed  2 rows, "), "{stdout}");
+    assert!(
+        lines[1].starts_with(&format!(
+            "FAIL  down   source `down`: cannot connect to {closed}"
+        )),
+        "{stdout}"
+    );
+    assert!(
+        lines[2].starts_with("FAIL  one    needs --param id=VALUE ("),
+        "{stdout}"
+    );
+    assert_eq!(lines[3], "3 entries: 1 ok, 0 with warnings, 2 failed");
+    let (code, _, stderr) = run(&mut sources(&[
+        "try", "--all", "-c", &config, "--param", "idd=1",
+    ]));
+    assert_eq!(code, 2, "{stderr}");
+    assert_eq!(
+        stderr,
+        "sources: `--param idd`: no entry of the file declares a parameter `idd`\n"
+    );
+}
+
+#[test]
+fn every_output_keeps_the_servers_key_order() {
+    let (server, _) = responder(
+        "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 41\r\nConnection: close\r\n\r\n[{\"zeta\": 1, \"alpha\": null, \"mid\": \"x\"}]\n",
+    );
+    let (_dir, config) = with_config(&http_source(&format!("{server}/rows"), ""));
+    let expected: &[(&str, &str)] = &[
+        ("json", "[{\"zeta\":1,\"alpha\":null,\"mid\":\"x\"}]\n"),
+        ("ndjson", "{\"zeta\":1,\"alpha\":null,\"mid\":\"x\"}\n"),
+        ("yaml", "---\n- zeta: 1\n  alpha: null\n  mid: x\n"),
+    ];
+    for (format, output) in expected {
+        let (code, stdout, stderr) =
+            run(&mut sources(&["try", "feed", "-c", &config, "-o", format]));
+        assert_eq!(code, 0, "{stderr}");
+        assert_eq!(&stdout, output, "{format}");
+    }
+    let (code, stdout, stderr) = run(&mut sources(&["try", "feed", "-c", &config, "-o", "table"]));
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("│ zeta ┆ alpha ┆ mid │"), "{stdout}");
+}

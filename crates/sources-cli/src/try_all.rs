@@ -1,0 +1,210 @@
+//! `sources try --all`: every entry of the file tried in turn, one summary line each, so a whole
+//! dashboard is smoke-tested in one command.
+//!
+//! Each entry gets the parameters it needs from `--param` (each given to the entries that declare
+//! it), its defaults or, with `--demo`, a value the demo world answers. A one-shot or polled entry
+//! counts what it returns; a streamed one is read until `--limit` events (1 unless given) or `--for`
+//! elapses (2s unless given). Nothing fetched is printed; each warning is printed under its
+//! entry's line. Exit 1 when any entry fails, or with `--strict` when any warns.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use futures::StreamExt;
+use serde_json::Value;
+use sources_config::{Config, Source};
+use sources_eval::engine::{Engine, EngineOptions, Output, declared_params};
+use sources_eval::params::accepted_params;
+use sources_eval::snapshot::{DEFAULT_WINDOW, SnapshotWindow};
+use sources_eval::trace::{Collect, Redactor, Trace};
+
+use crate::Outcome;
+use crate::r#try::{self, Args, Error, World};
+
+/// Runs `sources try --all` over `config`'s entries, in the file's order.
+pub fn run(
+    config: &Config,
+    args: &Args,
+    supplied: &BTreeMap<String, String>,
+    out: &mut dyn Write,
+) -> Result<Outcome, Error> {
+    if let Some(name) = supplied.keys().find(|name| {
+        !config.entries.iter().any(|source| {
+            declared_params(source)
+                .iter()
+                .any(|decl| &decl.name == *name)
+        })
+    }) {
+        return Err(Error::Usage(format!(
+            "`--param {name}`: no entry of the file declares a parameter `{name}`"
+        )));
+    }
+    let within = r#try::for_duration(args)?.unwrap_or(DEFAULT_WINDOW);
+    let runtime = r#try::runtime()?;
+    let world = World::new(args, &runtime)?;
+    let secrets = Redactor::new(r#try::secret_values(config, supplied));
+    let width = config
+        .names()
+        .map(|name| name.chars().count())
+        .max()
+        .unwrap_or(0);
+    let (mut failed, mut warned) = (0, 0);
+    for source in &config.entries {
+        let started = Instant::now();
+        let trace = Arc::new(Collect::default());
+        let tried = runtime.block_on(try_entry(
+            config,
+            source,
+            supplied,
+            &world,
+            trace.clone(),
+            args.limit,
+            within,
+        ));
+        let time = format_seconds(started.elapsed());
+        let warnings = trace.warnings();
+        let name = source.name.value.as_str();
+        let line = match tried {
+            Ok(what) if warnings.is_empty() => format!("ok    {name:<width$}  {what}, {time}"),
+            Ok(what) => {
+                warned += 1;
+                format!(
+                    "warn  {name:<width$}  {what}, {time}, {}",
+                    plural(warnings.len(), "warning")
+                )
+            }
+            Err(error) => {
+                failed += 1;
+                format!("FAIL  {name:<width$}  {error} ({time})")
+            }
+        };
+        writeln!(out, "{}", secrets.redact(&line)).map_err(Error::Write)?;
+        for warning in warnings {
+            writeln!(out, "      warning: {}", secrets.redact(&warning)).map_err(Error::Write)?;
+        }
+        out.flush().map_err(Error::Write)?;
+    }
+    let total = config.entries.len();
+    writeln!(
+        out,
+        "{}: {} ok, {warned} with warnings, {failed} failed",
+        plural(total, "entry"),
+        total - warned - failed
+    )
+    .map_err(Error::Write)?;
+    let fails = failed > 0 || (args.strict && warned > 0);
+    Ok(if fails {
+        Outcome::Failure
+    } else {
+        Outcome::Success
+    })
+}
+
+/// Binds, fetches and measures one entry: what it returned (`50 rows`, `1 event`), or why it
+/// failed.
+async fn try_entry(
+    config: &Config,
+    source: &Source,
+    supplied: &BTreeMap<String, String>,
+    world: &World,
+    trace: Arc<Collect>,
+    limit: Option<usize>,
+    within: Duration,
+) -> Result<String, String> {
+    let accepted = accepted_params(config, source);
+    let mut values: BTreeMap<String, String> = supplied
+        .iter()
+        .filter(|(name, _)| accepted.iter().any(|decl| &decl.name == *name))
+        .map(|(name, value)| (name.clone(), value.clone()))
+        .collect();
+    let mut from_demo = Vec::new();
+    for missing in r#try::missing_required(config, source, &values) {
+        let name = missing.name().to_owned();
+        let example = match &world.demo {
+            Some(demo) => r#try::demo_example(demo, missing.entry, &name).await,
+            None => return Err(format!("needs --param {name}=VALUE")),
+        };
+        let Some(example) = example else {
+            return Err(format!(
+                "needs --param {name}=… (the demo world has no example for it)"
+            ));
+        };
+        from_demo.push(format!("{name}={}", example.value));
+        values.insert(name, example.value);
+    }
+    let bound = sources_eval::params::bind_entry(config, source, &values)?;
+    let engine = Engine::new(
+        config,
+        world.io.clone(),
+        trace.clone(),
+        EngineOptions {
+            explain: false,
+            snapshot: SnapshotWindow {
+                events: limit,
+                within,
+            },
+        },
+    );
+    let what = match engine
+        .evaluate(&bound)
+        .await
+        .map_err(|error| error.to_string())?
+    {
+        Output::Value(Value::Array(rows)) => plural(rows.len(), "row"),
+        Output::Value(Value::String(text)) => format!("{} of text", plural(text.len(), "byte")),
+        Output::Value(_) => "1 value".to_owned(),
+        Output::Stream(mut events) => {
+            let wanted = limit.unwrap_or(1);
+            let deadline = tokio::time::Instant::now() + within;
+            let mut received = 0;
+            while received < wanted {
+                match tokio::time::timeout_at(deadline, events.next()).await {
+                    Ok(Some(Ok(_))) => received += 1,
+                    Ok(Some(Err(error))) => return Err(error.to_string()),
+                    Ok(None) | Err(_) => break,
+                }
+            }
+            if received == 0 {
+                trace.warn(&format!(
+                    "no event within {} (`--for` reads longer)",
+                    sources_eval::format_duration(within)
+                ));
+            }
+            format!("{} (streamed)", plural(received, "event"))
+        }
+    };
+    Ok(if from_demo.is_empty() {
+        what
+    } else {
+        format!("{what} with --param {}", from_demo.join(" --param "))
+    })
+}
+
+/// `1 row`, `2 rows`, `1 entry`, `3 entries`.
+fn plural(count: usize, noun: &str) -> String {
+    match (count, noun.strip_suffix('y')) {
+        (1, _) => format!("1 {noun}"),
+        (_, Some(stem)) => format!("{count} {stem}ies"),
+        (_, None) => format!("{count} {noun}s"),
+    }
+}
+
+/// A duration as seconds with two decimals (`0.12s`).
+fn format_seconds(elapsed: Duration) -> String {
+    format!("{:.2}s", elapsed.as_secs_f64())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_read_as_english() {
+        assert_eq!(plural(1, "row"), "1 row");
+        assert_eq!(plural(0, "event"), "0 events");
+        assert_eq!(plural(3, "entry"), "3 entries");
+        assert_eq!(format_seconds(Duration::from_millis(1234)), "1.23s");
+    }
+}
