@@ -87,7 +87,7 @@ pub fn schema_text() -> String {
             "additionalProperties": false,
         },
     });
-    let schema = serde_json::json!({
+    let mut schema = serde_json::json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "sources-lint.toml",
         "description": "Project settings for `sources lint` and the language server.",
@@ -95,6 +95,8 @@ pub fn schema_text() -> String {
         "properties": tables,
         "additionalProperties": false,
     });
+    // Keys in name order, however the value was assembled (serde_json keeps insertion order).
+    schema.sort_all_objects();
     let mut text = serde_json::to_string_pretty(&schema).unwrap_or_default();
     text.push('\n');
     text

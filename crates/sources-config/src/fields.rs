@@ -115,6 +115,8 @@ fn schema_value<T: JsonSchema>() -> Value {
         .into_root_schema_for::<T>()
         .to_value();
     tidy(&mut value);
+    // Fields in name order, as the reference lists them (serde_json keeps insertion order).
+    value.sort_all_objects();
     value
 }
 

@@ -206,7 +206,11 @@ pub fn document_schema() -> Value {
         "$defs": Value::Object(defs)
     });
     RecursiveTransform(Docs).transform(&mut document);
-    document.to_value()
+    let mut value = document.to_value();
+    // Keys in name order, so the checked-in schema does not depend on how it was assembled
+    // (serde_json keeps insertion order).
+    value.sort_all_objects();
+    value
 }
 
 /// The document schema as checked in: pretty JSON with a final newline.

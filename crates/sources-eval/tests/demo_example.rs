@@ -235,7 +235,8 @@ async fn attention_filters_projects_and_sorts_with_cel() {
             .keys()
             .map(String::as_str)
             .collect();
-        assert_eq!(keys, ["app", "health", "rev", "sync"]);
+        // In the order the `project` step lists them.
+        assert_eq!(keys, ["app", "health", "sync", "rev"]);
         assert!(
             matches!(row["health"].as_str(), Some("Degraded" | "Missing"))
                 || row["sync"] == "OutOfSync",
