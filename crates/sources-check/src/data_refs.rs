@@ -2,7 +2,9 @@
 //! `unknown-data-field` for an expression name, a component's dot-path or a leaf's response path
 //! that names a key the data does not have (an error when the shape is exact, a warning when it
 //! comes from a sample), and `unknown-function` for a call of a function the expression language
-//! does not have. An unknown shape is never reported.
+//! does not have, in every entry whatever its shape (`try` refuses such an expression before any
+//! I/O: `expressions::compile_program` asks the same `is_function`). An unknown shape is never
+//! reported.
 
 use std::collections::HashMap;
 use std::ops::Range;
@@ -23,6 +25,12 @@ const BUILT_IN_NAMES: &[&str] = &["params", "item"];
 /// Every data reference of every entry and component.
 pub(crate) fn check_data_refs(config: &Config, shapes: &Shapes, file: &str, out: &mut Collector) {
     for (position, source) in config.entries.iter().enumerate() {
+        // A call of a function the language lacks fails whatever the data: judged everywhere.
+        let stages = source.body.common().and_then(|common| common.pipe.as_ref());
+        let bodies = stages.iter().flat_map(|pipe| pipe.value.iter());
+        for body in std::iter::once(&source.body).chain(bodies.map(|stage| &stage.value.body)) {
+            check_calls(body, file, out);
+        }
         let Some(entry) = shapes.at(position) else {
             continue;
         };
@@ -51,7 +59,7 @@ pub(crate) fn check_data_refs(config: &Config, shapes: &Shapes, file: &str, out:
     crate::data_paths::check_components(config, shapes, out);
 }
 
-/// The expressions of one body against the rows it reads (`input`), and their calls.
+/// The expressions of one body against the rows it reads (`input`).
 fn check_expressions(
     input_name: &str,
     body: &Body,
@@ -63,16 +71,6 @@ fn check_expressions(
         let Ok(refs) = expressions::compile(&site.text.text) else {
             continue;
         };
-        for call in &refs.calls {
-            if !is_function(&call.name) {
-                out.push(unknown_function(
-                    &site,
-                    file,
-                    &call.name,
-                    call.range.clone(),
-                ));
-            }
-        }
         let Some(input) = input else {
             continue;
         };
@@ -120,6 +118,25 @@ fn check_expressions(
                     keys,
                 };
                 out.push(unknown_field(input, &reader, span, &miss));
+            }
+        }
+    }
+}
+
+/// `unknown-function` at each call in `body`'s expressions of a function the language lacks.
+fn check_calls(body: &Body, file: &str, out: &mut Collector) {
+    for site in expressions::sites(body) {
+        let Ok(refs) = expressions::compile(&site.text.text) else {
+            continue;
+        };
+        for call in &refs.calls {
+            if !is_function(&call.name) {
+                out.push(unknown_function(
+                    &site,
+                    file,
+                    &call.name,
+                    call.range.clone(),
+                ));
             }
         }
     }

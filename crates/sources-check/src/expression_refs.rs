@@ -253,7 +253,7 @@ mod tests {
     use super::*;
 
     fn of(text: &str) -> ExprRefs {
-        let program = crate::compile_program(text).expect("compiles");
+        let program = crate::expressions::parse_program(text).expect("compiles");
         refs(&program, text)
     }
 

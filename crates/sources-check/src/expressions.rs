@@ -149,7 +149,7 @@ pub(crate) fn compile(source: &str) -> Result<Arc<ExprRefs>, CompileError> {
     {
         return outcome;
     }
-    let outcome = match compile_program(source) {
+    let outcome = match parse_program(source) {
         Ok(program) => Ok(Arc::new(expression_refs::refs(&program, source))),
         Err(mut errors) => Err(if errors.is_empty() {
             CompileError {
@@ -218,12 +218,12 @@ pub const MAX_EXPRESSION_LEN: usize = 8 * 1024;
 /// limits above needs far less, in debug builds too, and the pages are only touched when used.
 const COMPILE_STACK: usize = 64 * 1024 * 1024;
 
-/// Compiles `source` as CEL: the one guarded entry to the parser, for the checker and the `try`
+/// Parses `source` as CEL: the one guarded entry to the parser, for the checker and the `try`
 /// engine. An expression nested deeper than [`MAX_EXPRESSION_NESTING`] or longer than
 /// [`MAX_EXPRESSION_LEN`] is refused with a located error instead of being handed to the
 /// recursive parser, and anything but a small expression is compiled on a thread with a large
 /// stack, so no expression can overflow the caller's stack (an LSP or tokio worker's is small).
-pub fn compile_program(source: &str) -> Result<cel::Program, Vec<CompileError>> {
+pub(crate) fn parse_program(source: &str) -> Result<cel::Program, Vec<CompileError>> {
     if source.trim().is_empty() {
         return Err(vec![CompileError {
             message: "the expression is empty".to_owned(),
@@ -279,6 +279,29 @@ pub fn compile_program(source: &str) -> Result<cel::Program, Vec<CompileError>> 
         });
     }
     Err(located)
+}
+
+/// Compiles `source` for evaluation: [`parse_program`], refusing a call of a function the
+/// expression language does not have (`data_refs::is_function`, the check behind lint's
+/// `unknown-function`), which would compile and then fail on every row. The `try` engine compiles
+/// through this, so it refuses before any I/O what lint reports.
+pub fn compile_program(source: &str) -> Result<cel::Program, Vec<CompileError>> {
+    let program = parse_program(source)?;
+    let refs = expression_refs::refs(&program, source);
+    match refs
+        .calls
+        .iter()
+        .find(|call| !crate::data_refs::is_function(&call.name))
+    {
+        None => Ok(program),
+        Some(call) => Err(vec![CompileError {
+            message: format!(
+                "it calls `{}`, which is not a function of the expression language",
+                call.name
+            ),
+            range: call.range.clone(),
+        }]),
+    }
 }
 
 /// The deepest nesting of `(`, `[` and `{` outside string literals, and the byte range of the
@@ -443,6 +466,33 @@ mod tests {
         assert!(compile_program(&at_the_limit).is_ok());
         let long_chain = vec!["1"; 4_000].join("+");
         assert!(compile_program(&long_chain).is_ok());
+    }
+
+    #[test]
+    fn a_function_the_evaluation_context_lacks_is_a_compile_error_at_the_call() {
+        for (source, name) in [
+            ("len(name) > 3", "len"),
+            ("size(name) > 1 && name.upper() == 'A'", "upper"),
+            ("max (a, b) > 1", "max"),
+        ] {
+            let errors = compile_program(source).expect_err(source);
+            assert_eq!(
+                errors[0].message,
+                format!("it calls `{name}`, which is not a function of the expression language")
+            );
+            assert_eq!(&source[errors[0].range.clone()], name, "{source}");
+        }
+        for known in [
+            "size(x)",
+            "x.size()",
+            "int(x)",
+            "x.startsWith('a')",
+            "x.endsWith('a')",
+            "x.matches('a')",
+            "[1].map(i, i).filter(i, i > 0).exists(i, true)",
+        ] {
+            assert!(compile_program(known).is_ok(), "{known}");
+        }
     }
 
     #[test]

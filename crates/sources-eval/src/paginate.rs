@@ -101,7 +101,8 @@ fn page_items(raw: Value, root: Option<&str>, page: u64) -> Result<Vec<Value>, C
 
 /// Walks the pages from `first` (a relative next link is resolved against the page's URL; every
 /// page is requested with the first request's method, headers and body). Each page has `timeout`;
-/// the whole walk has `walk.deadline`; a next link to a page already fetched is an error.
+/// the whole walk has `walk.deadline`; a next link to a page already fetched is an error, or with
+/// `on_page_error: skip` the end of the walk with the pages read.
 pub async fn walk(
     io: &dyn Io,
     trace: &dyn Trace,
@@ -169,6 +170,17 @@ pub async fn walk(
             break;
         }
         if let Some(first) = seen.get(&next) {
+            if walk.skip_page_errors {
+                // `max_pages` bounds the walk: a link back returns what was read, as the cap would
+                // (without reading the same pages again).
+                trace.warn(&format!(
+                    "page {} links back to {}, already fetched as page {first}; `on_page_error: skip` keeps the {} items read",
+                    page + 1,
+                    crate::trace::url(&next),
+                    items.len()
+                ));
+                break;
+            }
             return Err(Cause::PageLoop {
                 page: page + 1,
                 url: crate::trace::url(&next),
@@ -354,6 +366,22 @@ mod tests {
             "page 3 links back to http://127.0.0.1:8099/api/v2/jobs/1/job_events/?page=1, already fetched as page 1: the walk would never end (check the server's next link at `next_path`)"
         );
         assert_eq!(io.http_log().len(), 2);
+        let skip = LinkWalk {
+            skip_page_errors: true,
+            ..spec(3)
+        };
+        let trace = Collect::default();
+        let pages = walk(&io, &trace, first(), &skip, DEFAULT_TIMEOUT)
+            .await
+            .expect("the pages read");
+        assert_eq!(pages, json!([1, 2]));
+        assert_eq!(io.http_log().len(), 4);
+        assert_eq!(
+            trace.warnings(),
+            [
+                "page 3 links back to http://127.0.0.1:8099/api/v2/jobs/1/job_events/?page=1, already fetched as page 1; `on_page_error: skip` keeps the 2 items read"
+            ]
+        );
     }
 
     #[tokio::test]
