@@ -201,11 +201,11 @@ fn fixing_into_a_merge_that_reads_itself_three_times_finishes() {
     );
 }
 
-/// Reads multiply along a chain: each `merge` reads the entry below three times, so 21 entries
-/// (lint-clean) would read the bottom one 3^20 times and hold as many rows. The run stops at the
-/// read budget with a message saying why.
+/// Copies multiply along a chain: each `merge` reads the entry below three times, so 21 entries
+/// (lint-clean) would hold 3^20 copies of the bottom rows. The entry is fetched once per run, and
+/// the run stops at the copy budget with a message saying why.
 #[test]
-fn reads_that_multiply_along_a_chain_stop_at_the_budget() {
+fn copies_that_multiply_along_a_chain_stop_at_the_budget() {
     let mut config = String::from("data:\n  sources:\n    s0: {type: static, data: [{n: 1}]}\n");
     for level in 1..=20 {
         let below = format!("s{}", level - 1);
@@ -220,9 +220,8 @@ fn reads_that_multiply_along_a_chain_stop_at_the_budget() {
     assert_eq!(output.status.code(), Some(1), "{stderr}");
     assert!(
         stderr.contains(
-            "one run may read entries at most 100000 times, and this one needs more: an entry read \
-             along several paths (the same child twice in a `merge`, a `join` lookup per row) is \
-             read once per path"
+            "one run may copy at most 1000000 JSON values of entries it already read, and this one \
+             needs more: each path that reads an entry holds its own copy of its rows"
         ),
         "{stderr}"
     );

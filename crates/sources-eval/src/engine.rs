@@ -64,6 +64,21 @@ mod steps;
 use caching::caches_itself;
 use steps::{Step, compile_map, compile_pipe, compile_step, in_stage, missing, pipe_event};
 
+/// How many JSON values `value` holds, itself included.
+fn json_size(value: &Value) -> usize {
+    let mut size = 0;
+    let mut pending = vec![value];
+    while let Some(value) = pending.pop() {
+        size += 1;
+        match value {
+            Value::Array(items) => pending.extend(items),
+            Value::Object(fields) => pending.extend(fields.values()),
+            _ => {}
+        }
+    }
+    size
+}
+
 /// Whether a boolean field is set to true.
 fn is_true(field: Option<&Field<bool>>) -> bool {
     field.is_some_and(|field| field.value)
@@ -139,10 +154,11 @@ pub struct EngineOptions {
     pub snapshot: SnapshotWindow,
 }
 
-/// The most entry reads one run may make. A chain is at most [`MAX_CHAIN_DEPTH`] deep, but reads
-/// multiply along it: an entry that reads the one below along two paths (the same child twice in
-/// a `merge`) reads it twice, so 64 such levels would read the bottom entry 2^63 times, and hold
-/// as many rows. Past this budget the run stops with [`Cause::TooManyReads`].
+/// The most entry reads one run may make. Within a run an entry that delivers one value is read
+/// once per parameter set, as the dashboard fetches it, and read again from the run's memo, so
+/// reads along several paths (the same child twice in each of many stacked `merge`s) do not
+/// multiply. What is left to bound is what a memo cannot share: streamed entries, and lookups
+/// with a parameter set per row. Past this budget the run stops with [`Cause::TooManyReads`].
 pub const MAX_READS: usize = 100_000;
 
 /// Evaluates entries of one configuration through one I/O seam.
@@ -152,9 +168,25 @@ pub struct Engine<'c> {
     trace: Arc<dyn Trace>,
     options: EngineOptions,
     caches: Mutex<HashMap<String, FetchCache>>,
+    /// The value of each entry read in this run with its size in JSON values, by entry and bound
+    /// parameters (streams are not kept: each read opens its own; an entry with a `cache` is
+    /// reused through its cache).
+    memo: Mutex<HashMap<ReadKey, (Value, usize)>>,
     /// Entry reads so far, against [`MAX_READS`].
     reads: AtomicUsize,
+    /// JSON values copied out of the memo so far, against [`MAX_COPIED`].
+    copied: AtomicUsize,
 }
+
+/// An entry and the parameters it was read with.
+type ReadKey = (String, BTreeMap<String, String>);
+
+/// The most JSON values (each scalar, list and map counts one) one run may copy out of its memo.
+/// A value read again is not fetched again, but each path that reads it holds its own copy, so
+/// copies still multiply where an entry is read along several paths at each level (a `merge`
+/// listing its child three times, stacked twenty deep, would hold 3^20 copies of the bottom rows).
+/// Past this budget the run stops with [`Cause::TooManyCopies`].
+pub const MAX_COPIED: usize = 1_000_000;
 
 impl<'c> Engine<'c> {
     /// An engine over `config`, reaching the world through `io` and reporting to `trace`.
@@ -170,7 +202,9 @@ impl<'c> Engine<'c> {
             trace,
             options,
             caches: Mutex::new(HashMap::new()),
+            memo: Mutex::new(HashMap::new()),
             reads: AtomicUsize::new(0),
+            copied: AtomicUsize::new(0),
         }
     }
 
@@ -191,6 +225,7 @@ impl<'c> Engine<'c> {
     /// Evaluates the entry whose parameters `params` holds, bound by the caller
     /// ([`crate::params::bind_entry`]): they are not bound again.
     pub async fn evaluate(&self, params: &Bound) -> Result<Output<'_>, EvalError> {
+        self.new_run();
         self.eval_bound(
             params.entry().to_owned(),
             params.values().clone(),
@@ -205,8 +240,19 @@ impl<'c> Engine<'c> {
         name: &str,
         params: &BTreeMap<String, String>,
     ) -> Result<Value, EvalError> {
+        self.new_run();
         self.snapshot_at(name.to_owned(), params.clone(), Vec::new())
             .await
+    }
+
+    /// Starts a run: entries are fetched again, with a fresh read budget.
+    fn new_run(&self) {
+        self.memo
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clear();
+        self.reads.store(0, Ordering::Relaxed);
+        self.copied.store(0, Ordering::Relaxed);
     }
 
     fn snapshot_at(
@@ -272,9 +318,6 @@ impl<'c> Engine<'c> {
                 cycle.push(name.clone());
                 return Err(fail(Cause::Cycle(cycle.join(" → "))));
             }
-            if self.reads.fetch_add(1, Ordering::Relaxed) >= MAX_READS {
-                return Err(fail(Cause::TooManyReads { limit: MAX_READS }));
-            }
             if stack.len() >= MAX_CHAIN_DEPTH {
                 return Err(fail(Cause::Cycle(format!(
                     "a chain of more than {MAX_CHAIN_DEPTH} entries (run `sources lint`)"
@@ -284,11 +327,45 @@ impl<'c> Engine<'c> {
                 .config
                 .get(&name)
                 .ok_or_else(|| fail(Cause::UnknownSource(name.clone())))?;
+            // An entry with its own `cache` is reused through it (and says so on the trace).
+            let memoized = source.body.leaf().is_none_or(|leaf| leaf.cache.is_none());
+            let key = (name.clone(), params);
+            if memoized && let Some(value) = self.remembered(&key).map_err(fail)? {
+                return Ok(Output::Value(value));
+            }
+            if self.reads.fetch_add(1, Ordering::Relaxed) >= MAX_READS {
+                return Err(fail(Cause::TooManyReads { limit: MAX_READS }));
+            }
             let pipe = compile_pipe(source).map_err(fail)?;
             stack.push(name.clone());
-            let output = self.body(source, &params, &stack).await?;
-            self.apply_pipe(&name, output, pipe, params)
+            let output = self.body(source, &key.1, &stack).await?;
+            let output = self.apply_pipe(&name, output, pipe, key.1.clone())?;
+            if let (true, Output::Value(value)) = (memoized, &output) {
+                let size = json_size(value);
+                self.memo
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .insert(key, (value.clone(), size));
+            }
+            Ok(output)
         })
+    }
+
+    /// The value this run already read for an entry and parameter set, copied against
+    /// [`MAX_COPIED`].
+    fn remembered(&self, key: &ReadKey) -> Result<Option<Value>, Cause> {
+        let memo = self.memo.lock().unwrap_or_else(PoisonError::into_inner);
+        let Some((value, size)) = memo.get(key) else {
+            return Ok(None);
+        };
+        if self.copied.fetch_add(*size, Ordering::Relaxed) + size > MAX_COPIED {
+            return Err(Cause::TooManyCopies { limit: MAX_COPIED });
+        }
+        self.trace.note(&format!(
+            "`{}`: already read in this run with these parameters; its value is reused",
+            key.0
+        ));
+        Ok(Some(value.clone()))
     }
 
     fn apply_pipe<'s>(

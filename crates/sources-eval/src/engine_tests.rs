@@ -1009,3 +1009,32 @@ data:
         "{own}"
     );
 }
+
+#[tokio::test]
+async fn an_entry_read_along_many_paths_is_fetched_once_per_parameter_set() {
+    // Each of 17 stacked merges reads the one below twice: 2^17 reads without the run's memo,
+    // past `MAX_READS`; the leaf is fetched once and every level once.
+    let mut yaml =
+        String::from("data:\n  sources:\n    m0:\n      type: http\n      url: https://x/rows\n");
+    for level in 1..=17 {
+        let below = level - 1;
+        yaml.push_str(&format!(
+            "    m{level}: {{type: merge, sources: [m{below}, m{below}]}}\n"
+        ));
+    }
+    let run = Run::new(
+        &yaml,
+        FakeIo::new().with_http(|_| Reply::json(json!([{"id": 1}]))),
+    );
+    let engine = run.engine();
+    let bound = engine.bind("m17", &BTreeMap::new()).expect("bound");
+    let Output::Value(Value::Array(rows)) = engine.evaluate(&bound).await.expect("reads") else {
+        panic!("a list");
+    };
+    assert_eq!(rows.len(), 1 << 17);
+    assert_eq!(run.io.http_log().len(), 1);
+    // A new run fetches again.
+    let bound = engine.bind("m1", &BTreeMap::new()).expect("bound");
+    engine.evaluate(&bound).await.expect("reads");
+    assert_eq!(run.io.http_log().len(), 2);
+}

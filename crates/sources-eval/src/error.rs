@@ -109,10 +109,10 @@ pub enum Cause {
     },
     /// One run read entries more often than [`crate::engine::MAX_READS`] allows.
     #[error(
-        "one run may read entries at most {limit} times, and this one needs more: an entry read \
-         along several paths (the same child twice in a `merge`, a `join` lookup per row) is read \
-         once per path, so the reads multiply at each level; read each entry once, or fold steps \
-         into one `pipe`"
+        "one run may read entries at most {limit} times, and this one needs more: an entry is read \
+         once per parameter set, but a streamed one once per path that reads it, and a `join` \
+         lookup once per row with its own parameters; read fewer such entries, or fold steps into \
+         one `pipe`"
     )]
     TooManyReads {
         /// The limit.
@@ -125,6 +125,17 @@ pub enum Cause {
         what: String,
         /// Why.
         refusal: sources_check::request::Refusal,
+    },
+    /// One run copied more values it had already read than [`crate::engine::MAX_COPIED`] allows.
+    #[error(
+        "one run may copy at most {limit} JSON values of entries it already read, and this one \
+         needs more: each path that reads an entry holds its own copy of its rows (the same child \
+         twice in a `merge`), so copies multiply at each level; read each entry once, or fold \
+         steps into one `pipe`"
+    )]
+    TooManyCopies {
+        /// The limit.
+        limit: usize,
     },
     /// The configuration asks for something the engine cannot do (explained).
     #[error("{0}")]
