@@ -19,8 +19,12 @@ const SHUTDOWN_GRACE: Duration = Duration::from_secs(2);
 /// SERVICE. It listens on a loopback address unless --public is given.
 #[derive(Clone, Debug, clap::Args)]
 pub struct ServeArgs {
-    /// Address to listen on: IP:PORT, \\[IPv6\\]:PORT or HOST:PORT such as localhost:8099.
-    #[arg(long, default_value = "127.0.0.1:8099")]
+    /// Address to listen on: IP:PORT, `[IPv6]:PORT` or HOST:PORT such as localhost:8099.
+    #[arg(
+        long,
+        default_value = "127.0.0.1:8099",
+        help = "Address to listen on: IP:PORT, [IPv6]:PORT or HOST:PORT such as localhost:8099"
+    )]
     pub addr: String,
     /// How often the world starts work nobody asked for (Go-style duration such as 6s or 500ms; 0
     /// means the default, 6s).
@@ -79,18 +83,20 @@ pub enum ServeError {
         addr: SocketAddr,
     },
     /// An I/O step failed (binding, the runtime, signals, the pidfile).
-    #[error("{what}: {source}")]
+    /// (The cause is in the message and not a `source`, so a caller that prints the error's
+    /// chain says it once.)
+    #[error("{what}: {cause}")]
     Io {
         /// The step.
         what: String,
         /// The cause.
-        source: std::io::Error,
+        cause: std::io::Error,
     },
 }
 
 fn io(what: impl Into<String>) -> impl FnOnce(std::io::Error) -> ServeError {
     let what = what.into();
-    move |source| ServeError::Io { what, source }
+    move |cause| ServeError::Io { what, cause }
 }
 
 fn parse_go_duration(text: &str) -> Result<Duration, String> {
@@ -242,7 +248,7 @@ async fn bind(addr: &str, addrs: &[SocketAddr]) -> Result<tokio::net::TcpListene
     }
     Err(ServeError::Io {
         what: format!("cannot listen on {addr}"),
-        source: last.unwrap_or_else(|| std::io::Error::other("no address to bind")),
+        cause: last.unwrap_or_else(|| std::io::Error::other("no address to bind")),
     })
 }
 
@@ -276,7 +282,7 @@ impl Signals {
 fn write_pidfile(path: &Path) -> Result<(), ServeError> {
     let file_name = path.file_name().ok_or_else(|| ServeError::Io {
         what: format!("the pidfile {} has no file name", path.display()),
-        source: std::io::Error::other("no file name"),
+        cause: std::io::Error::other("no file name"),
     })?;
     let mut temporary_name = file_name.to_os_string();
     temporary_name.push(format!(".{}.tmp", std::process::id()));

@@ -26,9 +26,11 @@ pub mod render;
 pub mod report;
 pub mod rules;
 pub mod schema;
+pub mod selection;
 pub mod settings_file;
 pub mod r#try;
 pub mod try_all;
+pub mod try_failure;
 pub mod try_output;
 
 use std::process::ExitCode;

@@ -17,6 +17,7 @@ use crate::fix::{self, FixMode};
 use crate::inputs::{self, Content, Input, MAX_FILE_BYTES, Origin, ReadError};
 use crate::render::{self, Format, RenderOptions};
 use crate::report::{FileReport, Summary};
+use crate::selection::Selection;
 use crate::{parallel, settings_file};
 use sources_check::settings_file::{Finder, Found};
 
@@ -39,13 +40,39 @@ pub struct Args {
     #[arg(long, value_name = "NAME")]
     pub stdin_filename: Option<String>,
     /// Apply every safe fix in place (comments and formatting are kept), say what changed on
-    /// standard error, then report what remains.
-    #[arg(long, conflicts_with = "diff")]
+    /// standard error, then report what remains. With `--diff`, show what it would change instead.
+    #[arg(long)]
     pub fix: bool,
     /// Print the safe fixes as a unified diff instead of the diagnostics, without writing anything;
     /// exit with status 1 when there is something to fix.
     #[arg(long)]
     pub diff: bool,
+    /// Report only these rules: codes or prefixes of codes (`window` is every `window-…` rule,
+    /// `ALL` every rule), comma-separated or repeated; on top of the settings file's levels.
+    #[arg(long, value_name = "CODE", value_delimiter = ',')]
+    pub select: Vec<String>,
+    /// Report these rules too (codes or prefixes), even where the settings file turns them off.
+    #[arg(long, value_name = "CODE", value_delimiter = ',')]
+    pub extend_select: Vec<String>,
+    /// Never report these rules (codes or prefixes); wins over `--select` and `--extend-select`.
+    #[arg(long, value_name = "CODE", value_delimiter = ',')]
+    pub ignore: Vec<String>,
+    /// Exit with status 0 even when problems are found (2 still means the run could not finish).
+    #[arg(long)]
+    pub exit_zero: bool,
+    /// Write the report to FILE instead of standard output (notes stay on standard error).
+    #[arg(short = 'o', long, value_name = "FILE")]
+    pub output_file: Option<PathBuf>,
+    /// Print how many diagnostics each rule reported (most first), instead of the diagnostics.
+    #[arg(long, conflicts_with_all = ["format", "diff"])]
+    pub statistics: bool,
+    /// Print the diagnostics and nothing else: no summary line, no notes on standard error.
+    #[arg(short, long)]
+    pub quiet: bool,
+    /// Never colour the report. Without it, the report is coloured on a terminal unless
+    /// `NO_COLOR` is set, and anywhere when `FORCE_COLOR` or `CLICOLOR_FORCE` is (not `0`).
+    #[arg(long)]
+    pub no_color: bool,
     /// Baseline a repository: add a `# sources: ignore[…]` comment for every current finding to
     /// the line it starts on (files are written in place), then report what remains.
     #[arg(long, conflicts_with_all = ["fix", "diff"])]
@@ -71,12 +98,12 @@ pub struct Args {
 }
 
 impl Args {
-    /// What to do with safe fixes, if anything.
+    /// What to do with safe fixes, if anything: `--diff` (also with `--fix`) only shows them.
     pub fn fix_mode(&self) -> Option<FixMode> {
-        if self.fix {
-            Some(FixMode::Write)
-        } else if self.diff {
+        if self.diff {
             Some(FixMode::Diff)
+        } else if self.fix {
+            Some(FixMode::Write)
         } else {
             None
         }
@@ -110,6 +137,18 @@ pub enum Error {
     /// A settings file could not be read or is invalid.
     #[error(transparent)]
     Settings(#[from] sources_check::settings_file::Error),
+    /// A `--select`, `--extend-select` or `--ignore` value names no rule.
+    #[error(transparent)]
+    Selection(#[from] crate::selection::UnknownRule),
+    /// `--output-file` could not be created.
+    #[error("cannot create `{path}`")]
+    OutputFile {
+        /// The file.
+        path: String,
+        /// Why.
+        #[source]
+        source: io::Error,
+    },
 }
 
 /// Runs `sources lint`: reads and analyses every input, on `--threads` threads (an unreadable one
@@ -117,6 +156,34 @@ pub enum Error {
 /// files after it may be), then prints what each file says on standard error and renders the
 /// reports, sorted by path: the same bytes whatever the number of threads.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
+    let selection = Selection::new(&args.select, &args.extend_select, &args.ignore)?;
+    let mut file;
+    let out: &mut dyn Write = match &args.output_file {
+        Some(path) => {
+            let created = std::fs::File::create(path).map_err(|source| Error::OutputFile {
+                path: path.display().to_string(),
+                source,
+            })?;
+            file = io::BufWriter::new(created);
+            &mut file
+        }
+        None => out,
+    };
+    let outcome = lint(args, &selection, out)?;
+    match out.flush() {
+        // The reader went away (`sources lint | head`): the exit status still tells the outcome.
+        Err(error) if error.kind() == io::ErrorKind::BrokenPipe => {}
+        flushed => flushed.map_err(Error::Write)?,
+    }
+    Ok(if args.exit_zero {
+        Outcome::Success
+    } else {
+        outcome
+    })
+}
+
+/// Lints every input and writes the report to `out`.
+fn lint(args: &Args, selection: &Selection, out: &mut dyn Write) -> Result<Outcome, Error> {
     let mut finder = if args.isolated {
         Finder::isolated()
     } else {
@@ -157,13 +224,13 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
     }
     let threads = parallel::threads(args.threads);
     let linted = parallel::map_until_error(&planned, threads, |(input, found)| {
-        lint_one(args, fix_mode, input, found.as_deref())
+        lint_one(args, selection, fix_mode, input, found.as_deref())
     });
     let mut reports = Vec::new();
     let mut diffs = Vec::new();
     for done in linted {
         let done = done?;
-        for note in &done.notes {
+        for note in done.notes.iter().filter(|_| !args.quiet) {
             eprintln!("{note}");
         }
         reports.extend(done.report);
@@ -188,7 +255,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
     let quiet = reports
         .iter()
         .filter(|report| report.diagnostics.is_empty() && !report.has_sources);
-    for report in quiet {
+    for report in quiet.filter(|_| !args.quiet) {
         let why = if report.text().trim().is_empty() {
             "is empty"
         } else {
@@ -197,8 +264,21 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
         eprintln!("sources: note: `{}` {why}: nothing to check", report.path);
     }
     reports.sort_by(|a, b| a.path.cmp(&b.path));
-    let format = args.format.unwrap_or_else(Format::for_stdout);
-    match render::render(format, &reports, &RenderOptions::for_stdout(), out) {
+    let to_terminal = args.output_file.is_none() && io::IsTerminal::is_terminal(&io::stdout());
+    let format = args.format.unwrap_or(if to_terminal {
+        Format::Human
+    } else {
+        Format::Short
+    });
+    let mut options = RenderOptions::for_stdout();
+    options.color = color(args.no_color, to_terminal);
+    options.quiet = args.quiet;
+    let rendered = if args.statistics {
+        render::statistics(&reports, out)
+    } else {
+        render::render(format, &reports, &options, out)
+    };
+    match rendered {
         // The reader went away (`sources lint | head`): the exit status still tells the outcome.
         Err(error) if error.kind() == io::ErrorKind::BrokenPipe => {}
         written => written.map_err(Error::Write)?,
@@ -226,6 +306,7 @@ struct Done {
 /// settings `found` for it. Prints nothing: what it would say is in [`Done::notes`].
 fn lint_one(
     args: &Args,
+    selection: &Selection,
     fix_mode: Option<FixMode>,
     input: &Input,
     found: Option<&Found>,
@@ -239,9 +320,7 @@ fn lint_one(
     let content = inputs::read(input)?;
     let report = match lint_content(input, content) {
         Linted::Report(mut report) => {
-            if let Some(found) = found {
-                found.settings.apply(&mut report.diagnostics);
-            }
+            selection.apply(found.map(|found| &found.settings), &mut report.diagnostics);
             report
         }
         Linted::NotOurs => return Ok(done),
@@ -274,11 +353,20 @@ fn lint_one(
         Some((FixMode::Write, fixed)) => write_fixed(input, report, &fixed, &mut done.notes)?,
     };
     // Again: `--fix` and `--add-suppressions` lint the text they wrote.
-    if let Some(found) = found {
-        found.settings.apply(&mut report.diagnostics);
-    }
+    selection.apply(found.map(|found| &found.settings), &mut report.diagnostics);
     done.report = Some(report);
     Ok(done)
+}
+
+/// Whether to colour the report: never with `--no-color`; always when `FORCE_COLOR` or
+/// `CLICOLOR_FORCE` is set to anything but `0` (or empty); else on a terminal unless `NO_COLOR` is
+/// set (to anything but empty).
+pub fn color(no_color: bool, to_terminal: bool) -> bool {
+    let set = |name: &str| std::env::var_os(name).filter(|value| !value.is_empty());
+    let forced = ["FORCE_COLOR", "CLICOLOR_FORCE"]
+        .iter()
+        .any(|name| set(name).is_some_and(|value| value != "0"));
+    !no_color && (forced || (to_terminal && set("NO_COLOR").is_none()))
 }
 
 /// Writes a fixed document back to its file (when it changed), says in `notes` what changed and

@@ -31,6 +31,7 @@ use crate::Outcome;
 use crate::config_file;
 use crate::render::{self, Format, RenderOptions};
 use crate::report::FileReport;
+use crate::try_failure::Tried;
 use crate::try_output::{self, OutputFormat, Printing};
 
 /// Arguments of `sources try`.
@@ -284,10 +285,17 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
         .map_err(Error::Write)?;
         return Ok(Outcome::Failure);
     }
+    let line_index = analysis.line_index;
     let config = analysis.config;
+    let tried = Tried {
+        config: &config,
+        line_index: &line_index,
+        path: &loaded.path,
+        demo: args.demo,
+    };
     let supplied = sources_eval::params::parse_assignments(&args.params).map_err(Error::Usage)?;
     let Some(name) = args.name.as_deref() else {
-        return crate::try_all::run(&config, args, &supplied, out);
+        return crate::try_all::run(&tried, args, &supplied, out);
     };
     let Some(source) = config.get(name) else {
         let names: Vec<&str> = config.names().collect();
@@ -370,13 +378,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
             .map(|(_, width)| width),
     };
     let outcome = runtime.block_on(evaluate(
-        &engine,
-        args,
-        &bound,
-        for_duration,
-        &reporter,
-        &printing,
-        out,
+        &engine, args, &bound, &tried, &reporter, &printing, out,
     ));
     if let (Some(recorder), Some(source)) = (&recorder, config.get(name)) {
         recorder.save(source, &outcome);
@@ -531,16 +533,18 @@ async fn evaluate(
     engine: &Engine<'_>,
     args: &Args,
     bound: &sources_eval::params::Bound,
-    for_duration: Option<Duration>,
+    tried: &Tried<'_>,
     trace: &StderrTrace,
     printing: &Printing<'_>,
     out: &mut dyn Write,
 ) -> Result<(Outcome, Option<Value>), Error> {
+    // Parsed and refused before the run; an `Err` cannot happen here.
+    let for_duration = for_duration(args).ok().flatten();
     let output = match engine.evaluate(bound).await {
         Ok(output) => output,
         Err(error) => {
             trace.finish();
-            eprintln!("sources: {}", trace.secrets.redact(&error.to_string()));
+            eprintln!("sources: {}", trace.secrets.redact(&tried.describe(&error)));
             return Ok((Outcome::Failure, None));
         }
     };

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use futures::StreamExt;
 use serde_json::Value;
-use sources_config::{Config, Source};
+use sources_config::Source;
 use sources_eval::engine::{Engine, EngineOptions, Output, declared_params};
 use sources_eval::params::accepted_params;
 use sources_eval::snapshot::{DEFAULT_WINDOW, SnapshotWindow};
@@ -22,14 +22,16 @@ use sources_eval::trace::{Collect, Redactor, Trace};
 
 use crate::Outcome;
 use crate::r#try::{self, Args, Error, World};
+use crate::try_failure::Tried;
 
 /// Runs `sources try --all` over `config`'s entries, in the file's order.
 pub fn run(
-    config: &Config,
+    tried: &Tried<'_>,
     args: &Args,
     supplied: &BTreeMap<String, String>,
     out: &mut dyn Write,
 ) -> Result<Outcome, Error> {
+    let config = tried.config;
     if let Some(name) = supplied.keys().find(|name| {
         !config.entries.iter().any(|source| {
             declared_params(source)
@@ -54,8 +56,8 @@ pub fn run(
     for source in &config.entries {
         let started = Instant::now();
         let trace = Arc::new(Collect::default());
-        let tried = runtime.block_on(try_entry(
-            config,
+        let outcome = runtime.block_on(try_entry(
+            tried,
             source,
             supplied,
             &world,
@@ -66,7 +68,7 @@ pub fn run(
         let time = format_seconds(started.elapsed());
         let warnings = trace.warnings();
         let name = source.name.value.as_str();
-        let line = match tried {
+        let line = match outcome {
             Ok(what) if warnings.is_empty() => format!("ok    {name:<width$}  {what}, {time}"),
             Ok(what) => {
                 warned += 1;
@@ -105,7 +107,7 @@ pub fn run(
 /// Binds, fetches and measures one entry: what it returned (`50 rows`, `1 event`), or why it
 /// failed.
 async fn try_entry(
-    config: &Config,
+    tried: &Tried<'_>,
     source: &Source,
     supplied: &BTreeMap<String, String>,
     world: &World,
@@ -113,6 +115,7 @@ async fn try_entry(
     limit: Option<usize>,
     within: Duration,
 ) -> Result<String, String> {
+    let config = tried.config;
     let accepted = accepted_params(config, source);
     let mut values: BTreeMap<String, String> = supplied
         .iter()
@@ -147,11 +150,8 @@ async fn try_entry(
             },
         },
     );
-    let what = match engine
-        .evaluate(&bound)
-        .await
-        .map_err(|error| error.to_string())?
-    {
+    let evaluated = engine.evaluate(&bound).await;
+    let what = match evaluated.map_err(|error| tried.describe(&error))? {
         Output::Value(Value::Array(rows)) => plural(rows.len(), "row"),
         Output::Value(Value::String(text)) => format!("{} of text", plural(text.len(), "byte")),
         Output::Value(_) => "1 value".to_owned(),

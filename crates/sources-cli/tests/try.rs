@@ -884,3 +884,38 @@ fn every_output_keeps_the_servers_key_order() {
     assert_eq!(code, 0, "{stderr}");
     assert!(stdout.contains("│ zeta ┆ alpha ┆ mid │"), "{stdout}");
 }
+
+#[test]
+fn a_timeout_names_its_field_and_line_and_verbose_shows_a_whole_error_body() {
+    let (_dir, config) = with_config(&http_source(&silent_server(), "      timeout: 300ms\n"));
+    let (code, _, stderr) = run(&mut sources(&["try", "feed", "-c", &config]));
+    assert_eq!(code, 1, "{stderr}");
+    assert_eq!(
+        stderr,
+        format!(
+            "sources: source `feed`: timed out after 300ms (`timeout` of `feed` at {config}:6:7: raise it there)\n"
+        )
+    );
+    let body = format!("{}the end", "a long explanation ".repeat(12));
+    let response: &'static str = Box::leak(
+        format!(
+            "HTTP/1.1 500 Internal Server Error\r\nContent-Type: text/plain\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        )
+        .into_boxed_str(),
+    );
+    let (server, _) = responder(response);
+    let (_dir, config) = with_config(&http_source(&format!("{server}/x"), ""));
+    let (code, _, quiet) = run(&mut sources(&["try", "feed", "-c", &config]));
+    assert_eq!(code, 1, "{quiet}");
+    assert!(!quiet.contains("the end"), "cut without --verbose: {quiet}");
+    let (code, _, verbose) = run(&mut sources(&["try", "feed", "-c", &config, "--verbose"]));
+    assert_eq!(code, 1, "{verbose}");
+    assert!(
+        verbose.contains(&format!(
+            "the whole response body of HTTP 500 ({} bytes):\n{body}",
+            body.len()
+        )),
+        "{verbose}"
+    );
+}

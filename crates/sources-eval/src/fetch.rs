@@ -54,7 +54,14 @@ pub fn check_http(request: &HttpRequest) -> Result<(), Cause> {
     Ok(())
 }
 
-fn status_error(request: &HttpRequest, status: u16, body: &[u8]) -> Cause {
+/// The error for a status outside 200–299: the start of the body, on one line; `--verbose` shows
+/// the whole body, as it came.
+fn status_error(trace: &dyn Trace, request: &HttpRequest, status: u16, body: &[u8]) -> Cause {
+    trace.note(&format!(
+        "  the whole response body of HTTP {status} ({} bytes):\n{}",
+        body.len(),
+        String::from_utf8_lossy(body)
+    ));
     Cause::Status {
         status,
         method: request.method.clone(),
@@ -102,7 +109,7 @@ pub async fn http_body(
         io.now().saturating_sub(started).as_millis()
     ));
     if !(200..300).contains(&status) {
-        return Err(status_error(&request, status, &body));
+        return Err(status_error(trace, &request, status, &body));
     }
     Ok(body)
 }
@@ -126,7 +133,7 @@ pub async fn http_lines(
         let body = with_timeout(io, timeout, collect(response.body, io.max_body()))
             .await
             .unwrap_or_default();
-        return Err(status_error(&request, response.status, &body));
+        return Err(status_error(trace, &request, response.status, &body));
     }
     Ok(lines(response.body, io.max_body())
         .map(|line| line.map_err(Cause::from))

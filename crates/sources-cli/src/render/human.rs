@@ -42,6 +42,9 @@ pub fn render(
             writeln!(out, "{rendered}")?;
         }
     }
+    if options.quiet {
+        return Ok(());
+    }
     writeln!(out, "{}", summary_line(&Summary::of(reports)))
 }
 
@@ -236,6 +239,7 @@ mod tests {
             &RenderOptions {
                 color: false,
                 width: 100,
+                quiet: false,
             },
             &mut out,
         )

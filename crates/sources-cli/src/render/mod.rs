@@ -11,6 +11,8 @@ pub mod short;
 
 use std::io::{self, IsTerminal, Write};
 
+use sources_diagnostics::Rule;
+
 use crate::report::FileReport;
 
 /// An output format of `sources lint`.
@@ -50,6 +52,8 @@ pub struct RenderOptions {
     pub color: bool,
     /// Line width for wrapping.
     pub width: usize,
+    /// The diagnostics and nothing else: no summary line (`--quiet`).
+    pub quiet: bool,
 }
 
 impl RenderOptions {
@@ -65,8 +69,36 @@ impl RenderOptions {
         RenderOptions {
             color: io::stdout().is_terminal() && !no_color,
             width,
+            quiet: false,
         }
     }
+}
+
+/// `--statistics`: one line per rule that reported, the most frequent first: the count, the code
+/// and the rule's summary.
+pub fn statistics(reports: &[FileReport], out: &mut dyn Write) -> io::Result<()> {
+    let mut counts: Vec<(Rule, usize)> = Vec::new();
+    for diagnostic in reports.iter().flat_map(|report| &report.diagnostics) {
+        match counts.iter_mut().find(|(rule, _)| *rule == diagnostic.rule) {
+            Some((_, count)) => *count += 1,
+            None => counts.push((diagnostic.rule, 1)),
+        }
+    }
+    counts.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.code().cmp(b.0.code())));
+    let width = counts
+        .iter()
+        .map(|(rule, _)| rule.code().len())
+        .max()
+        .unwrap_or(0);
+    for (rule, count) in counts {
+        writeln!(
+            out,
+            "{count:>5}  {:<width$}  {}",
+            rule.code(),
+            rule.summary()
+        )?;
+    }
+    Ok(())
 }
 
 /// Writes `reports` in `format`.
