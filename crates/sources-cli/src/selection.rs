@@ -48,8 +48,8 @@ impl Selection {
     }
 
     /// Applies the settings file's levels (when there is one) and this selection to one file's
-    /// diagnostics: drops what is ignored, not selected or turned off, and sets the severity of
-    /// the rest.
+    /// diagnostics: drops what is ignored, not selected or turned off (unless `--extend-select`
+    /// names it), and sets the severity of the rules the settings file gives a level.
     pub fn apply(&self, settings: Option<&Settings>, diagnostics: &mut Vec<Diagnostic>) {
         diagnostics.retain_mut(|diagnostic| {
             let rule = diagnostic.rule;
@@ -65,19 +65,20 @@ impl Selection {
             {
                 return false;
             }
-            let level =
-                settings.map_or(Level::default_for(rule), |settings| settings.level(rule).0);
-            let level = match level {
-                Level::Off if extended => Level::default_for(rule),
-                level => level,
-            };
-            match level {
-                Level::Off => false,
-                Level::Error => {
+            // Only a level the settings file writes changes a diagnostic: the analysis already gave
+            // each its default severity (or a lower one, as for a finding read from a sample).
+            let written = settings.and_then(|settings| {
+                let (level, line) = settings.level(rule);
+                line.map(|_| level)
+            });
+            match written {
+                None => true,
+                Some(Level::Off) => extended,
+                Some(Level::Error) => {
                     diagnostic.severity = Severity::Error;
                     true
                 }
-                Level::Warning => {
+                Some(Level::Warning) => {
                     diagnostic.severity = Severity::Warning;
                     true
                 }

@@ -193,7 +193,13 @@ fn a_dripping_body_times_out_as_a_whole() {
     );
     let run = try_entry(&config, &["drip"]);
     assert_eq!(run.code, 1, "{}", run.stderr);
-    assert_eq!(run.stderr, "sources: source `drip`: timed out after 1s\n");
+    assert_eq!(
+        run.stderr,
+        format!(
+            "sources: source `drip`: timed out after 1s (`timeout` of `drip` at {}:6:7: raise it there)\n",
+            config.display()
+        )
+    );
 }
 
 #[test]
