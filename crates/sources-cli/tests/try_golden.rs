@@ -1,5 +1,7 @@
 //! Golden `sources try` runs: every `.yaml` under `testdata/try/` (operators as the format's origin
-//! runs them, over `static` inputs) names the runs to make in comment lines
+//! runs them, over `static` inputs) and `testdata/corpus/` (configurations written the way the
+//! dashboard's documentation writes them: on_cursor tables, lists and trees, pushed screens,
+//! prompts, operators over parameterised entries) names the runs to make in comment lines
 //! `# try: ENTRY [ARGS…]`, with the parameters a binding of the dashboard would give. Each run is
 //! the real binary (`sources try ENTRY -c FILE --pretty ARGS…`); its exit status, standard output
 //! and the stderr lines that start `sources:` (notes and warnings, not the trace) are compared with
@@ -81,4 +83,9 @@ fn check(dir: &str, at_least: usize) {
 #[test]
 fn operators_run_as_the_origin_documents() {
     check("try", 7);
+}
+
+#[test]
+fn the_corpus_runs_with_the_parameters_its_bindings_give() {
+    check("corpus", 20);
 }
