@@ -18,7 +18,10 @@ pub(crate) fn check_growing(config: &Config, file: &str, out: &mut Collector) {
         };
         let w = &window.value;
         match &w.growing {
-            Some(growing) => check_declared(source, w, growing, file, out),
+            Some(growing) => {
+                check_declared(source, w, growing, file, out);
+                check_growing_source(config, growing, out);
+            }
             None => {
                 if let Some(every) = &w.follow_every {
                     out.push(
@@ -33,6 +36,53 @@ pub(crate) fn check_growing(config: &Config, file: &str, out: &mut Collector) {
                 }
             }
         }
+    }
+}
+
+/// `growing-invalid` when the `source` of a `growing` map requires a parameter without a default:
+/// the condition reads that entry with no parameters (nothing binds them), so it can never tell.
+fn check_growing_source(config: &Config, growing: &Field<Growing>, out: &mut Collector) {
+    let Growing::While(map) = &growing.value else {
+        return;
+    };
+    let Some(name) = &map.source else {
+        return;
+    };
+    let Some(read) = config.get(&name.value) else {
+        return;
+    };
+    let parameters = read
+        .body
+        .common()
+        .and_then(|common| common.parameters.as_ref());
+    let unbound = parameters
+        .iter()
+        .flat_map(|map| map.value.iter())
+        .find(|param| {
+            let declared = &param.value.value;
+            declared
+                .required
+                .as_ref()
+                .is_some_and(|required| required.value)
+                && declared.default.is_none()
+        });
+    if let Some(param) = unbound {
+        out.push(
+            Diagnostic::new(
+                Rule::GrowingInvalid,
+                name.value_span,
+                format!(
+                    "`growing` reads `{}`, whose required parameter `{}` nothing binds: the condition reads it with no parameters and can never tell",
+                    name.value, param.name.value
+                ),
+            )
+            .with_label("needs a parameter")
+            .with_secondary(param.name.span, "required here")
+            .with_help(format!(
+                "give `{}` a default, or name an entry that needs no parameter",
+                param.name.value
+            )),
+        );
     }
 }
 

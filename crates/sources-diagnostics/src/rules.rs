@@ -856,7 +856,8 @@ declare_rules! {
     /// **Fix:** bind the source from an eventlog, or remove `growing`.
     GrowingBinding => "growing-binding", Error, "A growing source not bound by an event log.";
     /// Finds a `growing` that cannot work: a map without `source` or `while`, a `while` that does not
-    /// compile, `growing: false`, or `follow_every` without `growing`.
+    /// compile, a `source` whose required parameter has no default (the condition reads it with no
+    /// parameters), `growing: false`, or `follow_every` without `growing`.
     ///
     /// **Why:** a `growing` map needs a `source` and a `while` that compiles, and `follow_every` means
     /// nothing without `growing`. `growing` is either `true` or a map naming the source
