@@ -1,6 +1,7 @@
 //! `sources graph`: the lineage of the entries (the model is `sources_check::Graph`) rendered as
-//! Graphviz DOT, a Mermaid `flowchart LR` or JSON. Reference cycles are drawn in red and reported on
-//! standard error (exit status 1).
+//! Graphviz DOT, a Mermaid `flowchart LR` or JSON, its edges labelled with the shapes of the data
+//! they carry with `--shapes`. Reference cycles are drawn in red and reported on standard error
+//! (exit status 1).
 
 use std::fmt::Write as _;
 use std::io::{self, Write};
@@ -36,6 +37,10 @@ pub struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value = "dot")]
     pub format: GraphFormat,
+    /// Label each edge leaving an entry with the shape of that entry's data, where it is known
+    /// (`static` data, the demo backend's routes, a recorded sample, what an operator writes).
+    #[arg(long)]
+    pub shapes: bool,
 }
 
 /// Runs `sources graph`.
@@ -43,7 +48,10 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
     let Some((loaded, analysis)) = analyze_sources(args.config.as_deref())? else {
         return Ok(Outcome::Failure);
     };
-    let whole = Graph::of(&analysis.config);
+    let mut whole = Graph::of(&analysis.config);
+    if args.shapes {
+        label_shapes(&mut whole, &analysis);
+    }
     let graph = match &args.name {
         None => whole,
         Some(name) => match whole.around(name) {
@@ -146,6 +154,24 @@ pub fn dot(graph: &Graph) -> String {
     }
     text.push_str("}\n");
     text
+}
+
+/// Adds to the label of each edge leaving an entry the shape of that entry's data (`?` marks a
+/// key not every row has), where it is known.
+fn label_shapes(graph: &mut Graph, analysis: &sources_check::Analysis) {
+    for edge in &mut graph.edges {
+        let Some(name) = edge.from.strip_prefix("entry:") else {
+            continue;
+        };
+        if let Some(shaped) = analysis.shapes.output(&analysis.config, name) {
+            let shape = shaped.shape.render(1);
+            edge.label = if edge.label.is_empty() {
+                shape
+            } else {
+                format!("{}: {shape}", edge.label)
+            };
+        }
+    }
 }
 
 /// Text Mermaid shows verbatim inside `"…"`: quotes and angle brackets as entities.

@@ -233,13 +233,21 @@ pub fn load(explicit: Option<&Path>) -> Result<Loaded, Error> {
     })
 }
 
+/// Analyses a loaded configuration as `sources lint` does: with the demo backend's shapes and the
+/// samples recorded beside it, so `try`, `list` and `graph` see what lint sees.
+fn analyze_loaded(loaded: &Loaded) -> sources_check::Analysis {
+    let mut inputs = sources_eval::demo_shapes::inputs();
+    inputs.samples = sources_eval::samples::read(Path::new(&loaded.path)).samples;
+    sources_check::analyze_with(&loaded.text, loaded.syntax, &inputs)
+}
+
 /// Finds, reads and analyses the configuration file; `None`, said on standard error, when it has
 /// no `data.sources` block (for the subcommands that read entries without running them).
 pub fn analyze_sources(
     explicit: Option<&Path>,
 ) -> Result<Option<(Loaded, sources_check::Analysis)>, Error> {
     let loaded = load(explicit)?;
-    let analysis = sources_check::analyze(&loaded.text, loaded.syntax);
+    let analysis = analyze_loaded(&loaded);
     if !analysis.config.has_sources() {
         eprintln!(
             "sources: `{}` has no `data.sources` block: name the configuration file with `-c PATH`",
@@ -254,7 +262,7 @@ pub fn analyze_sources(
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
     let loaded = load(args.config.as_deref())?;
     // One analysis serves both the refusal below and the run.
-    let analysis = sources_check::analyze(&loaded.text, loaded.syntax);
+    let analysis = analyze_loaded(&loaded);
     if analysis
         .diagnostics
         .iter()

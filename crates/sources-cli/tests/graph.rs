@@ -97,3 +97,40 @@ fn an_unknown_name_is_a_usage_error_with_a_suggestion() {
         "{stderr}"
     );
 }
+
+#[test]
+fn shapes_label_the_edges_with_the_data_they_carry() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let config = "\
+data:
+  sources:
+    people: {type: static, data: [{name: Ada, team: core}, {name: Bob}]}
+    named: {type: project, from: people, keep: {who: name}}
+    raw: {type: http, url: 'http://x.invalid/apps'}
+    apps: {type: filter, from: raw, where: 'true'}
+";
+    let output = graph(dir.path(), config, &["--format", "json", "--shapes"]);
+    assert_eq!(output.status.code(), Some(0));
+    let document: Value = serde_json::from_str(&stdout(&output)).expect("json");
+    let labels: Vec<(&str, &str)> = document["edges"]
+        .as_array()
+        .expect("edges")
+        .iter()
+        .map(|edge| {
+            (
+                edge["from"].as_str().expect("from"),
+                edge["label"].as_str().expect("label"),
+            )
+        })
+        .collect();
+    assert_eq!(
+        labels,
+        [
+            ("entry:people", "from: [{name: string, team?: string}]"),
+            ("entry:raw", "from")
+        ]
+    );
+    let plain = graph(dir.path(), config, &["--format", "json"]);
+    let document: Value = serde_json::from_str(&stdout(&plain)).expect("json");
+    assert_eq!(document["edges"][0]["label"], "from", "without --shapes");
+}
