@@ -46,11 +46,7 @@ fn code(output: &Output) -> i32 {
 /// A temporary directory holding `files` (name, contents).
 fn tree(files: &[(&str, &[u8])]) -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("tempdir");
-    for (name, contents) in files {
-        let path = dir.path().join(name);
-        fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
-        fs::write(path, contents).expect("write");
-    }
+    sources_testkit::write_tree(dir.path(), files.iter().copied());
     dir
 }
 

@@ -120,12 +120,7 @@ fn generated(index: usize) -> (String, Vec<u8>) {
 /// A temporary directory holding the generated corpus of `files` files.
 fn corpus(files: usize) -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("tempdir");
-    for index in 0..files {
-        let (name, bytes) = generated(index);
-        let path = dir.path().join(name);
-        fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
-        fs::write(path, bytes).expect("write");
-    }
+    sources_testkit::write_tree(dir.path(), (0..files).map(generated));
     dir
 }
 

@@ -40,6 +40,25 @@ pub fn files_under(dir: &Path) -> Vec<std::path::PathBuf> {
     found
 }
 
+/// Writes each (relative path, contents) below `dir`, making the directories a path needs.
+///
+/// # Panics
+/// When a directory or file cannot be written: a test tree that is not there must not pass.
+pub fn write_tree<P: AsRef<Path>, C: AsRef<[u8]>>(
+    dir: &Path,
+    files: impl IntoIterator<Item = (P, C)>,
+) {
+    for (name, contents) in files {
+        let path = dir.join(name);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)
+                .unwrap_or_else(|error| panic!("cannot create `{}`: {error}", parent.display()));
+        }
+        std::fs::write(&path, contents)
+            .unwrap_or_else(|error| panic!("cannot write `{}`: {error}", path.display()));
+    }
+}
+
 /// The environment variable that re-blesses expected files when set to `1`.
 pub const BLESS_VAR: &str = "UPDATE_EXPECT";
 
