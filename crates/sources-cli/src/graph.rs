@@ -12,7 +12,7 @@ use sources_check::{EdgeKind, Graph, GraphNode, NodeKind};
 use sources_diagnostics::did_you_mean;
 
 use crate::Outcome;
-use crate::r#try::{Error, analyze_sources};
+use crate::r#try::{Error, analyze_sources, name_meant_for_config};
 
 /// An output format of `sources graph`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -45,7 +45,9 @@ pub struct Args {
 
 /// Runs `sources graph`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
-    let Some((loaded, analysis)) = analyze_sources(args.config.as_deref())? else {
+    let Some((loaded, analysis)) = analyze_sources(args.config.as_deref())
+        .map_err(|error| name_meant_for_config(error, args.name.as_deref(), "graph"))?
+    else {
         return Ok(Outcome::Failure);
     };
     let mut whole = Graph::of(&analysis.config);

@@ -11,6 +11,9 @@ use crate::r#try::{Error, analyze_sources};
 /// Arguments of `sources list`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
+    /// The configuration file, as `-c` names it.
+    #[arg(value_name = "FILE", conflicts_with = "config")]
+    pub file: Option<PathBuf>,
     /// The configuration file [default: $SOURCES_CONFIG, else the nearest sources.yaml,
     /// sources.yml or sources.toml in this directory or a parent].
     #[arg(short = 'c', long = "config", value_name = "CONFIG")]
@@ -22,7 +25,8 @@ pub struct Args {
 
 /// Runs `sources list`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
-    let Some((_, analysis)) = analyze_sources(args.config.as_deref())? else {
+    let Some((_, analysis)) = analyze_sources(args.file.as_deref().or(args.config.as_deref()))?
+    else {
         return Ok(Outcome::Failure);
     };
     let listings = sources_eval::catalog::list(&analysis.config, args.all);

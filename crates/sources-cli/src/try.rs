@@ -241,6 +241,18 @@ fn analyze_loaded(loaded: &Loaded) -> sources_check::Analysis {
     sources_check::analyze_with(&loaded.text, loaded.syntax, &inputs)
 }
 
+/// A missing configuration file where the entry name given on the command line is itself a file:
+/// the name was meant for `-c`, so the error says so (other errors are returned as they are).
+pub fn name_meant_for_config(error: Error, name: Option<&str>, command: &str) -> Error {
+    match (error, name) {
+        (Error::NotFound(_), Some(name)) if Path::new(name).is_file() => Error::Usage(format!(
+            "`{name}` is a file, not an entry name: name the configuration file with `-c` \
+             (`sources {command} -c {name} NAME`)"
+        )),
+        (error, _) => error,
+    }
+}
+
 /// Finds, reads and analyses the configuration file; `None`, said on standard error, when it has
 /// no `data.sources` block (for the subcommands that read entries without running them).
 pub fn analyze_sources(
@@ -260,7 +272,8 @@ pub fn analyze_sources(
 
 /// Runs `sources try`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
-    let loaded = load(args.config.as_deref())?;
+    let loaded = load(args.config.as_deref())
+        .map_err(|error| name_meant_for_config(error, args.name.as_deref(), "try"))?;
     // One analysis serves both the refusal below and the run.
     let analysis = analyze_loaded(&loaded);
     if analysis

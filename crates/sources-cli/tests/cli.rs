@@ -899,3 +899,37 @@ fn demo_says_a_port_in_use_once_and_its_help_has_no_backslashes() {
     assert!(help.contains("IP:PORT, [IPv6]:PORT or HOST:PORT"), "{help}");
     assert!(!help.contains('\\'), "{help}");
 }
+
+#[test]
+fn list_takes_the_configuration_file_as_a_positional_as_lint_does() {
+    let dir = tree(&[("dash.yaml", CLEAN.as_bytes())]);
+    let positional = sources(dir.path(), &["list", "dash.yaml"], b"");
+    assert_eq!(code(&positional), 0, "{}", stderr(&positional));
+    assert!(stdout(&positional).contains("apps"), "{}", stdout(&positional));
+    let flag = sources(dir.path(), &["list", "-c", "dash.yaml"], b"");
+    assert_eq!(stdout(&positional), stdout(&flag));
+    let both = sources(dir.path(), &["list", "dash.yaml", "-c", "dash.yaml"], b"");
+    assert_eq!(code(&both), 2);
+    assert!(stderr(&both).contains("cannot be used with"), "{}", stderr(&both));
+}
+
+#[test]
+fn a_file_given_where_an_entry_name_goes_is_pointed_at_dash_c() {
+    let dir = tree(&[("dash.yaml", CLEAN.as_bytes())]);
+    for command in ["try", "graph"] {
+        let output = sources(dir.path(), &[command, "dash.yaml"], b"");
+        assert_eq!(code(&output), 2, "{command}: {}", stderr(&output));
+        assert_eq!(
+            stderr(&output).trim_end(),
+            format!(
+                "sources: `dash.yaml` is a file, not an entry name: name the configuration file \
+                 with `-c` (`sources {command} -c dash.yaml NAME`)"
+            ),
+            "{command}"
+        );
+    }
+    // A name that is no file keeps the plain "no configuration file" error.
+    let output = sources(dir.path(), &["try", "apps"], b"");
+    assert_eq!(code(&output), 2);
+    assert!(stderr(&output).contains("no configuration file"), "{}", stderr(&output));
+}
