@@ -905,12 +905,20 @@ fn list_takes_the_configuration_file_as_a_positional_as_lint_does() {
     let dir = tree(&[("dash.yaml", CLEAN.as_bytes())]);
     let positional = sources(dir.path(), &["list", "dash.yaml"], b"");
     assert_eq!(code(&positional), 0, "{}", stderr(&positional));
-    assert!(stdout(&positional).contains("apps"), "{}", stdout(&positional));
+    assert!(
+        stdout(&positional).contains("apps"),
+        "{}",
+        stdout(&positional)
+    );
     let flag = sources(dir.path(), &["list", "-c", "dash.yaml"], b"");
     assert_eq!(stdout(&positional), stdout(&flag));
     let both = sources(dir.path(), &["list", "dash.yaml", "-c", "dash.yaml"], b"");
     assert_eq!(code(&both), 2);
-    assert!(stderr(&both).contains("cannot be used with"), "{}", stderr(&both));
+    assert!(
+        stderr(&both).contains("cannot be used with"),
+        "{}",
+        stderr(&both)
+    );
 }
 
 #[test]
@@ -931,5 +939,9 @@ fn a_file_given_where_an_entry_name_goes_is_pointed_at_dash_c() {
     // A name that is no file keeps the plain "no configuration file" error.
     let output = sources(dir.path(), &["try", "apps"], b"");
     assert_eq!(code(&output), 2);
-    assert!(stderr(&output).contains("no configuration file"), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("no configuration file"),
+        "{}",
+        stderr(&output)
+    );
 }
