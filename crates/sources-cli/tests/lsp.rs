@@ -10,7 +10,7 @@ use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -797,10 +797,8 @@ fn every_capability_answers_with_its_content_through_the_real_process() {
         json!({ "delta": true })
     );
     assert_eq!(capabilities["semanticTokensProvider"]["range"], true);
-    assert_eq!(
-        capabilities["diagnosticProvider"]["workspaceDiagnostics"],
-        true
-    );
+    // A client that does not pull is pushed to, and is not offered pulls as well.
+    assert_eq!(capabilities.get("diagnosticProvider"), None);
     assert_eq!(
         capabilities["executeCommandProvider"]["commands"],
         json!(["sources.try"])
@@ -1066,4 +1064,84 @@ fn every_capability_answers_with_its_content_through_the_real_process() {
     lsp.notify("exit", Value::Null);
     let (status, stderr) = lsp.finish();
     assert!(status.success(), "{status}: {stderr}");
+}
+
+/// A client that pulls diagnostics gets each one once: by its pulls, never also pushed (VS Code
+/// would list both); a change of settings asks it to pull again. "Never pushed" is read off every
+/// message the process wrote, up to its exit.
+#[test]
+fn a_client_that_pulls_is_never_pushed_to_and_is_asked_to_pull_again() {
+    let mut lsp = Lsp::start();
+    let capabilities = json!({
+        "textDocument": { "diagnostic": { "dynamicRegistration": false } },
+        "workspace": { "diagnostics": { "refreshSupport": true } },
+    });
+    lsp.request(
+        1,
+        "initialize",
+        json!({ "processId": null, "rootUri": null, "capabilities": capabilities }),
+    );
+    let advertised = lsp.response(json!(1))["result"]["capabilities"].clone();
+    assert_eq!(
+        advertised["diagnosticProvider"]["workspaceDiagnostics"],
+        true
+    );
+    lsp.notify("initialized", json!({}));
+    let uri = "file:///work/pulled.yaml";
+    lsp.notify(
+        "textDocument/didOpen",
+        json!({ "textDocument": { "uri": uri, "languageId": "yaml", "version": 1, "text": MISTAKES } }),
+    );
+    lsp.request(
+        2,
+        "textDocument/diagnostic",
+        json!({ "textDocument": { "uri": uri } }),
+    );
+    let pulled = lsp.response(json!(2))["result"]["items"].clone();
+    assert_eq!(
+        codes(&json!({ "diagnostics": pulled })),
+        ["unknown-source"],
+        "{pulled}"
+    );
+
+    lsp.notify(
+        "workspace/didChangeConfiguration",
+        json!({ "settings": { "sources": { "severity": { "unknown-source": "off" } } } }),
+    );
+    let refresh = lsp.expect("workspace/diagnostic/refresh", |message| {
+        message["method"] == "workspace/diagnostic/refresh"
+    });
+    lsp.send(json!({ "jsonrpc": "2.0", "id": refresh["id"], "result": null }));
+    lsp.request(
+        3,
+        "textDocument/diagnostic",
+        json!({ "textDocument": { "uri": uri } }),
+    );
+    assert_eq!(lsp.response(json!(3))["result"]["items"], json!([]));
+
+    lsp.notify(
+        "textDocument/didClose",
+        json!({ "textDocument": { "uri": uri } }),
+    );
+    lsp.request(4, "shutdown", json!(null));
+    lsp.response(json!(4));
+    lsp.notify("exit", json!(null));
+    let mut written: Vec<Value> = lsp.backlog.borrow().iter().cloned().collect();
+    let deadline = Instant::now() + PATIENCE;
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match lsp.messages.recv_timeout(left) {
+            Ok(message) => written.push(message),
+            Err(RecvTimeoutError::Disconnected) => break,
+            Err(RecvTimeoutError::Timeout) => panic!("the server's output did not end"),
+        }
+    }
+    let pushed: Vec<&Value> = written
+        .iter()
+        .filter(|message| message["method"] == "textDocument/publishDiagnostics")
+        .collect();
+    assert!(
+        pushed.is_empty(),
+        "pushed to a client that pulls: {pushed:?}"
+    );
 }

@@ -137,8 +137,10 @@ impl LanguageServer for Server {
         let uri = params.text_document.uri;
         self.documents.close(&uri);
         self.semantic.forget(&uri);
-        let _in_order = self.publishing.lock().await;
-        self.client.publish_diagnostics(uri, Vec::new(), None).await;
+        if self.settings.delivery() == settings::Delivery::Push {
+            let _in_order = self.publishing.lock().await;
+            self.client.publish_diagnostics(uri, Vec::new(), None).await;
+        }
     }
 
     async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {

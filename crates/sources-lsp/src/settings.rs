@@ -36,7 +36,22 @@ pub(crate) struct Settings {
     values: Mutex<Values>,
     show_document: Mutex<bool>,
     watch_files: Mutex<bool>,
+    delivery: Mutex<Delivery>,
     roots: Mutex<Vec<std::path::PathBuf>>,
+}
+
+/// How diagnostics reach the client: each diagnostic once, by the one way the client takes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum Delivery {
+    /// The client does not pull: the server publishes every version's diagnostics.
+    #[default]
+    Push,
+    /// The client pulls (`textDocument/diagnostic`): nothing is published; a change of settings
+    /// asks the client to pull again when `refresh` (it takes `workspace/diagnostic/refresh`).
+    Pull {
+        /// Whether the client accepts `workspace/diagnostic/refresh`.
+        refresh: bool,
+    },
 }
 
 impl Settings {
@@ -61,6 +76,27 @@ impl Settings {
             .watch_files
             .lock()
             .unwrap_or_else(PoisonError::into_inner) = watch;
+        let delivery = match capabilities
+            .text_document
+            .as_ref()
+            .and_then(|document| document.diagnostic.as_ref())
+        {
+            None => Delivery::Push,
+            Some(_) => Delivery::Pull {
+                refresh: capabilities
+                    .workspace
+                    .as_ref()
+                    .and_then(|workspace| workspace.diagnostics.as_ref())
+                    .and_then(|diagnostics| diagnostics.refresh_support)
+                    .unwrap_or(false),
+            },
+        };
+        *self.delivery.lock().unwrap_or_else(PoisonError::into_inner) = delivery;
+    }
+
+    /// How the client takes diagnostics (decided at `initialize`; push until then).
+    pub(crate) fn delivery(&self) -> Delivery {
+        *self.delivery.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// Whether the client accepts file watchers registered by the server

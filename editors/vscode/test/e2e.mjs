@@ -408,6 +408,25 @@ async function checks(page) {
     return { ok: true };
   });
 
+  // By now the server has answered hover, completion and semantic tokens for this version, so a
+  // second delivery of its diagnostics (a push beside the pulls) would be listed already.
+  await check("the Problems panel lists each diagnostic once", async () => {
+    await runCommand(page, "View: Focus Problems (Errors, Warnings, Infos)");
+    const rows = page.locator(".markers-panel .monaco-list-row");
+    await until(async () => (await rows.allInnerTexts()).some((text) => text.includes("urll")), CHECK_MS);
+    const texts = await rows.allInnerTexts();
+    await page.keyboard.press("Escape");
+    const markers = texts.filter((text) => /\[Ln \d+, Col \d+\]/.test(text));
+    const repeated = markers.filter((text, index) => markers.indexOf(text) !== index);
+    const urll = markers.filter((text) => text.includes("urll") && text.includes("unknown-field"));
+    // Back to the editor, as the checks after this one expect.
+    await goTo(page, "from: apps", 7);
+    return {
+      ok: urll.length === 1 && repeated.length === 0,
+      detail: `\`urll\` listed ${urll.length} times; repeated: ${JSON.stringify(repeated)}; rows: ${JSON.stringify(texts)}`,
+    };
+  });
+
   await check("a \"▶ try\" code lens on every entry", async () => {
     const lenses = page.locator(".editor-instance .monaco-editor .codelens-decoration a", { hasText: "▶ try" });
     const count = await until(async () => {

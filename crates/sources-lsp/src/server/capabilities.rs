@@ -14,10 +14,12 @@ use tower_lsp_server::ls_types::{
 };
 
 use super::Server;
+use crate::settings::Delivery;
 use crate::{position, project, semantic_tokens, try_command};
 
-/// What the server advertises, with the position encoding negotiated.
-fn capabilities(encoding: PositionEncoding) -> ServerCapabilities {
+/// What the server advertises, with the position encoding negotiated. The diagnostic provider is
+/// advertised only to a client that pulls: one that is also pushed to would show each twice.
+fn capabilities(encoding: PositionEncoding, delivery: Delivery) -> ServerCapabilities {
     ServerCapabilities {
         position_encoding: Some(position::encoding_kind(encoding)),
         text_document_sync: Some(TextDocumentSyncCapability::Kind(
@@ -59,12 +61,17 @@ fn capabilities(encoding: PositionEncoding) -> ServerCapabilities {
         folding_range_provider: Some(FoldingRangeProviderCapability::Simple(true)),
         selection_range_provider: Some(SelectionRangeProviderCapability::Simple(true)),
         workspace_symbol_provider: Some(OneOf::Left(true)),
-        diagnostic_provider: Some(DiagnosticServerCapabilities::Options(DiagnosticOptions {
-            identifier: Some("sources".to_owned()),
-            inter_file_dependencies: false,
-            workspace_diagnostics: true,
-            ..DiagnosticOptions::default()
-        })),
+        diagnostic_provider: match delivery {
+            Delivery::Push => None,
+            Delivery::Pull { .. } => {
+                Some(DiagnosticServerCapabilities::Options(DiagnosticOptions {
+                    identifier: Some("sources".to_owned()),
+                    inter_file_dependencies: false,
+                    workspace_diagnostics: true,
+                    ..DiagnosticOptions::default()
+                }))
+            }
+        },
         code_lens_provider: Some(CodeLensOptions {
             resolve_provider: Some(false),
         }),
@@ -100,7 +107,7 @@ pub(super) fn initialize(server: &Server, params: InitializeParams) -> Result<In
         server.settings.update(options);
     }
     Ok(InitializeResult {
-        capabilities: capabilities(encoding),
+        capabilities: capabilities(encoding, server.settings.delivery()),
         server_info: Some(ServerInfo {
             name: "sources".to_owned(),
             version: Some(env!("CARGO_PKG_VERSION").to_owned()),

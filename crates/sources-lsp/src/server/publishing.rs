@@ -1,5 +1,6 @@
-//! Diagnostics: pushed per document by one worker each (and again when the settings change), and
-//! pulled per document or for the workspace.
+//! Diagnostics, delivered once to each client: pushed per document by one worker each (and again
+//! when the settings change) to a client that does not pull, or pulled per document or for the
+//! workspace by one that does (asked to pull again when the settings change).
 
 use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::{
@@ -15,6 +16,7 @@ use crate::diagnostics;
 use crate::guard;
 use crate::position::Positions;
 use crate::project;
+use crate::settings::Delivery;
 
 impl Server {
     /// The diagnostics of an analysed document as the client sees them (the levels it was
@@ -37,7 +39,8 @@ impl Server {
     /// document: a change during an analysis makes it analyse the newest version next, and a
     /// result that is no longer the latest is dropped instead of published.
     pub(super) fn schedule_diagnostics(&self, uri: Uri) {
-        if !self.documents.start_worker(&uri) {
+        // A client that pulls asks for each version's diagnostics itself.
+        if self.settings.delivery() != Delivery::Push || !self.documents.start_worker(&uri) {
             return;
         }
         let documents = self.documents.clone();
@@ -94,8 +97,23 @@ impl Server {
     /// drops the rules turned off and keeps the first diagnostics of the others.
     pub(super) fn publish_all_again(&self) {
         self.documents.renew_all();
-        for uri in self.documents.open_documents() {
-            self.schedule_diagnostics(uri);
+        match self.settings.delivery() {
+            Delivery::Push => {
+                for uri in self.documents.open_documents() {
+                    self.schedule_diagnostics(uri);
+                }
+            }
+            Delivery::Pull { refresh: true } => {
+                let client = self.client.clone();
+                tokio::spawn(async move {
+                    if let Err(error) = client.workspace_diagnostic_refresh().await {
+                        let message = format!("workspace/diagnostic/refresh failed: {error}");
+                        client.log_message(MessageType::WARNING, message).await;
+                    }
+                });
+            }
+            // The client pulls again when it decides to; it has no way to be told.
+            Delivery::Pull { refresh: false } => {}
         }
     }
 }
