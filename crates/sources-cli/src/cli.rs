@@ -4,7 +4,7 @@
 
 use clap::{Parser, Subcommand};
 
-use crate::{demo, explain, graph, lint, list, lsp, rules, schema, r#try};
+use crate::{demo, explain, graph, lint, list, lsp, rules, schema, shell, r#try};
 
 /// Tools for the `data.sources` block of a terminal-UI configuration file (YAML or TOML).
 #[derive(Debug, Parser)]
@@ -42,6 +42,15 @@ pub enum Command {
     /// column's whole value ignoring case; bare words in q are substrings of id, name or region,
     /// and a word with a colon whose key is not a column is searched as text.
     Demo(demo::Args),
+    /// Print a completion script for a shell (bash, zsh, fish, powershell or elvish).
+    ///
+    /// bash: `sources completions bash > ~/.local/share/bash-completion/completions/sources`;
+    /// zsh: into a directory of `$fpath` as `_sources`; fish: into
+    /// `~/.config/fish/completions/sources.fish`.
+    Completions(shell::CompletionArgs),
+    /// Print the manual page (roff): `sources man > ~/.local/share/man/man1/sources.1`, or read it
+    /// at once with `sources man | man -l -`; `sources man lint` prints `sources-lint(1)`.
+    Man(shell::ManArgs),
 }
 
 #[cfg(test)]

@@ -28,6 +28,7 @@ pub mod rules;
 pub mod schema;
 pub mod selection;
 pub mod settings_file;
+pub mod shell;
 pub mod r#try;
 pub mod try_all;
 pub mod try_failure;

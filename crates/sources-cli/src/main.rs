@@ -5,7 +5,9 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use sources_cli::cli::{Cli, Command};
-use sources_cli::{EXIT_USAGE_OR_IO, Outcome, demo, explain, lint, list, lsp, rules, schema};
+use sources_cli::{
+    EXIT_USAGE_OR_IO, Outcome, demo, explain, lint, list, lsp, rules, schema, shell,
+};
 
 /// mimalloc rather than the system allocator, whose per-thread arenas only grow: with it (and
 /// [`ALLOCATOR_OPTIONS`] in the language server) resident memory follows what the open documents
@@ -50,6 +52,8 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
             Ok(lsp::run(&args)?)
         }
         Command::Demo(args) => Ok(demo::run(&args)?),
+        Command::Completions(args) => report(|out| Ok(shell::completions(&args, out)?)),
+        Command::Man(args) => report(|out| Ok(shell::man(&args, out)?)),
     }
 }
 

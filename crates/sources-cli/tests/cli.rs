@@ -945,3 +945,84 @@ fn a_file_given_where_an_entry_name_goes_is_pointed_at_dash_c() {
         stderr(&output)
     );
 }
+
+#[test]
+fn the_bash_completion_script_completes_a_subcommand_in_a_real_bash() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let script = sources(dir.path(), &["completions", "bash"], b"");
+    assert_eq!(code(&script), 0, "{}", stderr(&script));
+    fs::write(dir.path().join("sources.bash"), &script.stdout).expect("write the script");
+    // What bash does on `sources li<TAB>`: the completion function with the words so far.
+    let complete = |words: &str| {
+        let program = format!(
+            "source ./sources.bash && COMP_WORDS=({words}) && COMP_CWORD=$((${{#COMP_WORDS[@]}} - 1)) \
+             && _sources sources \"${{COMP_WORDS[COMP_CWORD]}}\" \"${{COMP_WORDS[COMP_CWORD-1]}}\" \
+             && printf '%s\\n' \"${{COMPREPLY[@]}}\""
+        );
+        let output = run(
+            Command::new("bash")
+                .args(["--norc", "--noprofile", "-c", &program])
+                .current_dir(dir.path()),
+            b"",
+        );
+        assert_eq!(code(&output), 0, "{words}: {}", stderr(&output));
+        stdout(&output)
+    };
+    assert_eq!(
+        complete("sources li")
+            .split_whitespace()
+            .collect::<Vec<_>>(),
+        ["lint", "list"]
+    );
+    assert!(
+        complete("sources lint --sel").contains("--select"),
+        "lint's flags complete"
+    );
+    for shell in ["zsh", "fish", "powershell", "elvish"] {
+        let script = sources(dir.path(), &["completions", shell], b"");
+        assert_eq!(code(&script), 0, "{shell}: {}", stderr(&script));
+        assert!(stdout(&script).contains("explain"), "{shell}");
+    }
+    let unknown = sources(dir.path(), &["completions", "tcsh"], b"");
+    assert_eq!(code(&unknown), 2);
+    assert!(
+        stderr(&unknown).contains("[possible values: bash, elvish, fish, powershell, zsh]"),
+        "{}",
+        stderr(&unknown)
+    );
+}
+
+#[test]
+fn the_manual_pages_render_with_man() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let render = |args: &[&str]| {
+        let page = sources(dir.path(), args, b"");
+        assert_eq!(code(&page), 0, "{args:?}: {}", stderr(&page));
+        fs::write(dir.path().join("page.1"), &page.stdout).expect("write the page");
+        let shown = run(
+            Command::new("man")
+                .args(["-l", "page.1"])
+                .env("MANPAGER", "cat")
+                .env("MANWIDTH", "100")
+                .current_dir(dir.path()),
+            b"",
+        );
+        assert_eq!(code(&shown), 0, "man -l: {}", stderr(&shown));
+        stdout(&shown)
+    };
+    let top = render(&["man"]);
+    assert!(top.starts_with("sources(1)"), "{top}");
+    assert!(
+        top.contains("sources-lint(1)") && top.contains("sources-completions(1)"),
+        "{top}"
+    );
+    let lint = render(&["man", "lint"]);
+    assert!(lint.starts_with("sources-lint(1)"), "{lint}");
+    assert!(lint.contains("--deny-warnings"), "{lint}");
+    let unknown = sources(dir.path(), &["man", "lnt"], b"");
+    assert_eq!(code(&unknown), 2);
+    assert_eq!(
+        stderr(&unknown).trim_end(),
+        "sources: `lnt` is not a subcommand of `sources` (did you mean `lint`?); `sources man` lists them"
+    );
+}
