@@ -48,39 +48,38 @@ fn check_growing_source(config: &Config, growing: &Field<Growing>, out: &mut Col
     let Some(name) = &map.source else {
         return;
     };
-    let Some(read) = config.get(&name.value) else {
-        return;
-    };
-    let parameters = read
-        .body
-        .common()
-        .and_then(|common| common.parameters.as_ref());
-    let unbound = parameters
-        .iter()
-        .flat_map(|map| map.value.iter())
-        .find(|param| {
-            let declared = &param.value.value;
-            declared
-                .required
-                .as_ref()
-                .is_some_and(|required| required.value)
-                && declared.default.is_none()
-        });
+    // The one rule of which parameters an entry takes: an operator that declares none passes
+    // through to what it reads, so its inputs' required parameters count too.
+    let accepted = config.accepted_params(&name.value);
+    let unbound = accepted.iter().find(|accepted| accepted.is_required());
     if let Some(param) = unbound {
+        let declarer = param.entry.name.value.as_str();
+        let whose = if declarer == name.value.as_str() {
+            format!(
+                "`{}`, whose required parameter `{}`",
+                name.value,
+                param.name()
+            )
+        } else {
+            format!(
+                "`{}`, which passes parameters through to `{declarer}`, whose required parameter `{}`",
+                name.value,
+                param.name()
+            )
+        };
         out.push(
             Diagnostic::new(
                 Rule::GrowingInvalid,
                 name.value_span,
                 format!(
-                    "`growing` reads `{}`, whose required parameter `{}` nothing binds: the condition reads it with no parameters and can never tell",
-                    name.value, param.name.value
+                    "`growing` reads {whose} nothing binds: the condition reads it with no parameters and can never tell"
                 ),
             )
             .with_label("needs a parameter")
-            .with_secondary(param.name.span, "required here")
+            .with_secondary(param.param.name.span, "required here")
             .with_help(format!(
                 "give `{}` a default, or name an entry that needs no parameter",
-                param.name.value
+                param.name()
             )),
         );
     }

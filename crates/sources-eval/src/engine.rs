@@ -1,8 +1,10 @@
 //! The evaluator: fetches one named entry as the dashboard would — its leaf fetch, or its inputs
 //! and the operator over them — then its `pipe`, and returns a value or a stream of events.
 //!
-//! Only the named entry and the entries it depends on are touched. Operators pass to each input
-//! the bound parameters that input declares (by name); a join binds its lookups through `on`.
+//! Only the named entry and the entries it depends on are touched. An operator that declares no
+//! parameters passes what it was given through to its inputs, and one that declares parameters
+//! forwards none (`sources_config::accepted`, the rule lint and `list` follow too); a join binds
+//! its lookups through `on`. Within one run an entry is fetched once per parameter set.
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicUsize, Ordering};
