@@ -78,6 +78,32 @@ impl Summary {
         }
         summary
     }
+
+    /// `3 errors, 1 warning in 2 of 12 files; 2 fixable with --fix`, or `no problems found in 3 files`.
+    pub fn line(&self) -> String {
+        let plural = |count: usize, noun: &str| {
+            format!("{count} {noun}{}", if count == 1 { "" } else { "s" })
+        };
+        if self.files == 0 {
+            return "no configuration file with a `data.sources` block found".to_owned();
+        }
+        let files = plural(self.files, "file");
+        let counts = match (self.errors, self.warnings) {
+            (0, 0) => return format!("no problems found in {files}"),
+            (errors, 0) => plural(errors, "error"),
+            (0, warnings) => plural(warnings, "warning"),
+            (errors, warnings) => format!(
+                "{}, {}",
+                plural(errors, "error"),
+                plural(warnings, "warning")
+            ),
+        };
+        let mut line = format!("{counts} in {} of {files}", self.files_with_problems);
+        if self.fixable > 0 {
+            line.push_str(&format!("; {} fixable with --fix", self.fixable));
+        }
+        line
+    }
 }
 
 /// Whether `sources lint --fix` repairs `diagnostic`: it carries a safe fix.
@@ -86,4 +112,30 @@ pub fn is_fixable(diagnostic: &Diagnostic) -> bool {
         .fixes
         .iter()
         .any(|fix| fix.applicability == Applicability::Safe)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Summary;
+
+    #[test]
+    fn summary_lines_count_errors_warnings_and_files() {
+        let summary = |files, errors, warnings, files_with_problems, fixable| {
+            Summary {
+                files,
+                errors,
+                warnings,
+                files_with_problems,
+                fixable,
+            }
+            .line()
+        };
+        assert_eq!(summary(2, 1, 0, 1, 0), "1 error in 1 of 2 files");
+        assert_eq!(summary(1, 0, 3, 1, 0), "3 warnings in 1 of 1 file");
+        assert_eq!(
+            summary(12, 3, 1, 2, 2),
+            "3 errors, 1 warning in 2 of 12 files; 2 fixable with --fix"
+        );
+        assert_eq!(summary(3, 0, 0, 0, 0), "no problems found in 3 files");
+    }
 }

@@ -58,7 +58,7 @@ fn a_clean_file_exits_0_and_a_broken_one_1() {
     ]);
     let clean = sources(dir.path(), &["lint", "ok.yaml"], b"");
     assert_eq!(code(&clean), 0, "{}", stderr(&clean));
-    assert_eq!(stdout(&clean), "");
+    assert_eq!(stdout(&clean), "no problems found in 1 file\n");
     let broken = sources(dir.path(), &["lint", "--format", "short", "bad.yaml"], b"");
     assert_eq!(code(&broken), 1);
     assert!(
@@ -160,7 +160,10 @@ fn stdin_is_named_by_stdin_filename_which_picks_the_syntax() {
         stdout(&yaml)
     );
     let clean = sources(dir.path(), &["lint", "-"], CLEAN.as_bytes());
-    assert_eq!((code(&clean), stdout(&clean)), (0, String::new()));
+    assert_eq!(
+        (code(&clean), stdout(&clean)),
+        (0, "no problems found in 1 file\n".to_owned())
+    );
 }
 
 #[test]
@@ -198,7 +201,15 @@ fn a_directory_walk_lints_only_sources_configs_sorted_by_path() {
         .map(|line| line.split(':').next().unwrap_or("").to_owned())
         .collect();
     files.dedup();
-    assert_eq!(files, ["a/template.yaml", "b/z.yml"], "sorted by path");
+    assert_eq!(
+        files,
+        [
+            "a/template.yaml",
+            "b/z.yml",
+            "2 errors, 1 warning in 2 of 2 files"
+        ],
+        "sorted by path, then the summary line"
+    );
 }
 
 #[test]
@@ -464,7 +475,8 @@ fn invalid_utf8_and_binary_files_are_syntax_diagnostics() {
     assert_eq!(code(&output), 1);
     assert_eq!(
         stdout(&output),
-        "latin1.yaml:3:8: error[syntax]: the file is not valid UTF-8: byte 0xE9 is not part of a character\n"
+        "latin1.yaml:3:8: error[syntax]: the file is not valid UTF-8: byte 0xE9 is not part of a character\n\
+         1 error in 1 of 1 file\n"
     );
     let binary = bad_input("image.yaml", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR");
     assert_eq!(code(&binary), 1);
@@ -490,7 +502,8 @@ fn a_50_mb_file_is_refused_with_its_size() {
     assert_eq!(code(&output), 1);
     assert_eq!(
         stdout(&output),
-        "huge.yaml:1:1: error[syntax]: the file is 50 MiB, over the 16 MiB limit for configuration files\n"
+        "huge.yaml:1:1: error[syntax]: the file is 50 MiB, over the 16 MiB limit for configuration files\n\
+         1 error in 1 of 1 file\n"
     );
     let walked = sources(dir.path(), &["lint", "."], b"");
     assert_eq!(code(&walked), 0);
@@ -558,7 +571,8 @@ fn oversized_standard_input_is_refused_without_reading_it_all() {
     assert_eq!(code(&output), 1);
     assert_eq!(
         stdout(&output),
-        "<stdin>:1:1: error[syntax]: the input is over the 16 MiB limit for configuration files\n"
+        "<stdin>:1:1: error[syntax]: the input is over the 16 MiB limit for configuration files\n\
+         1 error in 1 of 1 file\n"
     );
 }
 
@@ -570,7 +584,7 @@ fn fix_rewrites_only_the_misspelled_names_and_reports_what_changed() {
     let dir = tree(&[("conf.yaml", MISSPELLED.as_bytes())]);
     let output = sources(dir.path(), &["lint", "--fix", "conf.yaml"], b"");
     assert_eq!(code(&output), 0, "{}{}", stdout(&output), stderr(&output));
-    assert_eq!(stdout(&output), "");
+    assert_eq!(stdout(&output), "no problems found in 1 file\n");
     let fixed = fs::read_to_string(dir.path().join("conf.yaml")).expect("read back");
     assert_eq!(
         fixed,
@@ -786,7 +800,11 @@ fn exit_zero_output_file_statistics_and_quiet() {
     );
     assert_eq!((code(&written), stdout(&written)), (1, String::new()));
     let report = fs::read_to_string(dir.path().join("report.txt")).expect("the report file");
-    assert_eq!(report.lines().count(), 3, "{report}");
+    assert_eq!(report.lines().count(), 4, "{report}");
+    assert!(
+        report.ends_with("\n2 errors, 1 warning in 1 of 1 file; 2 fixable with --fix\n"),
+        "{report}"
+    );
     assert!(
         report.starts_with("conf.yaml:5:7: error[unknown-field]: "),
         "{report}"

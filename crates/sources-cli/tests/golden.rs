@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 
 use sources_check::settings_file;
 use sources_cli::lint::{Linted, lint_bytes};
-use sources_cli::render::short;
+use sources_cli::render::{RenderOptions, short};
 use sources_syntax::Syntax;
 
 const BLESS: &str = "UPDATE_EXPECT=1 cargo test -p sources-cli --test golden";
@@ -74,7 +74,12 @@ fn lint_case(case: &Path, relative: &str) -> Result<String, String> {
         found.settings.apply(&mut report.diagnostics);
     }
     let mut out = Vec::new();
-    short::render(&[report], &mut out).map_err(|error| error.to_string())?;
+    let options = RenderOptions {
+        color: false,
+        width: 100,
+        quiet: true,
+    };
+    short::render(&[report], &options, &mut out).map_err(|error| error.to_string())?;
     String::from_utf8(out).map_err(|error| error.to_string())
 }
 

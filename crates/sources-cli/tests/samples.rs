@@ -45,7 +45,7 @@ fn record_then_lint_then_fix() {
         sources(dir.path(), &["lint", "--format", "short", "sources.yaml"]);
     assert_eq!(
         (code, stdout.as_str()),
-        (0, ""),
+        (0, "no problems found in 1 file\n"),
         "nothing is known without a sample: {stderr}"
     );
 
@@ -64,13 +64,18 @@ fn record_then_lint_then_fix() {
     assert_eq!(
         stdout,
         "sources.yaml:7:33: warning[unknown-data-field]: the `value` of column `Title` reads \
-         `titel`, but the rows of `open_issues` have no such key (keys: `state`, `title`, `token`)\n"
+         `titel`, but the rows of `open_issues` have no such key (keys: `state`, `title`, `token`)\n\
+         1 warning in 1 of 1 file\n"
     );
 
     std::fs::write(&config, CONFIG.replace("value: titel", "value: title")).expect("write");
     let (code, stdout, stderr) =
         sources(dir.path(), &["lint", "--format", "short", "sources.yaml"]);
-    assert_eq!((code, stdout.as_str()), (0, ""), "{stderr}");
+    assert_eq!(
+        (code, stdout.as_str()),
+        (0, "no problems found in 1 file\n"),
+        "{stderr}"
+    );
 
     // The entry written differently: its sample no longer describes it, and is ignored.
     let changed = CONFIG
@@ -81,7 +86,7 @@ fn record_then_lint_then_fix() {
         sources(dir.path(), &["lint", "--format", "short", "sources.yaml"]);
     assert_eq!(
         (code, stdout.as_str()),
-        (0, ""),
+        (0, "no problems found in 1 file\n"),
         "a stale sample is unknown: {stderr}"
     );
 }

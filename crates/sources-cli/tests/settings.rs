@@ -55,7 +55,8 @@ fn a_settings_file_above_the_linted_file_changes_the_level() {
     let output = lint(dir.path(), &["sub/s.yaml"]);
     assert_eq!(
         text(&output.stdout),
-        "sub/s.yaml:3:33: warning[unknown-field]: unknown field `bogus` in `static` source `a`\n"
+        "sub/s.yaml:3:33: warning[unknown-field]: unknown field `bogus` in `static` source `a`\n\
+         1 warning in 1 of 1 file\n"
     );
     assert_eq!(output.status.code(), Some(0));
     let output = lint(dir.path(), &["--deny-warnings", "sub/s.yaml"]);
@@ -200,11 +201,15 @@ fn an_invalid_glob_is_named_at_its_line() {
 fn isolated_ignores_every_settings_file_even_an_invalid_one() {
     let dir = project();
     unknown_field_level(dir.path(), "sources-lint.toml", "off");
-    assert_eq!(text(&lint(dir.path(), &["sub/s.yaml"]).stdout), "");
+    assert_eq!(
+        text(&lint(dir.path(), &["sub/s.yaml"]).stdout),
+        "no problems found in 1 file\n"
+    );
     let output = lint(dir.path(), &["--isolated", "sub/s.yaml"]);
     assert_eq!(
         text(&output.stdout),
-        "sub/s.yaml:3:33: error[unknown-field]: unknown field `bogus` in `static` source `a`\n"
+        "sub/s.yaml:3:33: error[unknown-field]: unknown field `bogus` in `static` source `a`\n\
+         1 error in 1 of 1 file\n"
     );
     assert_eq!(output.status.code(), Some(1));
     put(dir.path(), "sources-lint.toml", "[rules]\nbogus = 1\n");

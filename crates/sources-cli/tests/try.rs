@@ -45,7 +45,11 @@ fn the_example_lints_clean() {
         "short",
         config.to_str().expect("utf-8"),
     ]));
-    assert_eq!((code, stdout.as_str()), (0, ""), "{stderr}");
+    assert_eq!(
+        (code, stdout.as_str()),
+        (0, "no problems found in 1 file\n"),
+        "{stderr}"
+    );
 }
 
 #[test]
@@ -335,7 +339,11 @@ fn a_config_with_errors_is_refused_with_its_diagnostics() {
     assert!(stderr.contains("has errors"), "{stderr}");
     // The file is analysed once: the one mistake is one diagnostic, printed once.
     assert_eq!(stderr.matches("unknown-field").count(), 1, "{stderr}");
-    assert_eq!(stderr.lines().count(), 2, "{stderr}");
+    assert_eq!(stderr.lines().count(), 3, "{stderr}");
+    assert!(
+        stderr.ends_with("\n1 error in 1 of 1 file; 1 fixable with --fix\n"),
+        "{stderr}"
+    );
 }
 
 /// A loopback HTTP server that answers every request with `response` and records request lines.

@@ -45,32 +45,7 @@ pub fn render(
     if options.quiet {
         return Ok(());
     }
-    writeln!(out, "{}", summary_line(&Summary::of(reports)))
-}
-
-/// `3 errors, 1 warning in 2 of 12 files; 2 fixable with --fix`, or `no problems found in 3 files`.
-fn summary_line(summary: &Summary) -> String {
-    let plural =
-        |count: usize, noun: &str| format!("{count} {noun}{}", if count == 1 { "" } else { "s" });
-    if summary.files == 0 {
-        return "no configuration file with a `data.sources` block found".to_owned();
-    }
-    let files = plural(summary.files, "file");
-    let counts = match (summary.errors, summary.warnings) {
-        (0, 0) => return format!("no problems found in {files}"),
-        (errors, 0) => plural(errors, "error"),
-        (0, warnings) => plural(warnings, "warning"),
-        (errors, warnings) => format!(
-            "{}, {}",
-            plural(errors, "error"),
-            plural(warnings, "warning")
-        ),
-    };
-    let mut line = format!("{counts} in {} of {files}", summary.files_with_problems);
-    if summary.fixable > 0 {
-        line.push_str(&format!("; {} fixable with --fix", summary.fixable));
-    }
-    line
+    writeln!(out, "{}", Summary::of(reports).line())
 }
 
 /// A file's text with its line starts, so that miette reads each snippet from the lines around it
@@ -366,25 +341,5 @@ mod tests {
             (past_end.offset(), past_end.len()),
             (report.text().len(), 0)
         );
-    }
-
-    #[test]
-    fn summary_lines_count_errors_warnings_and_files() {
-        let summary = |files, errors, warnings, files_with_problems, fixable| {
-            summary_line(&Summary {
-                files,
-                errors,
-                warnings,
-                files_with_problems,
-                fixable,
-            })
-        };
-        assert_eq!(summary(2, 1, 0, 1, 0), "1 error in 1 of 2 files");
-        assert_eq!(summary(1, 0, 3, 1, 0), "3 warnings in 1 of 1 file");
-        assert_eq!(
-            summary(12, 3, 1, 2, 2),
-            "3 errors, 1 warning in 2 of 12 files; 2 fixable with --fix"
-        );
-        assert_eq!(summary(3, 0, 0, 0, 0), "no problems found in 3 files");
     }
 }

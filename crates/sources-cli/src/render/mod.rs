@@ -110,7 +110,7 @@ pub fn render(
 ) -> io::Result<()> {
     match format {
         Format::Human => human::render(reports, options, out),
-        Format::Short => short::render(reports, out),
+        Format::Short => short::render(reports, options, out),
         Format::Json => json::render(reports, out),
         Format::Github => github::render(reports, out),
         Format::Sarif => sarif::render(reports, out),
