@@ -104,7 +104,10 @@ mod tests {
             )
         );
         assert!(text.ends_with(&format!("{}\n", explanation(Rule::UnknownField))));
-        assert!(text.contains("\n```yaml\ndata:\n  sources:\n"), "{text}");
+        assert!(
+            text.contains("\n```yaml lint=unknown-field\ndata:\n  sources:\n"),
+            "{text}"
+        );
     }
 
     #[test]

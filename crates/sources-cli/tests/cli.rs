@@ -383,7 +383,7 @@ fn explain_prints_a_rule_and_suggests_on_a_typo() {
     assert_eq!(code(&known), 0);
     let text = stdout(&known);
     assert!(text.starts_with("unknown-field (error)\n"), "{text}");
-    assert!(text.contains("```yaml\n"), "{text}");
+    assert!(text.contains("\n```yaml lint=unknown-field\n"), "{text}");
     let typo = sources(dir.path(), &["explain", "unknown-feild"], b"");
     assert_eq!(code(&typo), 2);
     assert_eq!(stdout(&typo), "");

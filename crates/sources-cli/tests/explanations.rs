@@ -6,10 +6,12 @@
 use sources_diagnostics::Rule;
 use sources_syntax::Syntax;
 
-/// The first fenced `yaml` block of a rule's explanation.
+/// The first fenced `yaml` block of a rule's explanation (its info string says how it lints:
+/// `doc_examples.rs` checks that).
 fn example(rule: Rule) -> Option<String> {
     let explanation = sources_cli::explain::explanation(rule);
-    let start = explanation.find("```yaml\n")? + "```yaml\n".len();
+    let fence = explanation.find("```yaml")?;
+    let start = explanation[fence..].find('\n')? + fence + 1;
     let end = explanation[start..].find("```")? + start;
     Some(explanation[start..end].to_owned())
 }

@@ -86,7 +86,7 @@ declare_rules! {
     ///
     /// **Example** (fails: the flow map is never closed):
     ///
-    /// ```yaml
+    /// ```yaml lint=syntax
     /// data:
     ///   sources:
     ///     apps: {type: http, url: "https://api.example.com/apps"
@@ -104,7 +104,7 @@ declare_rules! {
     ///
     /// **Example** (fails: `refersh`):
     ///
-    /// ```yaml
+    /// ```yaml lint=unknown-field
     /// data:
     ///   sources:
     ///     apps:
@@ -124,7 +124,7 @@ declare_rules! {
     ///
     /// **Example** (fails: an `exec` source without `command`):
     ///
-    /// ```yaml
+    /// ```yaml lint=missing-field
     /// data:
     ///   sources:
     ///     pods:
@@ -145,7 +145,7 @@ declare_rules! {
     ///
     /// **Example** (fails: `yaml` is not a format):
     ///
-    /// ```yaml
+    /// ```yaml lint=invalid-value
     /// data:
     ///   sources:
     ///     apps:
@@ -182,7 +182,7 @@ declare_rules! {
     ///
     /// **Example** (fails: `htp`):
     ///
-    /// ```yaml
+    /// ```yaml lint=unknown-kind
     /// data:
     ///   sources:
     ///     apps:
@@ -201,7 +201,7 @@ declare_rules! {
     ///
     /// **Example** (fails: `5 minutes`):
     ///
-    /// ```yaml
+    /// ```yaml lint=invalid-duration
     /// data:
     ///   sources:
     ///     apps:
@@ -222,7 +222,7 @@ declare_rules! {
     ///
     /// **Example** (fails: a streamed source cannot also poll):
     ///
-    /// ```yaml
+    /// ```yaml lint=conflicting-fields
     /// data:
     ///   sources:
     ///     events:
@@ -243,7 +243,7 @@ declare_rules! {
     ///
     /// **Example** (fails: `aps` is not defined):
     ///
-    /// ```yaml
+    /// ```yaml lint=unknown-source
     /// data:
     ///   sources:
     ///     apps:
@@ -267,7 +267,7 @@ declare_rules! {
     ///
     /// **Example** (fails: `app` is not a component; `apps` is):
     ///
-    /// ```yaml
+    /// ```yaml lint=unknown-component
     /// tui:
     ///   components:
     ///     apps:
@@ -299,7 +299,7 @@ declare_rules! {
     ///
     /// **Example** (fails: the screen is `pod`, not `pods_detail`):
     ///
-    /// ```yaml
+    /// ```yaml lint=unknown-screen
     /// actions:
     ///   open_pod: {push: pods_detail}
     /// tui:
@@ -333,7 +333,7 @@ declare_rules! {
     ///
     /// **Example** (fails: `detail` is an inspector):
     ///
-    /// ```yaml
+    /// ```yaml lint=driver-kind
     /// tui:
     ///   components:
     ///     detail: {type: inspector, source: app, auto: true}
@@ -365,7 +365,7 @@ declare_rules! {
     ///
     /// **Example** (warns: the column is `Id`, not `Ident`):
     ///
-    /// ```yaml
+    /// ```yaml lint=unknown-column
     /// tui:
     ///   components:
     ///     apps:
@@ -399,7 +399,7 @@ declare_rules! {
     ///
     /// **Example** (fails: `a` reads `b`, which reads `a`):
     ///
-    /// ```yaml
+    /// ```yaml lint=reference-cycle
     /// data:
     ///   sources:
     ///     a:
@@ -423,7 +423,7 @@ declare_rules! {
     ///
     /// **Example** (fails: `s64` starts a chain of 65 entries, `s64` → `s63` → … → `s0`):
     ///
-    /// ```yaml
+    /// ```yaml lint=reference-depth
     /// data:
     ///   sources: {
     ///     s0: {type: static, data: []}, s1: {type: passthrough, from: s0}, s2: {type: passthrough, from: s1}, s3: {type: passthrough, from: s2},
@@ -457,7 +457,7 @@ declare_rules! {
     ///
     /// **Example** (fails: `app` declares `id`, the join also supplies `name`):
     ///
-    /// ```yaml
+    /// ```yaml lint=undeclared-param
     /// data:
     ///   sources:
     ///     jobs:
@@ -494,7 +494,7 @@ declare_rules! {
     ///
     /// **Example** (fails: `open` declares a parameter of its own, so `app` never gets `id`):
     ///
-    /// ```yaml
+    /// ```yaml lint=unbound-param
     /// data:
     ///   sources:
     ///     app:
@@ -524,7 +524,7 @@ declare_rules! {
     ///
     /// **Example** (warns: `id` is not declared):
     ///
-    /// ```yaml
+    /// ```yaml lint=undeclared-param-reference
     /// data:
     ///   sources:
     ///     app:
@@ -541,7 +541,7 @@ declare_rules! {
     ///
     /// **Example** (fails: a file cannot be windowed):
     ///
-    /// ```yaml
+    /// ```yaml lint=window-kind
     /// data:
     ///   sources:
     ///     events:
@@ -559,7 +559,7 @@ declare_rules! {
     ///
     /// **Example** (fails):
     ///
-    /// ```yaml
+    /// ```yaml lint=window-format
     /// data:
     ///   sources:
     ///     apps:
@@ -580,7 +580,7 @@ declare_rules! {
     ///
     /// **Example** (fails: a text view cannot drive a window):
     ///
-    /// ```yaml
+    /// ```yaml lint=window-binding
     /// data:
     ///   sources:
     ///     apps:
@@ -604,7 +604,7 @@ declare_rules! {
     ///
     /// **Example** (fails):
     ///
-    /// ```yaml
+    /// ```yaml lint=window-operator-input
     /// data:
     ///   sources:
     ///     apps:
@@ -627,7 +627,7 @@ declare_rules! {
     ///
     /// **Example** (fails: no `limit_param`):
     ///
-    /// ```yaml
+    /// ```yaml lint=window-missing-param
     /// data:
     ///   sources:
     ///     apps:
@@ -646,7 +646,7 @@ declare_rules! {
     ///
     /// **Example** (fails):
     ///
-    /// ```yaml
+    /// ```yaml lint=window-no-filter-channel
     /// data:
     ///   sources:
     ///     apps:
@@ -667,7 +667,7 @@ declare_rules! {
     ///
     /// **Example** (fails):
     ///
-    /// ```yaml
+    /// ```yaml lint=window-sort-without-sort-param
     /// data:
     ///   sources:
     ///     apps:
@@ -690,7 +690,7 @@ declare_rules! {
     ///
     /// **Example** (fails):
     ///
-    /// ```yaml
+    /// ```yaml lint=window-http-only-field
     /// data:
     ///   sources:
     ///     pods:
@@ -710,7 +710,7 @@ declare_rules! {
     ///
     /// **Example** (fails: no offset, no filter token):
     ///
-    /// ```yaml
+    /// ```yaml lint=window-missing-token
     /// data:
     ///   sources:
     ///     pods:
@@ -730,7 +730,7 @@ declare_rules! {
     ///
     /// **Example** (fails: `ns` is mapped but not used):
     ///
-    /// ```yaml
+    /// ```yaml lint=window-unreferenced-filter
     /// data:
     ///   sources:
     ///     pods:
@@ -750,7 +750,7 @@ declare_rules! {
     ///
     /// **Example** (fails):
     ///
-    /// ```yaml
+    /// ```yaml lint=window-token-in-program
     /// data:
     ///   sources:
     ///     pods:
@@ -768,7 +768,7 @@ declare_rules! {
     ///
     /// **Example** (fails):
     ///
-    /// ```yaml
+    /// ```yaml lint=window-negative
     /// data:
     ///   sources:
     ///     apps:
@@ -786,7 +786,7 @@ declare_rules! {
     ///
     /// **Example** (fails: no `newer`):
     ///
-    /// ```yaml
+    /// ```yaml lint=anchored-needs-older-newer
     /// data:
     ///   sources:
     ///     logs:
@@ -811,7 +811,7 @@ declare_rules! {
     ///
     /// **Example** (fails: an offset on an anchored window):
     ///
-    /// ```yaml
+    /// ```yaml lint=anchored-field
     /// data:
     ///   sources:
     ///     logs:
@@ -834,7 +834,7 @@ declare_rules! {
     ///
     /// **Example** (fails: bound by a table):
     ///
-    /// ```yaml
+    /// ```yaml lint=growing-binding
     /// data:
     ///   sources:
     ///     events:
@@ -865,7 +865,7 @@ declare_rules! {
     ///
     /// **Example** (fails: no `while`):
     ///
-    /// ```yaml
+    /// ```yaml lint=growing-invalid
     /// data:
     ///   sources:
     ///     job:
@@ -893,7 +893,7 @@ declare_rules! {
     ///
     /// **Example** (fails: `=` is not a comparison):
     ///
-    /// ```yaml
+    /// ```yaml lint=expression
     /// data:
     ///   sources:
     ///     apps:
@@ -926,7 +926,7 @@ declare_rules! {
     ///
     /// **Example** (fails: the tags are under `_meta`, so `cluster` is `_meta.cluster`):
     ///
-    /// ```yaml
+    /// ```yaml lint=unknown-data-field
     /// data:
     ///   sources:
     ///     prod:
@@ -956,7 +956,7 @@ declare_rules! {
     ///
     /// **Example** (fails: CEL has no `lower`):
     ///
-    /// ```yaml
+    /// ```yaml lint=unknown-function
     /// data:
     ///   sources:
     ///     apps:
@@ -983,7 +983,7 @@ declare_rules! {
     ///
     /// **Example** (warns: the source has no window):
     ///
-    /// ```yaml
+    /// ```yaml lint=window-token-misplaced
     /// data:
     ///   sources:
     ///     apps:
@@ -1002,7 +1002,7 @@ declare_rules! {
     ///
     /// **Example** (fails: the token is not closed):
     ///
-    /// ```yaml
+    /// ```yaml lint=invalid-template
     /// data:
     ///   sources:
     ///     app:
@@ -1025,7 +1025,7 @@ declare_rules! {
     ///
     /// **Example** (warns: `parms` is a misspelling of `params`):
     ///
-    /// ```yaml
+    /// ```yaml lint=unknown-namespace
     /// data:
     ///   sources:
     ///     app:
@@ -1047,7 +1047,7 @@ declare_rules! {
     ///
     /// **Example** (warns: the parameter is the host, and `q` after it is not encoded):
     ///
-    /// ```yaml
+    /// ```yaml lint=url-template-unencoded
     /// data:
     ///   sources:
     ///     app:
@@ -1069,7 +1069,7 @@ declare_rules! {
     ///
     /// **Example** (warns: a websocket always streams, so `cache` does nothing):
     ///
-    /// ```yaml
+    /// ```yaml lint=ineffective-field
     /// data:
     ///   sources:
     ///     ticks:
@@ -1091,7 +1091,7 @@ declare_rules! {
     ///
     /// **Example** (warns: nothing on the `url` line is an `unknown-field` diagnostic):
     ///
-    /// ```yaml
+    /// ```yaml lint=unused-suppression
     /// data:
     ///   sources:
     ///     apps:
@@ -1111,7 +1111,7 @@ declare_rules! {
     ///
     /// **Example** (fails: `app` declares no parameters):
     ///
-    /// ```yaml
+    /// ```yaml lint=join-lookup,unknown-data-field
     /// data:
     ///   sources:
     ///     apps: {type: http, url: "http://127.0.0.1:8099/apps"}
