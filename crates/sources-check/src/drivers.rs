@@ -25,7 +25,13 @@ pub(crate) fn check_drivers(config: &Config, file: &str, out: &mut Collector) {
             continue;
         };
         for bind in &on_cursor.bind {
-            check_tokens(driver, bind.template.as_ref(), Namespace::Cursor, file, out);
+            check_tokens(
+                driver,
+                bind.template.as_ref(),
+                RowNamespace::Cursor,
+                file,
+                out,
+            );
         }
     }
     for screen in &config.dashboard.screens {
@@ -43,7 +49,7 @@ pub(crate) fn check_drivers(config: &Config, file: &str, out: &mut Collector) {
                 .filter_map(|bind: &Bind| bind.template.as_ref())
                 .chain(binding.confirm.as_ref());
             for template in templates {
-                check_tokens(driver, Some(template), Namespace::Selection, file, out);
+                check_tokens(driver, Some(template), RowNamespace::Selection, file, out);
             }
         }
     }
@@ -154,29 +160,73 @@ fn article(kind: &str) -> String {
     }
 }
 
-/// Which binding a token belongs to.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Namespace {
-    /// `${cursor…}` in `on_cursor.bind`.
+/// Which focused row a binding's token reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RowNamespace {
+    /// `${cursor…}` in `on_cursor.bind`: the driver's live focused row.
     Cursor,
-    /// `${selection…}` in an action binding's `bind` and `confirm`.
+    /// `${selection…}` in an action binding's `bind` and `confirm`: the `from` component's row.
     Selection,
 }
 
-impl Namespace {
-    fn as_str(self) -> &'static str {
+impl RowNamespace {
+    /// The namespace as written in a token.
+    pub fn as_str(self) -> &'static str {
         match self {
-            Namespace::Cursor => "cursor",
-            Namespace::Selection => "selection",
+            RowNamespace::Cursor => "cursor",
+            RowNamespace::Selection => "selection",
         }
     }
+}
+
+/// What a `${cursor.NAME}` or `${selection.NAME}` token may name on a driver besides a 1-based
+/// cell number: the facts `unknown-column` judges by, and the names the editor completes.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RowNames<'a> {
+    /// A table's column titles in order, hidden ones included; a token matches one ignoring case,
+    /// and otherwise exactly (spaces included: `${cursor.Last Seen}`).
+    pub titles: Vec<&'a str>,
+    /// The words the driver's kind gives the namespace: a table's `depth` and `path` (its cell
+    /// count and its cells joined with `/`), a list's `item` and `label`, a tree's `label`.
+    pub words: &'static [&'static str],
+}
+
+/// The names a token of `namespace` can read on `driver` (templating.md's "Cursor" table).
+pub fn row_names(driver: &Component, namespace: RowNamespace) -> RowNames<'_> {
+    let kind = driver.kind.as_ref().map(|kind| &kind.value);
+    let words: &'static [&'static str] = match (namespace, kind) {
+        (RowNamespace::Cursor, Some(ComponentKind::Table)) => &["depth", "path"],
+        (RowNamespace::Cursor, Some(ComponentKind::List)) => &["item", "label", "depth", "path"],
+        (RowNamespace::Cursor, Some(ComponentKind::Tree)) => &["label", "depth", "path"],
+        _ => &[],
+    };
+    let titles = match kind {
+        Some(ComponentKind::Table) => driver.titles().map(|title| title.value.as_str()).collect(),
+        _ => Vec::new(),
+    };
+    RowNames { titles, words }
+}
+
+/// The component named `name` when its kind has a focused row to bind from (a table, list or
+/// tree): the driver of an `on_cursor.source` or an action's `from`.
+pub fn driver_named<'a>(config: &'a Config, name: &str) -> Option<&'a Component> {
+    config
+        .components
+        .iter()
+        .find(|component| component.name() == Some(name))
+        .filter(|component| {
+            component
+                .kind
+                .as_ref()
+                .is_some_and(|kind| kind.value.has_cursor())
+        })
 }
 
 /// `unknown-column` for the tokens of one template read from a table driver.
 fn check_tokens(
     driver: &Component,
     template: Option<&Spanned<Text>>,
-    namespace: Namespace,
+    namespace: RowNamespace,
     file: &str,
     out: &mut Collector,
 ) {
@@ -186,7 +236,7 @@ fn check_tokens(
     if driver.kind.as_ref().map(|kind| &kind.value) != Some(&ComponentKind::Table) {
         return;
     }
-    let titles: Vec<&str> = driver.titles().map(|title| title.value.as_str()).collect();
+    let RowNames { titles, words } = row_names(driver, namespace);
     if titles.is_empty() {
         return;
     }
@@ -194,11 +244,13 @@ fn check_tokens(
     let parsed = Template::parse(text);
     let mut names = Vec::new();
     for token in parsed.tokens() {
-        if let (TokenKind::Selection(Some(name)), Namespace::Selection) = (&token.kind, namespace) {
+        if let (TokenKind::Selection(Some(name)), RowNamespace::Selection) =
+            (&token.kind, namespace)
+        {
             names.push((*name, token.range.clone()));
         }
     }
-    if namespace == Namespace::Cursor {
+    if namespace == RowNamespace::Cursor {
         for error in &parsed.errors {
             if error.kind != TemplateErrorKind::UnknownNamespace("cursor".to_owned()) {
                 continue;
@@ -220,7 +272,7 @@ fn check_tokens(
                 "reads cell {cell} of `{driver_name}`, which has {} columns",
                 titles.len()
             ),
-            Err(_) if known_word(name, namespace) => continue,
+            Err(_) if words.contains(&name) => continue,
             Err(_) if titles.iter().any(|title| title.eq_ignore_ascii_case(name)) => continue,
             Err(_) => format!("names no column of `{driver_name}`"),
         };
@@ -233,8 +285,8 @@ fn check_tokens(
         );
         let ns = namespace.as_str();
         let fate = match namespace {
-            Namespace::Cursor => "it renders empty",
-            Namespace::Selection => "it stays literal",
+            RowNamespace::Cursor => "it renders empty",
+            RowNamespace::Selection => "it stays literal",
         };
         let mut diagnostic = Diagnostic::new(
             Rule::UnknownColumn,
@@ -275,10 +327,4 @@ fn check_tokens(
         };
         out.push(diagnostic);
     }
-}
-
-/// The tokens of a table's row that are not columns: `${cursor.depth}` (its number of cells) and
-/// `${cursor.path}` (its cells joined with `/`).
-fn known_word(name: &str, namespace: Namespace) -> bool {
-    namespace == Namespace::Cursor && matches!(name, "depth" | "path")
 }

@@ -39,7 +39,8 @@ pub enum TokenKind<'a> {
     /// `${window.…}`: a value of the window request being made.
     Window(WindowToken<'a>),
     /// `${selection}` or `${selection.COLUMN}`: the focused row of another component (a column of
-    /// it), filled in by the dashboard; `try` has no selection and leaves the token as written.
+    /// it, by its title as written, spaces included, or its 1-based cell number), filled in by
+    /// the dashboard; `try` has no selection and leaves the token as written.
     Selection(Option<&'a str>),
 }
 
@@ -335,7 +336,8 @@ fn classify(inner: &str) -> Result<TokenKind<'_>, TemplateErrorKind> {
         "params" if is_name(name) => Ok(TokenKind::Param(name)),
         "env" if is_name(name) => Ok(TokenKind::Env(name)),
         "window" => window_token(name).map(TokenKind::Window),
-        "selection" if is_name(name) => Ok(TokenKind::Selection(Some(name))),
+        // A column title is matched exactly (bar case), spaces and all: `${selection.Last Seen}`.
+        "selection" if !name.is_empty() => Ok(TokenKind::Selection(Some(name))),
         "params" | "env" | "selection" => Err(TemplateErrorKind::Malformed),
         other if is_name(other) => Err(TemplateErrorKind::UnknownNamespace(other.to_owned())),
         _ => Err(TemplateErrorKind::Malformed),
@@ -436,7 +438,13 @@ mod tests {
             kinds,
             [TokenKind::Selection(Some("id")), TokenKind::Selection(None)]
         );
-        let bad = Template::parse("${selection.a b}");
+        let spaced = Template::parse("${selection.Last Seen}");
+        assert!(spaced.errors.is_empty());
+        assert_eq!(
+            spaced.tokens().next().map(|token| token.kind.clone()),
+            Some(TokenKind::Selection(Some("Last Seen")))
+        );
+        let bad = Template::parse("${selection.}");
         assert_eq!(bad.errors[0].kind, TemplateErrorKind::Malformed);
     }
 

@@ -356,8 +356,10 @@ declare_rules! {
     /// Finds a `${cursor.Title}` (in an `on_cursor.bind`) or `${selection.Title}` (in an action
     /// binding's `bind` or `confirm`) whose `Title` is no column title of the driving table
     /// (compared case-insensitively, hidden columns included), and a `${cursor.N}` or
-    /// `${selection.N}` past the table's column count. Only a table's tokens are checked, and
-    /// only when its columns are written.
+    /// `${selection.N}` past the table's column count. A title with spaces is written whole
+    /// after the dot, as the origin's templating reference matches it exactly:
+    /// `${cursor.Last Deploy}`. Only a table's tokens are checked, and only when its columns are
+    /// written.
     ///
     /// **Why:** the dashboard renders an unknown cursor token empty and leaves an unknown
     /// selection token literal, so the entry is fetched with an empty or a `${…}` parameter:

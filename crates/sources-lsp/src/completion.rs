@@ -1,9 +1,11 @@
 //! Completion: the fields valid where the cursor stands (with their docs, minus those already
 //! written), `type` values, enumeration values, source names where a reference is expected,
-//! parameter names after `${params.` and window tokens after `${window.`; inside an expression or
+//! parameter names after `${params.`, window tokens after `${window.`, the driving component's
+//! column titles after `${cursor.` and `${selection.`; inside an expression or
 //! a component's dot-path, the keys of the data read there (`data_completion`).
 
 use serde_json::json;
+use sources_check::RowNamespace;
 use sources_config::fields::{self, Section};
 use sources_config::template::WindowToken;
 use sources_config::{
@@ -178,6 +180,8 @@ fn template(
                 }
             }
         }
+        "cursor" => row_names(&mut items, snapshot, offset, RowNamespace::Cursor, close),
+        "selection" => row_names(&mut items, snapshot, offset, RowNamespace::Selection, close),
         // Environment variables are the user's machine's business: nothing to offer.
         "env" => {}
         _ => {
@@ -194,6 +198,75 @@ fn template(
         }
     }
     Some(items.items)
+}
+
+/// After `${cursor.` in an `on_cursor` or `${selection.` in an action binding: the column titles
+/// of the driving component and the words its kind gives (`sources_check::row_names`, the names
+/// `unknown-column` accepts), from the current analysis or, while the text does not parse, the
+/// last clean one.
+fn row_names(
+    items: &mut Items<'_>,
+    snapshot: &Snapshot,
+    offset: usize,
+    namespace: RowNamespace,
+    close: &str,
+) {
+    let driver_at = |config: &Config| -> Option<String> {
+        let driver = match namespace {
+            RowNamespace::Cursor => config
+                .component_at(offset)?
+                .on_cursor
+                .as_ref()?
+                .source
+                .as_ref(),
+            RowNamespace::Selection => config
+                .dashboard
+                .screens
+                .iter()
+                .flat_map(|screen| &screen.actions)
+                .find(|binding| binding.span.contains(offset))?
+                .from
+                .as_ref(),
+        };
+        driver.map(|driver| driver.value.clone())
+    };
+    let current = &snapshot.current.analysis.config;
+    let clean = &snapshot.symbols().analysis.config;
+    let Some((config, name)) = driver_at(current)
+        .map(|name| (current, name))
+        .or_else(|| driver_at(clean).map(|name| (clean, name)))
+    else {
+        return;
+    };
+    let Some(driver) = sources_check::driver_named(config, &name) else {
+        return;
+    };
+    let names = sources_check::row_names(driver, namespace);
+    for title in names.titles {
+        items.push(
+            title,
+            format!("{title}{close}"),
+            CompletionItemKind::FIELD,
+            Some(format!("column of `{name}`")),
+            format!(
+                "The focused row's cell in the column titled `{title}` (matched ignoring case)."
+            ),
+        );
+    }
+    for word in names.words {
+        let what = match *word {
+            "depth" => "the number of cells (a tree: of path elements)",
+            "path" => "the cells joined with `/` (a tree: the path from the root)",
+            _ => "the focused item (a tree node's label)",
+        };
+        items.push(
+            word,
+            format!("{word}{close}"),
+            CompletionItemKind::CONSTANT,
+            Some(format!("{} of `{name}`", namespace.as_str())),
+            format!("The focused row's {what}."),
+        );
+    }
 }
 
 /// The names of entries, for a reference field (not the entry's own name).
