@@ -11,16 +11,16 @@ use std::ops::Range;
 use std::sync::{Mutex, PoisonError};
 
 use sources_config::Config;
-use sources_config::model::Body;
+use sources_config::model::{Body, Growing};
 use sources_diagnostics::{Collector, Diagnostic, Rule, Severity, Span, did_you_mean};
 
+use crate::expression_refs::ExprRefs;
 use crate::expressions::{self, ExpressionSite};
 use crate::shape::{Fields, PathLookup, Shape};
 use crate::shapes::{Certainty, Shaped, Shapes};
-use crate::templates::text_span;
 
 /// Names every expression may read besides the row's fields.
-const BUILT_IN_NAMES: &[&str] = &["params", "item"];
+pub(crate) const BUILT_IN_NAMES: &[&str] = &["params", "item"];
 
 /// Every data reference of every entry and component.
 pub(crate) fn check_data_refs(config: &Config, shapes: &Shapes, file: &str, out: &mut Collector) {
@@ -55,7 +55,9 @@ pub(crate) fn check_data_refs(config: &Config, shapes: &Shapes, file: &str, out:
             }
         }
         crate::data_paths::check_leaf_paths(source, entry, out);
+        crate::data_paths::check_window_mappings(source, entry, out);
     }
+    check_growing(config, shapes, file, out);
     crate::data_paths::check_components(config, shapes, out);
 }
 
@@ -83,42 +85,101 @@ fn check_expressions(
         let Shape::Object(fields) = input.shape.rows() else {
             continue;
         };
-        let mut reported: Vec<(String, String)> = Vec::new();
-        for path in &refs.fields {
-            let Some((first, _)) = path.segments.first() else {
+        let field = format!("`{}`", site.field);
+        let at = crate::data_types::Site {
+            site: &site,
+            field: &field,
+            each: "every row",
+        };
+        check_fields(input_name, "rows", &at, &refs, fields, input, file, out);
+        crate::data_types::check_operations(&at, &refs, fields, input, file, out);
+    }
+}
+
+/// A growing window's `while` against the value of its `source`: it is evaluated over that
+/// value (an object's keys are its names), and a call of an unknown function fails it as anywhere.
+fn check_growing(config: &Config, shapes: &Shapes, file: &str, out: &mut Collector) {
+    for source in &config.entries {
+        let Some(Growing::While(growing)) = source
+            .body
+            .window()
+            .and_then(|window| window.value.growing.as_ref())
+            .map(|growing| &growing.value)
+        else {
+            continue;
+        };
+        let Some(condition) = &growing.condition else {
+            continue;
+        };
+        let site = ExpressionSite {
+            field: "growing.while".to_owned(),
+            text: &condition.value,
+            span: condition.value_span,
+        };
+        check_site_calls(&site, file, out);
+        let Ok(refs) = expressions::compile(&site.text.text) else {
+            continue;
+        };
+        let Some(name) = &growing.source else {
+            continue;
+        };
+        let Some(shaped) = shapes.output(config, &name.value) else {
+            continue;
+        };
+        let Shape::Object(fields) = &*shaped.shape else {
+            continue;
+        };
+        let at = crate::data_types::Site {
+            site: &site,
+            field: "`growing.while`",
+            each: "every poll",
+        };
+        let entry = format!("`{}`", name.value);
+        check_fields(&entry, "value", &at, &refs, fields, shaped, file, out);
+        crate::data_types::check_operations(&at, &refs, fields, shaped, file, out);
+    }
+}
+
+/// `unknown-data-field` for each name of `refs` that is not a key of the rows `fields`.
+#[allow(clippy::too_many_arguments)]
+fn check_fields(
+    input_name: &str,
+    what: &'static str,
+    site: &crate::data_types::Site<'_>,
+    refs: &ExprRefs,
+    fields: &Fields,
+    input: &Shaped,
+    file: &str,
+    out: &mut Collector,
+) {
+    let mut reported: Vec<(String, String)> = Vec::new();
+    for path in &refs.fields {
+        let Some((first, _)) = path.segments.first() else {
+            continue;
+        };
+        if BUILT_IN_NAMES.contains(&first.as_str()) {
+            continue;
+        }
+        if let Some((at, keys, missing)) = missing_segment(fields, &path.segments) {
+            let (name, range) = &path.segments[missing];
+            // The same missing key read twice in one expression is one mistake.
+            if reported.iter().any(|(a, n)| *a == at && n == name) {
                 continue;
+            }
+            reported.push((at.clone(), name.clone()));
+            let span = site.site.span_of(file, range.clone());
+            let reader = Reader {
+                entry: input_name,
+                what,
+                field: site.field,
+                top: fields,
             };
-            if BUILT_IN_NAMES.contains(&first.as_str()) {
-                continue;
-            }
-            if let Some((at, keys, missing)) = missing_segment(fields, &path.segments) {
-                let (name, range) = &path.segments[missing];
-                // The same missing key read twice in one expression is one mistake.
-                if reported.iter().any(|(a, n)| *a == at && n == name) {
-                    continue;
-                }
-                reported.push((at.clone(), name.clone()));
-                let span = text_span(
-                    file,
-                    &site.text.text,
-                    site.text.style,
-                    site.span,
-                    range.clone(),
-                );
-                let field = format!("`{}`", site.field);
-                let reader = Reader {
-                    entry: input_name,
-                    what: "rows",
-                    field: &field,
-                    top: fields,
-                };
-                let miss = Miss {
-                    at,
-                    name: name.clone(),
-                    keys,
-                };
-                out.push(unknown_field(input, &reader, span, &miss));
-            }
+            let miss = Miss {
+                at,
+                name: name.clone(),
+                keys,
+            };
+            out.push(unknown_field(input, &reader, span, &miss));
         }
     }
 }
@@ -126,18 +187,18 @@ fn check_expressions(
 /// `unknown-function` at each call in `body`'s expressions of a function the language lacks.
 fn check_calls(body: &Body, file: &str, out: &mut Collector) {
     for site in expressions::sites(body) {
-        let Ok(refs) = expressions::compile(&site.text.text) else {
-            continue;
-        };
-        for call in &refs.calls {
-            if !is_function(&call.name) {
-                out.push(unknown_function(
-                    &site,
-                    file,
-                    &call.name,
-                    call.range.clone(),
-                ));
-            }
+        check_site_calls(&site, file, out);
+    }
+}
+
+/// `unknown-function` at each call in one expression of a function the language lacks.
+fn check_site_calls(site: &ExpressionSite<'_>, file: &str, out: &mut Collector) {
+    let Ok(refs) = expressions::compile(&site.text.text) else {
+        return;
+    };
+    for call in &refs.calls {
+        if !is_function(&call.name) {
+            out.push(unknown_function(site, file, &call.name, call.range.clone()));
         }
     }
 }
@@ -208,7 +269,7 @@ pub(crate) fn unknown_field(
         format!("`{at}` in the {what} of {entry}")
     };
     let listed = list_keys(keys);
-    let have = if what != "response" && at.is_empty() {
+    let have = if matches!(what, "rows" | "items") && at.is_empty() {
         "have"
     } else {
         "has"
@@ -275,7 +336,7 @@ fn unknown_function(
     name: &str,
     range: Range<usize>,
 ) -> Diagnostic {
-    let span = text_span(file, &site.text.text, site.text.style, site.span, range);
+    let span = site.span_of(file, range);
     let help = match KNOWN_ELSEWHERE.iter().find(|(other, _)| *other == name) {
         Some((_, instead)) => format!("expressions are CEL: write {instead}"),
         None => match did_you_mean(name, CEL_FUNCTIONS.iter().copied()).first() {

@@ -21,6 +21,29 @@ pub(crate) struct ExprRefs {
     pub calls: Vec<Call>,
     /// The kind of the value it gives, where evident (a literal, a comparison, a bare path).
     pub result: ResultKind,
+    /// Each operator applied to an operand whose kind is evident (a literal, a bare path, an
+    /// operator's result), for the type checks of `data_types`.
+    pub operations: Vec<Operation>,
+}
+
+/// An operator (`>`, `+`, unary `-`, `!`, `&&`, …) and what it is applied to.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Operation {
+    /// The operator as written (`>`, `-`, `&&`; `-` with one operand is the negation).
+    pub operator: &'static str,
+    /// Where the operator is written.
+    pub range: Range<usize>,
+    /// Its operands, left to right.
+    pub operands: Vec<Operand>,
+}
+
+/// One operand of an operator.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Operand {
+    /// Its kind where evident: a literal's or an operator's, or the row's at a bare path.
+    pub kind: ResultKind,
+    /// How it is written, when it is a literal or a bare path (for messages).
+    pub written: Option<String>,
 }
 
 /// A name and the keys selected after it: `status.phase` is `[status, phase]`.
@@ -103,6 +126,22 @@ pub(crate) fn refs(program: &cel::Program, text: &str) -> ExprRefs {
                 None => stack.push(&select.operand),
             },
             Expr::Call(call) => {
+                if let Some(operator) = operator_symbol(&call.func_name)
+                    && call.target.is_none()
+                {
+                    out.operations.push(Operation {
+                        operator,
+                        range: range(node.id),
+                        operands: call
+                            .args
+                            .iter()
+                            .map(|arg| Operand {
+                                kind: result_kind(arg),
+                                written: written(text, arg, &range),
+                            })
+                            .collect(),
+                    });
+                }
                 if is_named_function(&call.func_name) {
                     out.calls.push(Call {
                         name: call.func_name.clone(),
@@ -140,6 +179,19 @@ pub(crate) fn refs(program: &cel::Program, text: &str) -> ExprRefs {
     // read elsewhere in the same expression.
     out.fields
         .retain(|path| !bound.contains(path.segments[0].0.as_str()));
+    for operation in &mut out.operations {
+        for operand in &mut operation.operands {
+            if let ResultKind::Path(path) = &operand.kind
+                && path
+                    .first()
+                    .is_some_and(|first| bound.contains(first.as_str()))
+            {
+                operand.kind = ResultKind::Unknown;
+            }
+        }
+    }
+    out.operations
+        .sort_by_key(|operation| operation.range.start);
     out.calls.sort_by_key(|call| call.range.start);
     out.fields
         .sort_by_key(|path| path.segments.first().map_or(0, |(_, range)| range.start));
@@ -186,6 +238,42 @@ fn is_named_function(name: &str) -> bool {
         .is_some_and(|first| first.is_ascii_alphabetic())
 }
 
+/// The symbol of an operator the type checks judge, from its name in the parser's tree.
+fn operator_symbol(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "_<_" => "<",
+        "_<=_" => "<=",
+        "_>_" => ">",
+        "_>=_" => ">=",
+        "_==_" => "==",
+        "_!=_" => "!=",
+        "_+_" => "+",
+        "_-_" | "-_" => "-",
+        "_*_" => "*",
+        "_/_" => "/",
+        "_%_" => "%",
+        "!_" => "!",
+        "_&&_" => "&&",
+        "_||_" => "||",
+        _ => return None,
+    })
+}
+
+/// How an operand is written, when it is a literal (its text) or a bare path (`status.phase`).
+fn written(text: &str, node: &IdedExpr, range: &dyn Fn(u64) -> Range<usize>) -> Option<String> {
+    match &node.expr {
+        Expr::Literal(_) => text.get(range(node.id)).map(str::to_owned),
+        Expr::Ident(_) | Expr::Select(_) => path_of(node).map(|segments| {
+            segments
+                .iter()
+                .map(|(name, _)| *name)
+                .collect::<Vec<_>>()
+                .join(".")
+        }),
+        _ => None,
+    }
+}
+
 /// The range of the function's name inside the call's range (the parser places a call at its
 /// opening parenthesis or its dot).
 fn name_range(text: &str, call: Range<usize>, name: &str) -> Range<usize> {
@@ -206,6 +294,8 @@ fn result_kind(node: &IdedExpr) -> ResultKind {
             LiteralValue::Double(_) | LiteralValue::Int(_) | LiteralValue::UInt(_) => Shape::Number,
             LiteralValue::Null => Shape::Null,
         }),
+        // `has(a.b)` tests a key: a boolean.
+        Expr::Select(select) if select.test => ResultKind::Kind(Shape::Bool),
         Expr::Ident(_) | Expr::Select(_) => match path_of(node) {
             Some(segments) => ResultKind::Path(
                 segments

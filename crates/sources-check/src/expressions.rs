@@ -24,6 +24,13 @@ pub struct ExpressionSite<'a> {
     pub span: Span,
 }
 
+impl ExpressionSite<'_> {
+    /// The span in the file of `range`, a byte range inside the expression's text.
+    pub fn span_of(&self, file: &str, range: Range<usize>) -> Span {
+        text_span(file, &self.text.text, self.text.style, self.span, range)
+    }
+}
+
 /// The expressions of one body (an entry or a pipe stage); `window.growing.while` is not
 /// among them (it reads another entry's value, see `growing`).
 pub fn sites(body: &Body) -> Vec<ExpressionSite<'_>> {
@@ -102,13 +109,7 @@ pub(crate) fn check_expressions(config: &Config, file: &str, out: &mut Collector
                 let Err(error) = compile(&site.text.text) else {
                     continue;
                 };
-                let span = text_span(
-                    file,
-                    &site.text.text,
-                    site.text.style,
-                    site.span,
-                    error.range.clone(),
-                );
+                let span = site.span_of(file, error.range.clone());
                 out.push(
                     Diagnostic::new(
                         Rule::Expression,

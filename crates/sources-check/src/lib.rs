@@ -11,6 +11,7 @@ mod anchored;
 mod bindings;
 mod data_paths;
 mod data_refs;
+mod data_types;
 mod demo_shapes;
 mod drivers;
 mod expression_refs;

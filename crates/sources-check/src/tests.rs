@@ -345,3 +345,83 @@ fn an_unknown_cursor_column_gets_a_suggestion_and_a_fix_on_the_name() {
         ("Idnet", "Ident")
     );
 }
+
+/// Samples of every entry of `text`, each the shape of `values[name]`, with the fingerprints
+/// of the entries as written.
+fn sampled(text: &str, values: &[(&str, serde_json::Value)]) -> crate::shapes::ShapeInputs {
+    let config = analyze(text, Syntax::Yaml).config;
+    let mut inputs = crate::shapes::ShapeInputs::default();
+    for (name, value) in values {
+        let source = &config.entries[config.position(name).expect("an entry")];
+        inputs.samples.insert(
+            (*name).to_owned(),
+            crate::shapes::Sample {
+                shape: crate::shape::Shape::of_json(value),
+                recorded: "2026-11-26T10:00:00Z".to_owned(),
+                fingerprint: crate::shapes::fingerprint(text, source),
+            },
+        );
+    }
+    inputs
+}
+
+#[test]
+fn a_sample_makes_growing_and_window_mapping_misses_warnings_and_types_unjudged() {
+    let text = r#"data:
+  sources:
+    job:
+      type: http
+      url: https://ci.example.com/job
+    events:
+      type: http
+      url: https://ci.example.com/events
+      root: items
+      window:
+        offset_param: offset
+        limit_param: limit
+        sort_param: sort
+        sorts: {Time: craeted}
+        filters: {Host: host__icontains}
+        growing: {source: job, while: "statuss == 'running' && !state"}
+"#;
+    let before = analyze(text, Syntax::Yaml).diagnostics;
+    assert!(
+        !codes(&before).contains(&"unknown-data-field"),
+        "nothing is known without samples: {before:?}"
+    );
+    let inputs = sampled(
+        text,
+        &[
+            (
+                "job",
+                serde_json::json!({"status": "running", "state": "x"}),
+            ),
+            ("events", serde_json::json!([{"created": "t", "host": "a"}])),
+        ],
+    );
+    let after = crate::analyze_with(text, Syntax::Yaml, &inputs).diagnostics;
+    let found: Vec<(&str, sources_diagnostics::Severity, &str)> = after
+        .iter()
+        .filter(|d| d.rule == Rule::UnknownDataField || d.rule == Rule::OperandType)
+        .map(|d| (d.rule.code(), d.severity, d.message.as_str()))
+        .collect();
+    use sources_diagnostics::Severity::Warning;
+    assert_eq!(
+        found,
+        [
+            (
+                "unknown-data-field",
+                Warning,
+                "`window.sorts.Time` reads `craeted`, but the items of `events` have no such key (keys: `created`, `host`)"
+            ),
+            (
+                "unknown-data-field",
+                Warning,
+                "`growing.while` reads `statuss`, but the value of `job` has no such key (keys: `state`, `status`)"
+            ),
+        ],
+        "`!state` over a sampled string is not judged: {after:?}"
+    );
+    let help = after[0].help.as_deref().unwrap_or("");
+    assert!(help.starts_with("did you mean `created`?"), "{help}");
+}

@@ -910,10 +910,11 @@ declare_rules! {
     /// **Fix:** correct the expression at the reported position (`health == "Healthy"`).
     Expression => "expression", Error, "A CEL expression that does not compile.";
     /// Finds a reference into an entry's data that names a key the data does not have: a name in an
-    /// expression (`where`, `keep`, `compute`, `by`, a join's `on`), a table column's `value` (of a
-    /// list of paths, when none can lead anywhere), a tree's `label`, `children` or `group_by`, a
-    /// list's `item`, `mark_key` and `row_key`, and a leaf's `root`, `paginate.next_path`,
-    /// `window.total_path` and `window.cursor`.
+    /// expression (`where`, `keep`, `compute`, `by`, a join's `on`, a growing window's `while` over
+    /// its `source`'s value), a table column's `value` (of a list of paths, when none can lead
+    /// anywhere), a tree's `label`, `children` or `group_by`, a list's `item`, `mark_key` and
+    /// `row_key`, a leaf's `root`, `paginate.next_path`, `window.total_path` and `window.cursor`, and
+    /// the fields an `http` window's `sorts` and `filters` send.
     ///
     /// **Why:** a missing key is not an error at run time: the expression reads null and filters out
     /// every row, the column shows nothing, and the dashboard gives no hint why. The checker knows
@@ -973,6 +974,34 @@ declare_rules! {
     /// **Fix:** use CEL's function (`name.matches('(?i)^web$')`, `size(items)`,
     /// `name.endsWith(".biz")`); the help names it for the usual ones.
     UnknownFunction => "unknown-function", Error, "A call of a function the expression language does not have.";
+    /// Finds an operator applied to a value whose type it cannot take, where the data's shape is
+    /// exact (`static` data, the demo backend, the keys an operator writes): an ordering (`<`, `>`,
+    /// …) between a string and a number, arithmetic or a negation (`-status`) on a string or a
+    /// boolean, `!` or `&&`/`||` on something other than a boolean, and an equality (`==`, `!=`)
+    /// between values of different kinds, which is never true.
+    ///
+    /// **Why:** CEL does not convert between types. `name > 3` with `name` a string fails on every
+    /// row, so a filter keeps nothing and `try` reports an error for each row; `rev == "3"` with
+    /// `rev` a number compiles and runs but is false for every row. A shape recorded in a sample is
+    /// not trusted for this: a field may hold other kinds in rows the sample did not have.
+    ///
+    /// **Example** (fails: `rev` is a number in these rows, `"3"` a string):
+    ///
+    /// ```yaml lint=operand-type
+    /// data:
+    ///   sources:
+    ///     apps:
+    ///       type: static
+    ///       data: [{name: web, rev: 3}]
+    ///     third:
+    ///       type: filter
+    ///       from: apps
+    ///       where: rev == "3"
+    /// ```
+    ///
+    /// **Fix:** compare values of one kind (`rev == 3`), or convert one side (`string(rev) == "3"`,
+    /// `int(count) > 3` when a string holds digits).
+    OperandType => "operand-type", Error, "An operator applied to a value whose type it cannot take.";
     /// Finds a `${window.*}` token where no window resolves it: outside a windowed exec `command` or an
     /// anchored http `body`, `older` or `newer`, or on a source without `window`.
     ///

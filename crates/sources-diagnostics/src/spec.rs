@@ -36,6 +36,9 @@ impl Rule {
             Rule::UnknownFunction => {
                 "[CEL expressions](docs/reference.md#cel-expressions): the functions of the expression language"
             }
+            Rule::OperandType => {
+                "[CEL expressions](docs/reference.md#cel-expressions): operators and the types they take; [shapes](docs/reference.md#shapes-and-samples)"
+            }
             Rule::UnknownSource => {
                 "[operators](docs/reference.md#operators) name their inputs; [merge](docs/reference.md#merge) `sources`/`children`; [growing](docs/reference.md#growing) `source`"
             }
