@@ -1,10 +1,12 @@
-//! `sources explain CODE`: prints a rule's declaration — code, severity, summary, explanation.
+//! `sources explain CODE`: prints a rule's declaration — code, severity, summary, explanation —
+//! as Markdown, laid out for the terminal when standard output is one (`markdown`).
 
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 
 use sources_diagnostics::{Rule, did_you_mean};
 
 use crate::Outcome;
+use crate::markdown::{self, Look};
 
 /// Arguments of `sources explain`.
 #[derive(Debug, clap::Args)]
@@ -12,6 +14,11 @@ pub struct Args {
     /// The rule code, as printed in brackets by `sources lint` (`unknown-field`), an entry kind
     /// (`http`), or a field path (`http.paginate.next_path`).
     pub code: String,
+    /// Never colour the text. Without it, on a terminal the Markdown is laid out (wrapped to the
+    /// width, tables drawn, code highlighted) and coloured unless `NO_COLOR` is set; piped, it is
+    /// printed as it is written, unless `FORCE_COLOR` or `CLICOLOR_FORCE` is set (not `0`).
+    #[arg(long)]
+    pub no_color: bool,
 }
 
 /// Why `sources explain` could not print an explanation (exit code 2).
@@ -55,31 +62,54 @@ pub fn explanation(rule: Rule) -> String {
     rule.explanation_markdown()
 }
 
-/// Runs `sources explain`: a rule by code, else an entry kind or field path (`http.paginate`).
-pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
-    let rule = match find_rule(&args.code) {
+/// The Markdown `sources explain` prints for `code`: a rule by code, else an entry kind or field
+/// path (`http.paginate`).
+pub fn text(code: &str) -> Result<String, Error> {
+    let rule = match find_rule(code) {
         Ok(rule) => rule,
-        Err(error) => match crate::explain_field::explain(&args.code) {
-            Some(text) => {
-                write!(out, "{text}")?;
-                return Ok(Outcome::Success);
-            }
-            None if args.code.contains('.') => {
+        Err(error) => match crate::explain_field::explain(code) {
+            Some(text) => return Ok(text),
+            None if code.contains('.') => {
                 return Err(Error::UnknownField(crate::explain_field::unknown_message(
-                    &args.code,
+                    code,
                 )));
             }
             None => return Err(error),
         },
     };
-    writeln!(
-        out,
-        "{} ({})\n",
+    Ok(format!(
+        "{} ({})\n\n{}\n\n{}\n",
         rule.code(),
-        rule.default_severity().as_str()
-    )?;
-    writeln!(out, "{}\n", rule.summary())?;
-    writeln!(out, "{}", explanation(rule))?;
+        rule.default_severity().as_str(),
+        rule.summary(),
+        explanation(rule)
+    ))
+}
+
+/// How a terminal shows the text: laid out when standard output is a terminal or colour is forced,
+/// coloured as `sources lint` colours; `None` to print the Markdown as it is.
+pub fn look(no_color: bool) -> Option<Look> {
+    let to_terminal = io::stdout().is_terminal();
+    let color = crate::lint::color(no_color, to_terminal);
+    let width = std::env::var("COLUMNS")
+        .ok()
+        .and_then(|columns| columns.parse().ok())
+        .or_else(|| {
+            let (_, columns) = console::Term::stdout().size_checked()?;
+            Some(usize::from(columns))
+        })
+        .filter(|&columns: &usize| columns >= 20)
+        .unwrap_or(100);
+    (to_terminal || color).then_some(Look { width, color })
+}
+
+/// Runs `sources explain`.
+pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
+    let text = text(&args.code)?;
+    match look(args.no_color) {
+        Some(look) => write!(out, "{}", markdown::render(&text, look))?,
+        None => write!(out, "{text}")?,
+    }
     Ok(Outcome::Success)
 }
 
@@ -90,13 +120,7 @@ mod tests {
     #[test]
     fn prints_the_declaration() {
         let mut out = Vec::new();
-        run(
-            &Args {
-                code: "unknown-field".into(),
-            },
-            &mut out,
-        )
-        .expect("known rule");
+        write!(out, "{}", text("unknown-field").expect("known rule")).expect("write");
         let text = String::from_utf8(out).expect("utf-8");
         assert!(
             text.starts_with(

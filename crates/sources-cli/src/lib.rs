@@ -20,6 +20,7 @@ pub mod inputs;
 pub mod lint;
 pub mod list;
 pub mod lsp;
+pub mod markdown;
 pub mod parallel;
 pub mod record;
 pub mod render;
