@@ -509,6 +509,30 @@ mod tests {
     }
 
     #[test]
+    fn the_documents_render_at_any_width_with_prose_within_it() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        for document in ["README.md", "docs/reference.md", "docs/rules.md"] {
+            let text = std::fs::read_to_string(root.join(document)).expect("the document");
+            for width in [20, 47, 80, 133] {
+                for color in [false, true] {
+                    let shown = render(&text, Look { width, color });
+                    assert!(shown.ends_with('\n'), "{document}");
+                    if !color {
+                        // Prose is wrapped; only code lines, long words and tables may be wider.
+                        let wide = shown.lines().filter(|line| {
+                            line.chars().count() > width
+                                && !line.starts_with(' ')
+                                && line.contains(' ')
+                                && !line.contains(['│', '┆', '─', '┌', '└', '╞', '├'])
+                        });
+                        assert_eq!(wide.count(), 0, "{document} at {width}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
     fn toml_keys_headers_and_comments_are_coloured() {
         assert_eq!(highlight("[rules]", "toml"), format!("{KEY}[rules]{RESET}"));
         assert_eq!(
