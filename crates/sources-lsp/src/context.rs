@@ -338,17 +338,17 @@ fn toml_header(line: &str) -> Option<Vec<String>> {
     toml_header_spans(line).map(|keys| keys.into_iter().map(|(key, _)| key).collect())
 }
 
-/// Where an entry's name is written in the TOML table headers under `data.sources` (a table
+/// Where a name of the map at `parent` is written in the TOML table headers below it: an entry of
+/// `data.sources`, a component of `tui.components` or a screen of `tui.screens` (a table
 /// `[data.sources.NAME]` and its sub-tables `[data.sources.NAME.window]` each repeat it).
-pub(crate) fn toml_entry_headers(text: &str, name: &str) -> Vec<Span> {
+pub(crate) fn toml_headers_naming(text: &str, parent: [&str; 2], name: &str) -> Vec<Span> {
     let mut found = Vec::new();
     let mut line_start = 0;
     for line in text.split('\n') {
         if let Some(keys) = toml_header_spans(line)
-            && let [(data, _), (sources, _), (entry, range), ..] = keys.as_slice()
-            && data == "data"
-            && sources == "sources"
-            && entry == name
+            && let [(first, _), (second, _), (named, range), ..] = keys.as_slice()
+            && [first.as_str(), second.as_str()] == parent
+            && named == name
         {
             found.push(Span::new(line_start + range.start, line_start + range.end));
         }
@@ -548,7 +548,7 @@ mod tests {
         assert!(matches!(found.slot, Slot::Value { ref key, .. } if key == "anchor"));
         let headers =
             "[data.sources.apps]\n[[ data.sources.\"apps\".pipe ]]\n[data.sources.other]\n";
-        let spans = toml_entry_headers(headers, "apps");
+        let spans = toml_headers_naming(headers, ["data", "sources"], "apps");
         let names: Vec<&str> = spans.iter().map(|span| &headers[span.range()]).collect();
         assert_eq!(names, ["apps", "apps"]);
         assert_eq!(

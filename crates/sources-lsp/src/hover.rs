@@ -1,5 +1,7 @@
 //! Hover: what the thing under the cursor means. A source name shows the entry's kind, cadence,
-//! parameters and the shape of its data where known (and where from); `${params.X}` its declaration; a field key its documentation (the model's doc
+//! parameters and the shape of its data where known (and where from); `${params.X}` its
+//! declaration; a component name its kind and entry; a screen name what it places and who pushes
+//! it; a field key its documentation (the model's doc
 //! comments); a `type` value the kind's summary; a diagnostic its rule's explanation.
 
 use sources_check::shapes::{Certainty, Shaped, Shapes};
@@ -69,7 +71,56 @@ fn symbol(config: &Config, shapes: &Shapes, text: &str, symbol: &Symbol) -> Stri
                 ),
             }
         }
+        Symbol::Component(name) => component(config, name),
+        Symbol::Screen(name) => screen(config, name),
     }
+}
+
+/// A component: its kind and the entry it shows.
+fn component(config: &Config, name: &str) -> String {
+    let Some(found) = config
+        .components
+        .iter()
+        .find(|component| component.name() == Some(name))
+    else {
+        return format!("**`{name}`** — no component of `tui.components` has this name");
+    };
+    let mut out = format!("**`{name}`** — {}", found.describe());
+    if let Some(source) = &found.source {
+        out.push_str(&format!(", showing `{}`", source.value));
+    }
+    if let Some(driver) = found.on_cursor.as_ref().and_then(|on| on.source.as_ref()) {
+        out.push_str(&format!(", following the cursor of `{}`", driver.value));
+    }
+    out
+}
+
+/// A screen: the components it places and the bindings that push it.
+fn screen(config: &Config, name: &str) -> String {
+    let dashboard = &config.dashboard;
+    let Some(found) = dashboard.screen(name) else {
+        return format!("**`{name}`** — no screen of `tui.screens` has this name");
+    };
+    let placed: Vec<String> = found
+        .placed
+        .iter()
+        .map(|placed| format!("`{}`", placed.value))
+        .collect();
+    let pushed_from: Vec<String> = dashboard
+        .pushes()
+        .filter(|push| push.target.value == name)
+        .map(|push| push.on.describe())
+        .collect();
+    let mut out = format!("**`{name}`** — screen");
+    if !placed.is_empty() {
+        out.push_str(&format!(" placing {}", placed.join(", ")));
+    }
+    if pushed_from.is_empty() {
+        out.push_str("; shown without a push");
+    } else {
+        out.push_str(&format!("; pushed from {}", pushed_from.join(", ")));
+    }
+    out
 }
 
 /// What an entry's data looks like and where that is known from.

@@ -1,10 +1,12 @@
 //! The names the server navigates: source names (declared as `data.sources` keys, referenced by
-//! every reference field and component `source`) and parameters (declared under `parameters`,
-//! referenced as `${params.X}` and by join `on` keys). Which one is under the cursor, and where
-//! all of its occurrences are.
+//! every reference field and component `source`), parameters (declared under `parameters`,
+//! referenced as `${params.X}` and by join `on` keys), components (declared in `tui.components`,
+//! named by `on_cursor.source`, an action binding's `from` and a layout's `component:`) and
+//! screens (declared in `tui.screens`, named by `push` and `tui.initial`). Which one is under the
+//! cursor, and where all of its occurrences are.
 
 use sources_config::template::{Template, TokenKind};
-use sources_config::{Body, Config, Source, name_span};
+use sources_config::{Body, Config, Source, Spanned, name_span};
 use sources_syntax::{Span, Syntax};
 
 use crate::context;
@@ -21,13 +23,20 @@ pub(crate) enum Symbol {
         /// The parameter's name.
         name: String,
     },
+    /// A component of `tui.components`.
+    Component(String),
+    /// A screen of `tui.screens`.
+    Screen(String),
 }
 
 impl Symbol {
     /// The name itself.
     pub(crate) fn name(&self) -> &str {
         match self {
-            Symbol::Source(name) | Symbol::Param { name, .. } => name,
+            Symbol::Source(name)
+            | Symbol::Param { name, .. }
+            | Symbol::Component(name)
+            | Symbol::Screen(name) => name,
         }
     }
 }
@@ -145,6 +154,65 @@ fn expression_params(written: &str, base: usize) -> Vec<(&str, Span)> {
         .collect()
 }
 
+/// Where component names are used: each `on_cursor.source`, action binding `from` and layout
+/// `component:`.
+fn component_uses(config: &Config) -> impl Iterator<Item = &Spanned<String>> {
+    let drivers = config
+        .components
+        .iter()
+        .filter_map(|component| component.on_cursor.as_ref()?.source.as_ref());
+    let screens = config.dashboard.screens.iter().flat_map(|screen| {
+        screen
+            .actions
+            .iter()
+            .filter_map(|binding| binding.from.as_ref())
+            .chain(&screen.placed)
+    });
+    drivers.chain(screens)
+}
+
+/// Where screen names are used: each `push` (on a binding or a registry action) and
+/// `tui.initial`.
+fn screen_uses(config: &Config) -> impl Iterator<Item = &Spanned<String>> {
+    let dashboard = &config.dashboard;
+    let bindings = dashboard
+        .screens
+        .iter()
+        .flat_map(|screen| &screen.actions)
+        .filter_map(|binding| binding.push.as_ref());
+    let registry = dashboard
+        .actions
+        .iter()
+        .filter_map(|action| action.push.as_ref());
+    bindings.chain(registry).chain(&dashboard.initial)
+}
+
+/// The dashboard name (component or screen) under the cursor, declared or used.
+fn dashboard_symbol_at(config: &Config, offset: usize) -> Option<(Symbol, Span)> {
+    let component_names = config
+        .components
+        .iter()
+        .filter_map(|component| component.name.as_ref());
+    let components = component_names
+        .map(|name| (name, true))
+        .chain(component_uses(config).map(|name| (name, false)))
+        .map(|(name, declared)| (name, declared, Symbol::Component as fn(String) -> Symbol));
+    let screen_names = config
+        .dashboard
+        .screens
+        .iter()
+        .filter_map(|screen| screen.name.as_ref());
+    let screens = screen_names
+        .map(|name| (name, true))
+        .chain(screen_uses(config).map(|name| (name, false)))
+        .map(|(name, declared)| (name, declared, Symbol::Screen as fn(String) -> Symbol));
+    let (name, declared, symbol) = components
+        .chain(screens)
+        .find(|(name, _, _)| name.span.contains(offset))?;
+    let span = occurrence(name.span, &name.value, declared).span;
+    Some((symbol(name.value.clone()), span))
+}
+
 /// The name under the cursor, and the span of the name there.
 pub(crate) fn symbol_at(config: &Config, text: &str, offset: usize) -> Option<(Symbol, Span)> {
     if let Some((token, span)) = context::template_around(text, offset)
@@ -225,7 +293,7 @@ pub(crate) fn symbol_at(config: &Config, text: &str, offset: usize) -> Option<(S
             return Some((Symbol::Source(source.value.clone()), span));
         }
     }
-    None
+    dashboard_symbol_at(config, offset)
 }
 
 /// Where the symbol is declared.
@@ -240,6 +308,16 @@ pub(crate) fn declaration(config: &Config, symbol: &Symbol) -> Option<Occurrence
                 .find(|(declared, _)| declared == name)
                 .map(|(_, span)| occurrence(span, name, true))
         }
+        Symbol::Component(name) => config
+            .components
+            .iter()
+            .find_map(|component| component.name.as_ref().filter(|own| &own.value == name))
+            .map(|own| occurrence(own.span, name, true)),
+        Symbol::Screen(name) => config
+            .dashboard
+            .screen(name)
+            .and_then(|screen| screen.name.as_ref())
+            .map(|own| occurrence(own.span, name, true)),
     }
 }
 
@@ -258,17 +336,7 @@ pub(crate) fn occurrences(
                     found.push(occurrence(reference.name.span, name, false));
                 }
             }
-            if syntax == Syntax::Toml {
-                for span in context::toml_entry_headers(text, name) {
-                    if !found.iter().any(|occurrence| occurrence.span == span) {
-                        found.push(Occurrence {
-                            span,
-                            editable: true,
-                            declaration: false,
-                        });
-                    }
-                }
-            }
+            toml_headers(&mut found, text, syntax, ["data", "sources"], name);
             for source in config
                 .components
                 .iter()
@@ -297,9 +365,43 @@ pub(crate) fn occurrences(
                 }
             }
         }
+        Symbol::Component(name) => {
+            for used in component_uses(config).filter(|used| &used.value == name) {
+                found.push(occurrence(used.span, name, false));
+            }
+            toml_headers(&mut found, text, syntax, ["tui", "components"], name);
+        }
+        Symbol::Screen(name) => {
+            for used in screen_uses(config).filter(|used| &used.value == name) {
+                found.push(occurrence(used.span, name, false));
+            }
+            toml_headers(&mut found, text, syntax, ["tui", "screens"], name);
+        }
     }
     found.sort_by_key(|occurrence| (!occurrence.declaration, occurrence.span.start()));
     found
+}
+
+/// In TOML, the table headers below `parent` that repeat `name`, beside the occurrences found.
+fn toml_headers(
+    found: &mut Vec<Occurrence>,
+    text: &str,
+    syntax: Syntax,
+    parent: [&str; 2],
+    name: &str,
+) {
+    if syntax != Syntax::Toml {
+        return;
+    }
+    for span in context::toml_headers_naming(text, parent, name) {
+        if !found.iter().any(|occurrence| occurrence.span == span) {
+            found.push(Occurrence {
+                span,
+                editable: true,
+                declaration: false,
+            });
+        }
+    }
 }
 
 /// Whether a new name is already taken where the symbol lives.
@@ -309,5 +411,10 @@ pub(crate) fn is_taken(config: &Config, symbol: &Symbol, new_name: &str) -> bool
         Symbol::Param { source, .. } => config
             .get(source)
             .is_some_and(|entry| declared_params(entry).any(|(declared, _)| declared == new_name)),
+        Symbol::Component(_) => config
+            .components
+            .iter()
+            .any(|component| component.name() == Some(new_name)),
+        Symbol::Screen(_) => config.dashboard.screen(new_name).is_some(),
     }
 }

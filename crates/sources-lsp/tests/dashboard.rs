@@ -1,9 +1,12 @@
 //! The dashboard's side of a document in the editor, through the protocol: completion of the
-//! driving table's column titles after `${cursor.` and `${selection.`.
+//! driving table's column titles after `${cursor.` and `${selection.`; definition, references
+//! and rename of component and screen names; hover on a screen name.
 
 mod support;
 
-use support::complete_at;
+use serde_json::{Value, json};
+use support::{TestClient, apply_edits, complete_at, offset_of, uri, utf16_position};
+use tower_lsp_server::ls_types::Position;
 
 const CONFIG: &str = "\
 tui:
@@ -97,4 +100,177 @@ async fn a_title_with_spaces_is_completed_whole_over_what_is_typed() {
 async fn a_driver_that_is_not_a_component_offers_nothing() {
     let labels = labels_at(&fixture("nothing", "${cursor.$0}", "${selection}")).await;
     assert!(labels.is_empty(), "{labels:?}");
+}
+
+/// The document of the navigation tests, with its `$0` cursor before `needle`'s `at`th byte.
+fn navigation(needle: &str, at: usize) -> (String, Position) {
+    let text = fixture("deployments", "${cursor.Name}", "${selection.Name}");
+    let offset = offset_of(&text, needle) + at;
+    let position = utf16_position(&text, offset);
+    (text, position)
+}
+
+async fn opened(text: &str) -> TestClient {
+    let mut client = TestClient::utf16().await;
+    client.open("f.yaml", "yaml", text).await;
+    client.diagnostics("f.yaml").await;
+    client
+}
+
+/// The text under a returned range (one line).
+fn under(text: &str, range: &Value) -> String {
+    let line = range["start"]["line"].as_u64().expect("a line") as usize;
+    let start = range["start"]["character"].as_u64().expect("a start") as usize;
+    let end = range["end"]["character"].as_u64().expect("an end") as usize;
+    let line = text.lines().nth(line).expect("the line");
+    line[start..end].to_owned()
+}
+
+async fn definition(needle: &str, at: usize) -> (String, u64) {
+    let (text, position) = navigation(needle, at);
+    let mut client = opened(&text).await;
+    let found = client
+        .at("textDocument/definition", "f.yaml", position, json!({}))
+        .await
+        .expect("a definition");
+    let range = &found["range"];
+    (
+        under(&text, range),
+        range["start"]["line"].as_u64().expect("a line"),
+    )
+}
+
+#[tokio::test]
+async fn definition_goes_from_a_push_to_the_screen_and_from_a_driver_to_the_component() {
+    assert_eq!(definition("push: detail", 7).await, ("detail".into(), 30));
+    assert_eq!(
+        definition("source: deployments\n        bind", 9).await,
+        ("deployments".into(), 2)
+    );
+    assert_eq!(
+        definition("from: deployments", 7).await,
+        ("deployments".into(), 2)
+    );
+    assert_eq!(definition("initial: main", 10).await, ("main".into(), 19));
+}
+
+#[tokio::test]
+async fn references_of_a_component_are_every_driver_and_placement() {
+    let (text, position) = navigation("    deployments:\n      type", 5);
+    let mut client = opened(&text).await;
+    let found = client
+        .at(
+            "textDocument/references",
+            "f.yaml",
+            position,
+            json!({ "context": { "includeDeclaration": true } }),
+        )
+        .await
+        .expect("references");
+    let lines: Vec<u64> = found
+        .as_array()
+        .expect("a list")
+        .iter()
+        .map(|location| location["range"]["start"]["line"].as_u64().expect("a line"))
+        .collect();
+    assert_eq!(
+        lines,
+        [2, 15, 22, 27],
+        "declaration, on_cursor, layout, from"
+    );
+    for location in found.as_array().expect("a list") {
+        assert_eq!(under(&text, &location["range"]), "deployments");
+    }
+}
+
+async fn rename(needle: &str, at: usize, new_name: &str) -> Result<String, String> {
+    let (text, position) = navigation(needle, at);
+    let mut client = opened(&text).await;
+    let prepared = client
+        .at("textDocument/prepareRename", "f.yaml", position, json!({}))
+        .await
+        .map_err(|error| error.message.clone())?;
+    assert_eq!(under(&text, &prepared["range"]), prepared["placeholder"]);
+    let edit = client
+        .at(
+            "textDocument/rename",
+            "f.yaml",
+            position,
+            json!({ "newName": new_name }),
+        )
+        .await
+        .map_err(|error| error.message.clone())?;
+    let edits = edit["changes"][uri("f.yaml")]
+        .as_array()
+        .expect("edits of the document")
+        .clone();
+    Ok(apply_edits(&text, &edits))
+}
+
+#[tokio::test]
+async fn renaming_a_component_updates_its_declaration_and_every_use() {
+    let renamed = rename("from: deployments", 8, "releases")
+        .await
+        .expect("a rename");
+    assert!(
+        renamed.contains("    releases:\n      type: table"),
+        "{renamed}"
+    );
+    assert!(
+        renamed.contains("source: releases\n        bind"),
+        "{renamed}"
+    );
+    assert!(renamed.contains("- component: releases\n"), "{renamed}");
+    assert!(renamed.contains("from: releases\n"), "{renamed}");
+    assert!(
+        renamed.contains("deployments: {type: http"),
+        "the entry of the same name is another name: {renamed}"
+    );
+    assert_eq!(
+        renamed.matches("deployments").count(),
+        4,
+        "the entry, its url and the two components showing it: {renamed}"
+    );
+}
+
+#[tokio::test]
+async fn renaming_a_screen_updates_the_push_and_initial() {
+    let renamed = rename("    main:", 5, "home").await.expect("a rename");
+    assert!(renamed.contains("    home:\n      layout"), "{renamed}");
+    assert!(renamed.contains("initial: home\n"), "{renamed}");
+    let renamed = rename("push: detail", 8, "inspect")
+        .await
+        .expect("a rename");
+    assert!(renamed.contains("push: inspect\n"), "{renamed}");
+    assert!(renamed.contains("    inspect:\n      layout"), "{renamed}");
+    assert!(!renamed.contains("detail"), "{renamed}");
+}
+
+#[tokio::test]
+async fn a_rename_on_no_name_or_to_a_taken_name_is_refused_with_why() {
+    let refused = rename("key: enter", 2, "x").await.expect_err("not a name");
+    assert!(refused.starts_with("nothing to rename here"), "{refused}");
+    assert!(refused.contains("a component or a screen"), "{refused}");
+    let refused = rename("push: detail", 8, "main")
+        .await
+        .expect_err("a taken name");
+    assert_eq!(refused, "a screen named `main` already exists");
+    let refused = rename("    history:\n      type", 5, "tree")
+        .await
+        .expect_err("a taken name");
+    assert_eq!(refused, "a component named `tree` already exists");
+}
+
+#[tokio::test]
+async fn hover_on_a_screen_name_says_what_it_places_and_who_pushes_it() {
+    let (text, position) = navigation("push: detail", 8);
+    let mut client = opened(&text).await;
+    let hover = client
+        .at("textDocument/hover", "f.yaml", position, json!({}))
+        .await
+        .expect("a hover");
+    assert_eq!(
+        hover["contents"]["value"],
+        "**`detail`** — screen placing `history`; pushed from screen `main`"
+    );
 }

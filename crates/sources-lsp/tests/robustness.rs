@@ -189,8 +189,13 @@ async fn survive(name: &str, language: &str, original: &str, seed: u64) {
                 "textDocument/prepareRename",
             ] {
                 let answer = client.at(method, name, position, json!({})).await;
+                // prepareRename refuses a position on no name, saying why; nothing else may fail.
+                let refused = |error: &tower_lsp_server::jsonrpc::Error| {
+                    method == "textDocument/prepareRename"
+                        && error.message.starts_with("nothing to rename here")
+                };
                 assert!(
-                    answer.is_ok(),
+                    answer.as_ref().map_or_else(refused, |_| true),
                     "{method} at {offset} of {text:?}: {answer:?}"
                 );
             }

@@ -1,5 +1,5 @@
-//! Renaming a source or a parameter: where a rename may start, and the edits of one that is
-//! valid.
+//! Renaming a source, a parameter, a component or a screen: where a rename may start, and the
+//! edits of one that is valid.
 
 use std::collections::HashMap;
 
@@ -13,7 +13,8 @@ use crate::guard;
 use crate::names::{self, Symbol};
 use crate::position::Positions;
 
-/// Answers `textDocument/prepareRename`: the name under the cursor and its range.
+/// Answers `textDocument/prepareRename`: the name under the cursor and its range, or why there is
+/// nothing to rename there.
 pub(super) fn prepare_rename(
     server: &Server,
     at: TextDocumentPositionParams,
@@ -25,10 +26,12 @@ pub(super) fn prepare_rename(
         let analysis = &snapshot.current.analysis;
         let positions = Positions::new(&analysis.line_index, server.encoding());
         let offset = positions.offset(at.position);
-        let Some((symbol, span)) =
-            names::symbol_at(&analysis.config, snapshot.current.text(), offset)
-        else {
-            return Ok(None);
+        let found = analysis
+            .has_sources
+            .then(|| names::symbol_at(&analysis.config, snapshot.current.text(), offset))
+            .flatten();
+        let Some((symbol, span)) = found else {
+            return Err(Error::invalid_params(NOTHING_TO_RENAME));
         };
         Ok(Some(PrepareRenameResponse::RangeWithPlaceholder {
             range: positions.range(span),
@@ -36,6 +39,10 @@ pub(super) fn prepare_rename(
         }))
     })
 }
+
+/// Why a position cannot start a rename.
+const NOTHING_TO_RENAME: &str = "nothing to rename here: place the cursor on the name of a source, \
+a parameter, a component or a screen (where it is declared or used)";
 
 /// Answers `textDocument/rename`: the edits of every occurrence, or why the rename is refused.
 pub(super) fn rename(server: &Server, params: RenameParams) -> Result<Option<WorkspaceEdit>> {
@@ -58,6 +65,8 @@ pub(super) fn rename(server: &Server, params: RenameParams) -> Result<Option<Wor
             let what = match &symbol {
                 Symbol::Source(_) => "a source".to_owned(),
                 Symbol::Param { source, .. } => format!("a parameter of `{source}`"),
+                Symbol::Component(_) => "a component".to_owned(),
+                Symbol::Screen(_) => "a screen".to_owned(),
             };
             return Err(Error::invalid_params(format!(
                 "{what} named `{new_name}` already exists"
@@ -94,7 +103,7 @@ fn check_new_name(symbol: &Symbol, new_name: &str) -> Result<()> {
                     .chars()
                     .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
         }
-        Symbol::Source(_) => {
+        Symbol::Source(_) | Symbol::Component(_) | Symbol::Screen(_) => {
             !new_name.is_empty()
                 && !new_name.starts_with(['-', '?', '&', '*', '!', '|', '>', '%', '@', '`'])
                 && !new_name
