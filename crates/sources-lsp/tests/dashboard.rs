@@ -274,3 +274,57 @@ async fn hover_on_a_screen_name_says_what_it_places_and_who_pushes_it() {
         "**`detail`** — screen placing `history`; pushed from screen `main`"
     );
 }
+
+#[tokio::test]
+async fn renaming_a_component_in_toml_updates_the_headers_that_repeat_it() {
+    let text = "\
+[tui.components.apps]
+type = \"table\"
+source = \"apps\"
+[[tui.components.apps.columns]]
+title = \"Name\"
+value = \"name\"
+[tui.components.jobs]
+type = \"table\"
+source = \"jobs\"
+on_cursor = { source = \"apps\", bind = { id = \"${cursor.Name}\" } }
+[data.sources.apps]
+type = \"http\"
+url = \"https://api.example.com/apps\"
+[data.sources.jobs]
+type = \"http\"
+url = \"https://api.example.com/apps/${params.id}/jobs\"
+parameters.id = { required = true }
+";
+    let mut client = TestClient::utf16().await;
+    client.open("f.toml", "toml", text).await;
+    client.diagnostics("f.toml").await;
+    let position = utf16_position(text, offset_of(text, "source = \"apps\", bind") + 11);
+    let edit = client
+        .at(
+            "textDocument/rename",
+            "f.toml",
+            position,
+            json!({ "newName": "listing" }),
+        )
+        .await
+        .expect("a rename");
+    let edits = edit["changes"][uri("f.toml")]
+        .as_array()
+        .expect("edits")
+        .clone();
+    let renamed = apply_edits(text, &edits);
+    assert!(
+        renamed.starts_with("[tui.components.listing]\n"),
+        "{renamed}"
+    );
+    assert!(
+        renamed.contains("[[tui.components.listing.columns]]"),
+        "{renamed}"
+    );
+    assert!(
+        renamed.contains("{ source = \"listing\", bind"),
+        "{renamed}"
+    );
+    assert!(renamed.contains("[data.sources.apps]"), "{renamed}");
+}
