@@ -5,7 +5,7 @@
 mod support;
 
 use serde_json::{Value, json};
-use support::{TestClient, apply_edits, complete_at, offset_of, uri, utf16_position};
+use support::{TestClient, complete_at, offset_of, utf16_position};
 use tower_lsp_server::ls_types::Position;
 
 const CONFIG: &str = "\
@@ -158,18 +158,8 @@ async fn definition_goes_from_a_push_to_the_screen_and_from_a_driver_to_the_comp
 async fn references_of_a_component_are_every_driver_and_placement() {
     let (text, position) = navigation("    deployments:\n      type", 5);
     let mut client = opened(&text).await;
-    let found = client
-        .at(
-            "textDocument/references",
-            "f.yaml",
-            position,
-            json!({ "context": { "includeDeclaration": true } }),
-        )
-        .await
-        .expect("references");
+    let found = client.references("f.yaml", position).await;
     let lines: Vec<u64> = found
-        .as_array()
-        .expect("a list")
         .iter()
         .map(|location| location["range"]["start"]["line"].as_u64().expect("a line"))
         .collect();
@@ -178,7 +168,7 @@ async fn references_of_a_component_are_every_driver_and_placement() {
         [2, 15, 22, 27],
         "declaration, on_cursor, layout, from"
     );
-    for location in found.as_array().expect("a list") {
+    for location in &found {
         assert_eq!(under(&text, &location["range"]), "deployments");
     }
 }
@@ -191,20 +181,10 @@ async fn rename(needle: &str, at: usize, new_name: &str) -> Result<String, Strin
         .await
         .map_err(|error| error.message.clone())?;
     assert_eq!(under(&text, &prepared["range"]), prepared["placeholder"]);
-    let edit = client
-        .at(
-            "textDocument/rename",
-            "f.yaml",
-            position,
-            json!({ "newName": new_name }),
-        )
+    client
+        .rename("f.yaml", &text, position, new_name)
         .await
-        .map_err(|error| error.message.clone())?;
-    let edits = edit["changes"][uri("f.yaml")]
-        .as_array()
-        .expect("edits of the document")
-        .clone();
-    Ok(apply_edits(&text, &edits))
+        .map_err(|error| error.message.into())
 }
 
 #[tokio::test]
@@ -300,20 +280,10 @@ parameters.id = { required = true }
     client.open("f.toml", "toml", text).await;
     client.diagnostics("f.toml").await;
     let position = utf16_position(text, offset_of(text, "source = \"apps\", bind") + 11);
-    let edit = client
-        .at(
-            "textDocument/rename",
-            "f.toml",
-            position,
-            json!({ "newName": "listing" }),
-        )
+    let renamed = client
+        .rename("f.toml", text, position, "listing")
         .await
         .expect("a rename");
-    let edits = edit["changes"][uri("f.toml")]
-        .as_array()
-        .expect("edits")
-        .clone();
-    let renamed = apply_edits(text, &edits);
     assert!(
         renamed.starts_with("[tui.components.listing]\n"),
         "{renamed}"

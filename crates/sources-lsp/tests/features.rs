@@ -4,7 +4,7 @@
 mod support;
 
 use serde_json::{Value, json};
-use support::{TestClient, apply_edits, complete_at, cursor, offset_of, utf16_position};
+use support::{TestClient, complete_at, cursor, offset_of, utf16_position};
 
 const CONFIG: &str = "\
 data:
@@ -64,28 +64,6 @@ async fn open(fixture: &str) -> (TestClient, String, tower_lsp_server::ls_types:
 /// `CONFIG` with `$0` inserted before the `nth` occurrence of `needle`, shifted by `shift` bytes.
 /// Renames the symbol at `position` of `file` (whose text is `text`) to `new_name` and returns the
 /// text with the server's edits applied.
-async fn rename(
-    client: &mut TestClient,
-    file: &str,
-    text: &str,
-    position: tower_lsp_server::ls_types::Position,
-    new_name: &str,
-) -> String {
-    let edit = client
-        .at(
-            "textDocument/rename",
-            file,
-            position,
-            json!({ "newName": new_name }),
-        )
-        .await
-        .expect("an edit");
-    let edits = edit["changes"][support::uri(file)]
-        .as_array()
-        .expect("edits");
-    apply_edits(text, edits)
-}
-
 fn at(needle: &str, nth: usize, shift: usize) -> String {
     let offset = CONFIG
         .match_indices(needle)
@@ -387,19 +365,9 @@ async fn definition_jumps_from_references_and_tokens_to_declarations() {
 #[tokio::test]
 async fn references_find_every_use_of_a_source_and_a_parameter() {
     let (mut client, text, position) = open(&at("apps:", 0, 1)).await;
-    let found = client
-        .at(
-            "textDocument/references",
-            "f.yaml",
-            position,
-            json!({ "context": { "includeDeclaration": true } }),
-        )
-        .await
-        .expect("locations");
+    let found = client.references("f.yaml", position).await;
     let lines: Vec<u64> = found
-        .as_array()
-        .into_iter()
-        .flatten()
+        .iter()
         .filter_map(|l| l["range"]["start"]["line"].as_u64())
         .collect();
     let expected = [
@@ -442,7 +410,10 @@ async fn rename_updates_the_declaration_and_every_reference() {
         .await
         .expect("a range");
     assert_eq!(prepared["placeholder"], "listing");
-    let renamed = rename(&mut client, "f.yaml", &text, position, "rows").await;
+    let renamed = client
+        .rename("f.yaml", &text, position, "rows")
+        .await
+        .expect("an edit");
     assert!(
         renamed.contains("    rows:\n      type: static"),
         "{renamed}"
@@ -485,7 +456,10 @@ async fn rename_updates_the_declaration_and_every_reference() {
 #[tokio::test]
 async fn rename_of_a_parameter_updates_tokens_and_join_keys() {
     let (mut client, text, position) = open(&at("${params.id}", 0, 10)).await;
-    let renamed = rename(&mut client, "f.yaml", &text, position, "app_id").await;
+    let renamed = client
+        .rename("f.yaml", &text, position, "app_id")
+        .await
+        .expect("an edit");
     assert!(
         renamed.contains("apps/${params.app_id}?region=${params.app_id}"),
         "{renamed}"
@@ -663,7 +637,10 @@ from = \"ap$0ps\"
     let mut client = TestClient::utf16().await;
     client.open("f.toml", "toml", &text).await;
     let position = utf16_position(&text, offset);
-    let renamed = rename(&mut client, "f.toml", &text, position, "rows").await;
+    let renamed = client
+        .rename("f.toml", &text, position, "rows")
+        .await
+        .expect("an edit");
     assert!(renamed.contains("[data.sources.rows]\n"), "{renamed}");
     assert!(
         renamed.contains("[data.sources.rows.window]\n"),
@@ -700,7 +677,10 @@ data:
         location["range"]["start"],
         json!(utf16_position(&text, offset_of(&text, "wanted:")))
     );
-    let renamed = rename(&mut client, "f.yaml", &text, position, "choice").await;
+    let renamed = client
+        .rename("f.yaml", &text, position, "choice")
+        .await
+        .expect("an edit");
     assert!(
         renamed.contains("where: name == params.choice || params.choice == \"\""),
         "{renamed}"

@@ -262,6 +262,43 @@ impl TestClient {
         }
         self.request(method, params).await
     }
+
+    /// Renames the name at `position` of `name` (whose text is `text`): the text with the edits
+    /// applied, or the refusal.
+    pub async fn rename(
+        &mut self,
+        name: &str,
+        text: &str,
+        position: Position,
+        new_name: &str,
+    ) -> Result<String, Error> {
+        let edit = self
+            .at(
+                "textDocument/rename",
+                name,
+                position,
+                json!({ "newName": new_name }),
+            )
+            .await?;
+        let edits = edit["changes"][uri(name)]
+            .as_array()
+            .expect("edits of the document");
+        Ok(apply_edits(text, edits))
+    }
+
+    /// Every location of the name at `position` of `name`, its declaration included.
+    pub async fn references(&mut self, name: &str, position: Position) -> Vec<Value> {
+        let found = self
+            .at(
+                "textDocument/references",
+                name,
+                position,
+                json!({ "context": { "includeDeclaration": true } }),
+            )
+            .await
+            .expect("references");
+        found.as_array().expect("a list of locations").clone()
+    }
 }
 
 /// Applies LSP text edits (UTF-16 positions) to `text`, last first.
