@@ -25,6 +25,7 @@ use sources_eval::engine::{Engine, EngineOptions, Output, cadence};
 use sources_eval::io::Io;
 use sources_eval::snapshot::SnapshotWindow;
 use sources_eval::trace::{Progress, Trace};
+use sources_eval::window_flags::{WindowFlags, window_ask};
 use sources_syntax::Syntax;
 
 use crate::Outcome;
@@ -88,6 +89,23 @@ pub struct Args {
     /// hold (`64MiB`, `512KiB`, `1GiB`, or bytes); more fails the entry.
     #[arg(long = "max-body", value_name = "SIZE", default_value = "64MiB", value_parser = parse_max_body)]
     pub max_body: usize,
+    /// A windowed entry's search text, as typed into its table's filter box: bare words go to
+    /// `search_param` (`${window.search}`), `title:value` terms to the column `filters` maps.
+    #[arg(long, value_name = "TEXT", conflicts_with = "all")]
+    pub search: Option<String>,
+    /// Sort a windowed entry by a column of its table, `-COLUMN` for descending: sent through
+    /// `sort_param` (the field `sorts` maps it to, else the title) or `${window.sort}`.
+    #[arg(
+        long,
+        value_name = "[-]COLUMN",
+        allow_hyphen_values = true,
+        conflicts_with = "all"
+    )]
+    pub sort: Option<String>,
+    /// Filter a windowed entry's column (repeatable): a scoped term on a column its window maps
+    /// in `filters`, sent as that query parameter or `${window.filters.NAME}`.
+    #[arg(long = "filter", value_name = "COLUMN=VALUE", conflicts_with = "all")]
+    pub filters: Vec<String>,
     /// Also record what the entry gives as a sample in `.sources/samples/` beside the
     /// configuration (the first rows, the time, the request; credentials redacted): lint and the
     /// editor then check references into its data against it.
@@ -335,6 +353,13 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
         let message = secrets.redact(&message);
         Error::Usage(format!("`{name}`: {message}"))
     });
+    let columns = try_output::bound_columns(&config, name);
+    let flags = WindowFlags {
+        search: args.search.clone(),
+        sort: args.sort.clone(),
+        filters: args.filters.clone(),
+    };
+    let window = window_ask(source, &flags, &columns).map_err(Error::Usage)?;
     let for_duration = for_duration(args)?;
     let runtime = runtime()?;
     let world = World::new(args, &runtime)?;
@@ -379,8 +404,8 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
                 within: for_duration.unwrap_or(sources_eval::snapshot::DEFAULT_WINDOW),
             },
         },
-    );
-    let columns = try_output::bound_columns(&config, name);
+    )
+    .with_window(window.unwrap_or_default());
     let terminal = io::IsTerminal::is_terminal(&io::stdout());
     let format = args.output.unwrap_or(if terminal {
         OutputFormat::Table

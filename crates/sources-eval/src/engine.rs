@@ -36,6 +36,7 @@ use crate::trace::Trace;
 use crate::window::{
     self, AnchorAt, AnchoredRequest, HttpWindow, WindowQuery, anchored_first, anchored_page,
 };
+use crate::window_flags::WindowAsk;
 
 /// A stream of events from a streamed entry; a failed event does not end the stream.
 pub type EventStream<'a> = BoxStream<'a, Result<Value, EvalError>>;
@@ -178,6 +179,9 @@ pub struct Engine<'c> {
     reads: AtomicUsize,
     /// JSON values copied out of the memo so far, against [`MAX_COPIED`].
     copied: AtomicUsize,
+    /// The terms and sort a window's first request asks for (`try --search`, `--sort`,
+    /// `--filter`).
+    window: WindowAsk,
 }
 
 /// An entry and the parameters it was read with.
@@ -207,6 +211,23 @@ impl<'c> Engine<'c> {
             memo: Mutex::new(HashMap::new()),
             reads: AtomicUsize::new(0),
             copied: AtomicUsize::new(0),
+            window: WindowAsk::default(),
+        }
+    }
+
+    /// The engine, with a window's first request asking for `ask`'s terms and sort, as the
+    /// dashboard asks when the user types into a table's filter box or sorts a column.
+    pub fn with_window(mut self, ask: WindowAsk) -> Engine<'c> {
+        self.window = ask;
+        self
+    }
+
+    /// A window's first request: `page_size` rows from offset 0, with the asked terms and sort.
+    fn first_page(&self, page_size: u64) -> WindowQuery {
+        WindowQuery {
+            terms: self.window.terms.clone(),
+            sort: self.window.sort.clone(),
+            ..WindowQuery::first_page(page_size)
         }
     }
 
@@ -460,14 +481,16 @@ impl<'c> Engine<'c> {
                     Some(window) => {
                         let window = &window.value;
                         let page_size = page_size_of(window);
+                        let filters = pairs(window.filters.as_ref());
                         let values = if window.is_anchored() {
-                            anchored_first(page_size, anchor_of(window))
-                        } else {
-                            window::exec_values(
-                                &WindowQuery::first_page(page_size),
-                                &pairs(window.filters.as_ref()),
-                                None,
+                            anchored_first(
+                                page_size,
+                                anchor_of(window),
+                                &self.window.terms,
+                                &filters,
                             )
+                        } else {
+                            window::exec_values(&self.first_page(page_size), &filters, None)
                         };
                         (Some(values), Some((window, page_size)))
                     }
@@ -770,7 +793,12 @@ impl<'c> Engine<'c> {
         if let Some((window, page_size)) = window {
             if window.is_anchored() {
                 let anchor = anchor_of(window);
-                let values = anchored_first(page_size, anchor);
+                let values = anchored_first(
+                    page_size,
+                    anchor,
+                    &self.window.terms,
+                    &pairs(window.filters.as_ref()),
+                );
                 let scope = scope.with_window(&values);
                 let body = text(http.body.as_ref());
                 let mut walk = walk_map(window, anchor);
@@ -784,6 +812,13 @@ impl<'c> Engine<'c> {
                         request.url = window::set_query(&request.url, &query)
                             .map_err(|error| fail(Cause::Io(error)))?;
                     }
+                }
+                if !values.filters.is_empty() {
+                    // A scoped term on a column `filters` maps is that query parameter on `http`.
+                    let scoped: Vec<(String, String)> =
+                        values.filters.clone().into_iter().collect();
+                    request.url = window::set_query(&request.url, &scoped)
+                        .map_err(|error| fail(Cause::Io(error)))?;
                 }
                 self.trace.note(&format!(
                     "anchored window: first request from the {} end, {} items asked for (page_size {page_size} + 1)",
@@ -807,11 +842,20 @@ impl<'c> Engine<'c> {
                     sort_desc_prefix: string(window.sort_desc_prefix.as_ref()).map(str::to_owned),
                     filters: pairs(window.filters.as_ref()),
                 };
-                let query = spec.params(&WindowQuery::first_page(page_size));
+                let query = spec.params(&self.first_page(page_size));
                 request.url = window::set_query(&request.url, &query)
                     .map_err(|error| fail(Cause::Io(error)))?;
+                let asked: Vec<String> = query
+                    .iter()
+                    .skip(2)
+                    .map(|(name, value)| format!("{name}={value}"))
+                    .collect();
                 self.trace.note(&format!(
-                    "window: first page, {page_size} rows from offset 0"
+                    "window: first page, {page_size} rows from offset 0{}",
+                    match asked.is_empty() {
+                        true => String::new(),
+                        false => format!(" ({})", asked.join(", ")),
+                    }
                 ));
             }
         }

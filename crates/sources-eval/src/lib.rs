@@ -32,5 +32,6 @@ pub mod system;
 mod testing;
 pub mod trace;
 pub mod window;
+pub mod window_flags;
 
 pub use sources_config::duration::format_duration;

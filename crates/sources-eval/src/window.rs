@@ -213,10 +213,19 @@ impl AnchorAt {
 }
 
 /// The values of an anchored window's first request: `limit` is `page_size + 1`, the cursor is
-/// empty and the direction walks away from the anchor.
-pub fn anchored_first(page_size: u64, anchor: AnchorAt) -> WindowValues {
+/// empty and the direction walks away from the anchor; `terms` fill `${window.search}` and the
+/// `${window.filters.NAME}` that `filters` maps.
+pub fn anchored_first(
+    page_size: u64,
+    anchor: AnchorAt,
+    terms: &[Term],
+    filters: &[(String, String)],
+) -> WindowValues {
+    let (bare, scoped) = split_terms(terms, filters);
     WindowValues {
         limit: page_size + 1,
+        search: bare.join(" "),
+        filters: scoped,
         anchored: Some(AnchoredValues {
             cursor: None,
             dir: anchor.first_dir(),
@@ -436,11 +445,14 @@ mod tests {
     fn anchored_first_body_leaves_the_cursor_out_and_asks_for_one_more() {
         let io = FakeIo::new();
         let params = BTreeMap::new();
-        let values = WindowValues {
-            search: "level \"x\"".into(),
-            ..anchored_first(25, AnchorAt::Newest)
-        };
+        let terms = parse_terms("level \"x\" Host:web-1");
+        let filters = [("host".to_owned(), "host_name".to_owned())];
+        let values = anchored_first(25, AnchorAt::Newest, &terms, &filters);
         assert_eq!(values.limit, 26);
+        assert_eq!(
+            values.filters,
+            BTreeMap::from([("host_name".to_owned(), "web-1".to_owned())])
+        );
         let scope = Scope::new(&params, &io).with_window(&values);
         let request = anchored_http(
             Some(r#"{"size": ${window.limit}, "query": {"query_string": {"query": "${window.search}"}}}"#),
@@ -499,7 +511,7 @@ mod tests {
                 ("page_size".to_owned(), "26".to_owned()),
             ]
         );
-        let first = anchored_first(25, AnchorAt::Oldest);
+        let first = anchored_first(25, AnchorAt::Oldest, &[], &[]);
         let scope = Scope::new(&params, &io).with_window(&first);
         let AnchoredRequest::Query(query) = anchored_http(None, &walk, &scope).expect("builds")
         else {
@@ -512,7 +524,7 @@ mod tests {
     fn a_body_that_is_not_an_object_is_refused() {
         let io = FakeIo::new();
         let params = BTreeMap::new();
-        let values = anchored_first(10, AnchorAt::Newest);
+        let values = anchored_first(10, AnchorAt::Newest, &[], &[]);
         let scope = Scope::new(&params, &io).with_window(&values);
         let refused = |body: &str| {
             anchored_http(Some(body), &search_walk(), &scope)
