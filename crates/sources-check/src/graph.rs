@@ -1,7 +1,9 @@
 //! The lineage graph of a configuration (`sources graph`): which entry reads which (operators,
 //! `pipe` stages, merge children, `growing` conditions), which components show which entries, which
-//! `on_cursor` bindings feed which parameters, and which entries cache. Edges point the way data
-//! flows. Renderers (DOT, Mermaid, JSON) live in the command line; this is the model.
+//! `on_cursor` bindings feed which parameters, which screens place which components, which action
+//! bindings push which screens and which parameters a push binds, and which entries cache. Edges
+//! point the way data flows. Renderers (DOT, Mermaid, JSON) live in the command line; this is the
+//! model.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -16,19 +18,22 @@ pub enum NodeKind {
     Entry,
     /// A component of `tui.components`.
     Component,
-    /// A declared parameter of an entry that an `on_cursor` binding feeds.
+    /// A declared parameter of an entry that an `on_cursor` binding or a push feeds.
     Parameter,
+    /// A screen: `tui.screen` (named `screen`) or one of `tui.screens`.
+    Screen,
     /// A name that is referenced but declared nowhere.
     Missing,
 }
 
 impl NodeKind {
-    /// `entry`, `component`, `parameter` or `missing`.
+    /// `entry`, `component`, `parameter`, `screen` or `missing`.
     pub fn as_str(self) -> &'static str {
         match self {
             NodeKind::Entry => "entry",
             NodeKind::Component => "component",
             NodeKind::Parameter => "parameter",
+            NodeKind::Screen => "screen",
             NodeKind::Missing => "missing",
         }
     }
@@ -62,10 +67,15 @@ pub enum EdgeKind {
     Cursor,
     /// A parameter is one of an entry's.
     Parameter,
+    /// A screen's layout places a component.
+    Places,
+    /// An action binding pushes a screen (from the component whose row it reads, else from the
+    /// screen it is written on), or the push binds a parameter of an entry the pushed screen shows.
+    Push,
 }
 
 impl EdgeKind {
-    /// `reads`, `pipe`, `growing`, `shows`, `cursor` or `parameter`.
+    /// `reads`, `pipe`, `growing`, `shows`, `cursor`, `parameter`, `places` or `push`.
     pub fn as_str(self) -> &'static str {
         match self {
             EdgeKind::Reads => "reads",
@@ -74,6 +84,8 @@ impl EdgeKind {
             EdgeKind::Shows => "shows",
             EdgeKind::Cursor => "cursor",
             EdgeKind::Parameter => "parameter",
+            EdgeKind::Places => "places",
+            EdgeKind::Push => "push",
         }
     }
 }
@@ -97,7 +109,7 @@ pub struct GraphEdge {
 /// The lineage of one configuration.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Graph {
-    /// Nodes: entries in source order, then components, parameters and missing names.
+    /// Nodes: entries in source order, then components, parameters, screens and missing names.
     pub nodes: Vec<GraphNode>,
     /// Edges in the order they are written.
     pub edges: Vec<GraphEdge>,
@@ -156,6 +168,7 @@ impl Graph {
             }
         }
         graph.components(config);
+        graph.screens(config);
         graph.cycles = graph.find_cycles();
         let cyclic: BTreeSet<(String, String)> = graph
             .cycles
@@ -264,15 +277,119 @@ impl Graph {
                 }
             }
         }
+    }
+
+    /// Screen nodes, the components they place, the screens each push opens and the parameters
+    /// a push binds on the entries the pushed screen shows (those the entry takes, as
+    /// `unbound-param` counts them); then a missing node for every end no declaration made.
+    fn screens(&mut self, config: &Config) {
+        let dashboard = &config.dashboard;
+        let screen_id = |name: Option<&Spanned<String>>| {
+            format!(
+                "screen:{}",
+                name.map_or("screen", |name| name.value.as_str())
+            )
+        };
+        for screen in &dashboard.screens {
+            let id = screen_id(screen.name.as_ref());
+            let initial = dashboard.initial.as_ref().zip(screen.name.as_ref());
+            let details = match initial {
+                Some((initial, name)) if initial.value == name.value => vec!["initial".to_owned()],
+                _ => Vec::new(),
+            };
+            self.nodes.push(GraphNode {
+                id: id.clone(),
+                name: id["screen:".len()..].to_owned(),
+                kind: NodeKind::Screen,
+                details,
+            });
+            for placed in &screen.placed {
+                self.edges.push(GraphEdge {
+                    from: id.clone(),
+                    to: format!("component:{}", placed.value),
+                    kind: EdgeKind::Places,
+                    label: "layout".to_owned(),
+                    in_cycle: false,
+                });
+            }
+        }
+        for push in dashboard.pushes() {
+            let on = screen_id(push.on.name.as_ref());
+            let from = push
+                .binding
+                .from
+                .as_ref()
+                .map_or(on.clone(), |from| format!("component:{}", from.value));
+            let target = push.target.value.as_str();
+            self.edges.push(GraphEdge {
+                from: from.clone(),
+                to: format!("screen:{target}"),
+                kind: EdgeKind::Push,
+                label: format!("push from {}", &on["screen:".len()..]),
+                in_cycle: false,
+            });
+            let Some(pushed) = dashboard.screen(target) else {
+                continue;
+            };
+            let shown = pushed.placed.iter().filter_map(|placed| {
+                config
+                    .components
+                    .iter()
+                    .find(|component| component.name() == Some(placed.value.as_str()))?
+                    .source
+                    .as_ref()
+            });
+            for entry in shown {
+                let accepted = config.accepted_params(&entry.value);
+                for bind in &push.binding.bind {
+                    if !accepted
+                        .iter()
+                        .any(|param| param.name() == bind.param.value)
+                    {
+                        continue;
+                    }
+                    let param_id = self.node(
+                        format!("parameter:{}.{}", entry.value, bind.param.value),
+                        &format!("{}.{}", entry.value, bind.param.value),
+                        NodeKind::Parameter,
+                    );
+                    self.edges.push(GraphEdge {
+                        from: from.clone(),
+                        to: param_id.clone(),
+                        kind: EdgeKind::Push,
+                        label: format!("push to {target}"),
+                        in_cycle: false,
+                    });
+                    if !self
+                        .edges
+                        .iter()
+                        .any(|edge| edge.from == param_id && edge.kind == EdgeKind::Parameter)
+                    {
+                        self.edges.push(GraphEdge {
+                            from: param_id,
+                            to: entry_id(&entry.value),
+                            kind: EdgeKind::Parameter,
+                            label: bind.param.value.clone(),
+                            in_cycle: false,
+                        });
+                    }
+                }
+            }
+        }
         let known: BTreeSet<String> = self.nodes.iter().map(|node| node.id.clone()).collect();
-        let dangling: Vec<String> = self
-            .edges
-            .iter()
-            .filter(|edge| !known.contains(&edge.from))
-            .map(|edge| edge.from.clone())
-            .collect();
+        let mut dangling: Vec<String> = Vec::new();
+        for edge in &self.edges {
+            for end in [&edge.from, &edge.to] {
+                if !known.contains(end) && !dangling.contains(end) {
+                    dangling.push(end.clone());
+                }
+            }
+        }
         for id in dangling {
-            let name = id.trim_start_matches("component:").to_owned();
+            let name = id
+                .split_once(':')
+                .map_or(id.as_str(), |(_, name)| name)
+                .to_owned();
             self.node(id, &name, NodeKind::Missing);
         }
     }
@@ -519,5 +636,47 @@ data:
         );
         assert!(graph.cycles.is_empty());
         assert!(Graph::of(&Config::default()).around("nothing").is_none());
+    }
+
+    #[test]
+    fn pushes_open_screens_and_bind_what_they_show_and_an_unknown_screen_is_missing() {
+        let graph = graph(
+            "\
+tui:
+  screens:
+    main:
+      layout: {component: list}
+      actions:
+        - {key: a, push: detail, from: list, bind: {id: '${selection.1}', stray: x}}
+        - {key: b, push: nowhere}
+    detail:
+      layout: {component: one}
+  components:
+    list: {kind: table, source: apps}
+    one: {kind: inspector, source: app}
+data:
+  sources:
+    apps: {type: http, url: 'http://x.invalid/apps'}
+    app: {type: http, url: 'http://x.invalid/apps/${params.id}', parameters: {id: {required: true}}}
+",
+        );
+        assert_eq!(
+            edges(&graph),
+            [
+                "entry:apps -shows-> component:list",
+                "entry:app -shows-> component:one",
+                "screen:main -places-> component:list",
+                "screen:detail -places-> component:one",
+                "component:list -push-> screen:detail",
+                "component:list -push-> parameter:app.id",
+                "parameter:app.id -parameter-> entry:app",
+                "screen:main -push-> screen:nowhere",
+            ]
+        );
+        let missing = graph.nodes.last().expect("a node");
+        assert_eq!(
+            (missing.id.as_str(), missing.kind),
+            ("screen:nowhere", NodeKind::Missing)
+        );
     }
 }

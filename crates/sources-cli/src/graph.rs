@@ -116,8 +116,8 @@ fn dot_quote(text: &str) -> String {
     format!("\"{escaped}\"")
 }
 
-/// Graphviz DOT: entries as boxes, components as ellipses, parameters as small notes, missing
-/// names dashed; cycle edges red.
+/// Graphviz DOT: entries as boxes, components as ellipses, parameters as small notes, screens as
+/// tabs, missing names dashed; pushes bold, cursors dotted, cycle edges red.
 pub fn dot(graph: &Graph) -> String {
     let mut text =
         String::from("digraph sources {\n  rankdir=LR;\n  node [fontname=\"Helvetica\"];\n");
@@ -126,6 +126,7 @@ pub fn dot(graph: &Graph) -> String {
             NodeKind::Entry => "shape=box, style=rounded",
             NodeKind::Component => "shape=ellipse",
             NodeKind::Parameter => "shape=note",
+            NodeKind::Screen => "shape=tab",
             NodeKind::Missing => "shape=box, style=dashed",
         };
         let _ = writeln!(
@@ -137,8 +138,9 @@ pub fn dot(graph: &Graph) -> String {
     }
     for edge in &graph.edges {
         let style = match edge.kind {
-            EdgeKind::Shows | EdgeKind::Parameter => ", style=dashed",
+            EdgeKind::Shows | EdgeKind::Parameter | EdgeKind::Places => ", style=dashed",
             EdgeKind::Cursor => ", style=dotted",
+            EdgeKind::Push => ", style=bold",
             _ => "",
         };
         let color = if edge.in_cycle {
@@ -205,6 +207,7 @@ pub fn mermaid(graph: &Graph) -> String {
             NodeKind::Entry => ("(", ")"),
             NodeKind::Component => ("([", "])"),
             NodeKind::Parameter => ("[/", "/]"),
+            NodeKind::Screen => ("[[", "]]"),
             NodeKind::Missing => ("[", "]"),
         };
         let _ = writeln!(text, "  n{index}{open}\"{label}\"{close}");
@@ -212,7 +215,8 @@ pub fn mermaid(graph: &Graph) -> String {
     let mut cycle_links = Vec::new();
     for (index, edge) in graph.edges.iter().enumerate() {
         let arrow = match edge.kind {
-            EdgeKind::Shows | EdgeKind::Parameter | EdgeKind::Cursor => "-.->",
+            EdgeKind::Shows | EdgeKind::Parameter | EdgeKind::Cursor | EdgeKind::Places => "-.->",
+            EdgeKind::Push => "==>",
             _ => "-->",
         };
         let _ = writeln!(

@@ -134,3 +134,27 @@ data:
     let document: Value = serde_json::from_str(&stdout(&plain)).expect("json");
     assert_eq!(document["edges"][0]["label"], "from", "without --shapes");
 }
+
+/// The dashboard's edges in each format, held to files (`UPDATE_EXPECT=1` rewrites them): a
+/// two-level drill-down (screens placing components, pushes from the component whose row they
+/// read, the parameters each push binds) and a list driving a table through `on_cursor`.
+#[test]
+fn pushes_and_cursors_are_drawn_in_every_format() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    for case in ["pass-multi-level-push", "pass-list-drives-table"] {
+        let config = std::fs::read_to_string(root.join(format!("testdata/corpus/{case}.yaml")))
+            .expect("the corpus case");
+        let dir = tempfile::tempdir().expect("tempdir");
+        for (format, extension) in [("dot", "dot"), ("mermaid", "mmd"), ("json", "json")] {
+            let output = graph(dir.path(), &config, &["--format", format]);
+            assert_eq!(output.status.code(), Some(0), "{case} as {format}");
+            sources_testkit::assert_file(
+                &root.join(format!(
+                    "crates/sources-cli/tests/expected/graph/{case}.{extension}"
+                )),
+                &stdout(&output),
+                "UPDATE_EXPECT=1 cargo test -p sources-cli --test graph",
+            );
+        }
+    }
+}
