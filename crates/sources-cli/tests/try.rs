@@ -927,3 +927,25 @@ fn a_timeout_names_its_field_and_line_and_verbose_shows_a_whole_error_body() {
         "{verbose}"
     );
 }
+
+#[test]
+fn a_field_missing_on_rows_is_said_once_with_the_count_and_strict_counts_it() {
+    let (_dir, config) = with_config(
+        "data:\n  sources:\n    apps:\n      type: static\n      data:\n        - {name: web, owner: {team: core}}\n        - {name: api}\n        - {name: db}\n    owned:\n      type: filter\n      from: apps\n      where: owner.team == \"core\" || owner.team == \"edge\"\n    lines:\n      type: exec\n      command: [printf, \"%s\", '[{\"title\":\"a\",\"state\":\"open\"},{\"title\":\"b\",\"state\":\"closed\"}]']\n    open:\n      type: filter\n      from: lines\n      where: stat == \"open\"\n",
+    );
+    let (code, stdout, stderr) = run(&mut sources(&["try", "owned", "-c", &config]));
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(json(&stdout)[0]["name"], "web");
+    assert_eq!(
+        stderr,
+        "sources: warning: `owned`: `where` reads `owner.team`, missing on 2 of 3 rows: it is null there\n"
+    );
+    let (code, stdout, stderr) = run(&mut sources(&["try", "open", "-c", &config, "--strict"]));
+    assert_eq!(code, 1, "{stderr}");
+    assert_eq!(json(&stdout), serde_json::json!([]));
+    assert_eq!(
+        stderr,
+        "sources: warning: `open`: `where` reads `stat`, which none of the 2 rows has: it is null on every row (their keys: `state`, `title`); did you mean `state`?\n\
+         sources: --strict: 1 warning(s), so this run fails\n"
+    );
+}

@@ -6,7 +6,7 @@
 //! forwards none (`sources_config::accepted`, the rule lint and `list` follow too); a join binds
 //! its lookups through `on`. Within one run an entry is fetched once per parameter set.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
@@ -182,6 +182,8 @@ pub struct Engine<'c> {
     /// The terms and sort a window's first request asks for (`try --search`, `--sort`,
     /// `--filter`).
     window: WindowAsk,
+    /// The fields already said to be missing, by entry, expression field and path: once a run.
+    said_missing: Mutex<HashSet<(String, String, String)>>,
 }
 
 /// An entry and the parameters it was read with.
@@ -209,6 +211,7 @@ impl<'c> Engine<'c> {
             options,
             caches: Mutex::new(HashMap::new()),
             memo: Mutex::new(HashMap::new()),
+            said_missing: Mutex::new(HashSet::new()),
             reads: AtomicUsize::new(0),
             copied: AtomicUsize::new(0),
             window: WindowAsk::default(),
@@ -414,6 +417,7 @@ impl<'c> Engine<'c> {
                     value = step
                         .apply(value, &params)
                         .map_err(|cause| EvalError::new(name, in_stage(*index, cause)))?;
+                    self.say_missing(name, *index, step);
                 }
                 Ok(Output::Value(value))
             }

@@ -4,8 +4,8 @@
 //! have is `null` rather than an error (also under a missing parent: `status.phase` on an item
 //! without `status`), and a predicate is true for `true`, a non-zero number or a non-empty string.
 
-use std::collections::{BTreeMap, HashMap};
-use std::sync::Arc;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use cel::common::ast::{EntryExpr, Expr as Node};
 use cel::objects::{Key, Map};
@@ -21,6 +21,35 @@ pub struct Expr {
     text: String,
     /// The field paths the expression reads from the item (see [`field_paths`]).
     paths: Vec<Vec<String>>,
+    /// How often each path was missing, over how many items (see [`Expr::missing_fields`]).
+    misses: Mutex<Misses>,
+}
+
+/// What the evaluations of one expression found missing.
+#[derive(Debug, Default)]
+struct Misses {
+    /// Items evaluated.
+    items: usize,
+    /// Per path of [`Expr::paths`], the items that did not have it.
+    missing: Vec<usize>,
+    /// The keys of the items that lacked a path (at most [`MAX_KEYS_KEPT`]).
+    keys: BTreeSet<String>,
+}
+
+/// How many keys of the items [`Misses`] keeps, for a message.
+const MAX_KEYS_KEPT: usize = 64;
+
+/// A field an expression read that some items did not have (it read as null there).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MissingField {
+    /// The dot-path as written (`status.phase`).
+    pub path: String,
+    /// The items that did not have it.
+    pub missing: usize,
+    /// The items evaluated.
+    pub items: usize,
+    /// Keys the items that lacked it had, sorted (at most 64).
+    pub keys: Vec<String>,
 }
 
 impl std::fmt::Debug for Expr {
@@ -41,6 +70,7 @@ impl Expr {
         match sources_check::compile_program(text) {
             Ok(program) => Ok(Expr {
                 paths: field_paths(program.expression()),
+                misses: Mutex::new(Misses::default()),
                 program,
                 field,
                 text: text.to_owned(),
@@ -59,6 +89,28 @@ impl Expr {
     /// The expression as written.
     pub fn text(&self) -> &str {
         &self.text
+    }
+
+    /// The field (`where`, `keep.name`) it was written in.
+    pub fn field(&self) -> &str {
+        &self.field
+    }
+
+    /// The fields read so far that some items did not have (an absent key, not a `null` value),
+    /// each once.
+    pub fn missing_fields(&self) -> Vec<MissingField> {
+        let misses = self.misses.lock().unwrap_or_else(PoisonError::into_inner);
+        self.paths
+            .iter()
+            .zip(&misses.missing)
+            .filter(|(_, missing)| **missing > 0)
+            .map(|(path, missing)| MissingField {
+                path: path.join("."),
+                missing: *missing,
+                items: misses.items,
+                keys: misses.keys.iter().cloned().collect(),
+            })
+            .collect()
     }
 
     /// Evaluates over `item` (its fields become top-level names, a missing one `null`; the whole
@@ -118,6 +170,7 @@ impl Expr {
             .iter()
             .filter(|path| !present(fields, path))
             .collect();
+        self.count(fields);
         if missing.is_empty() {
             return None;
         }
@@ -126,6 +179,28 @@ impl Expr {
             fill(&mut filled, path);
         }
         Some(filled)
+    }
+
+    /// Counts one item evaluated, and each path it lacks.
+    fn count(&self, fields: &serde_json::Map<String, Value>) {
+        let mut misses = self.misses.lock().unwrap_or_else(PoisonError::into_inner);
+        misses.items += 1;
+        misses.missing.resize(self.paths.len(), 0);
+        let mut lacked = false;
+        for (at, path) in self.paths.iter().enumerate() {
+            if absent(fields, path) {
+                misses.missing[at] += 1;
+                lacked = true;
+            }
+        }
+        if lacked {
+            for key in fields.keys() {
+                if misses.keys.len() >= MAX_KEYS_KEPT {
+                    break;
+                }
+                misses.keys.insert(key.clone());
+            }
+        }
     }
 
     /// An error about this expression.
@@ -150,6 +225,22 @@ fn present(fields: &serde_json::Map<String, Value>, path: &[String]) -> bool {
         // expression's error to report, not a missing field.
         (Some(Value::Null) | None, _) => false,
         (Some(_), false) => true,
+    }
+}
+
+/// Whether a key on `path` is absent from `fields` (a `null` value is there; under a `null`
+/// parent the rest of the path is absent).
+fn absent(fields: &serde_json::Map<String, Value>, path: &[String]) -> bool {
+    let Some((first, rest)) = path.split_first() else {
+        return false;
+    };
+    match (fields.get(first), rest.is_empty()) {
+        (None, _) => true,
+        (Some(_), true) => false,
+        (Some(Value::Object(inner)), false) => absent(inner, rest),
+        (Some(Value::Null), false) => true,
+        // Selecting into a scalar or a list is the expression's own error, not a missing key.
+        (Some(_), false) => false,
     }
 }
 
@@ -354,6 +445,29 @@ mod tests {
                 .eval_bool(&json!({"rows": [{"ok": true}]}), &none)
                 .expect("local")
         );
+    }
+
+    #[test]
+    fn absent_keys_are_counted_and_null_values_are_not() {
+        let none = BTreeMap::new();
+        let expr = Expr::compile("where", "status.phase == 'x' || note == 'y'").expect("compiles");
+        for row in [
+            json!({"status": {"phase": "x"}, "note": null}),
+            json!({"status": null, "note": "y"}),
+            json!({"name": "c"}),
+        ] {
+            expr.eval_bool(&row, &none).expect("evaluates");
+        }
+        let found: Vec<(String, usize, usize)> = expr
+            .missing_fields()
+            .into_iter()
+            .map(|missing| (missing.path, missing.missing, missing.items))
+            .collect();
+        assert_eq!(
+            found,
+            [("note".to_owned(), 1, 3), ("status.phase".to_owned(), 2, 3)]
+        );
+        assert_eq!(expr.missing_fields()[0].keys, ["name", "note", "status"]);
     }
 
     #[test]

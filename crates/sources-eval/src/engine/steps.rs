@@ -23,6 +23,17 @@ impl Step {
         }
     }
 
+    /// Its expressions.
+    fn exprs(&self) -> Vec<&Expr> {
+        match self {
+            Step::Filter(expr) | Step::Sort(expr, _) => vec![expr],
+            Step::Project(exprs) | Step::Derive(exprs) => {
+                exprs.iter().map(|(_, expr)| expr).collect()
+            }
+            Step::Hold => Vec::new(),
+        }
+    }
+
     /// Applies to one streamed event: `None` when a filter drops it.
     fn apply_event(
         &self,
@@ -138,4 +149,63 @@ pub(super) fn pipe_event(
         }
     }
     Some(Ok(value))
+}
+
+impl Engine<'_> {
+    /// Says once a run, as a warning, each field a step's expressions read that some rows did not
+    /// have: it read as null there, as the format's origin has it, which may be what was meant
+    /// (an optional key) or a misspelling (missing on every row).
+    pub(super) fn say_missing(&self, entry: &str, stage: Option<usize>, step: &Step) {
+        for expr in step.exprs() {
+            let field = match stage {
+                Some(index) => format!("pipe[{index}].{}", expr.field()),
+                None => expr.field().to_owned(),
+            };
+            for missing in expr.missing_fields() {
+                let key = (entry.to_owned(), field.clone(), missing.path.clone());
+                let first = self
+                    .said_missing
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .insert(key);
+                if first {
+                    self.trace.warn(&missing_line(entry, &field, &missing));
+                }
+            }
+        }
+    }
+}
+
+/// The warning for one field an expression read that rows lacked.
+fn missing_line(entry: &str, field: &str, missing: &crate::expr::MissingField) -> String {
+    let path = &missing.path;
+    let (count, items) = (missing.missing, missing.items);
+    if count < items {
+        return format!(
+            "`{entry}`: `{field}` reads `{path}`, missing on {count} of {items} rows: it is null there"
+        );
+    }
+    let first = path.split('.').next().unwrap_or(path);
+    let keys = &missing.keys;
+    let suggestion = sources_diagnostics::did_you_mean(first, keys.iter().map(String::as_str))
+        .first()
+        .map(|best| format!("; did you mean `{best}`?"))
+        .unwrap_or_default();
+    let listed = if keys.is_empty() {
+        "none".to_owned()
+    } else {
+        keys.iter()
+            .take(12)
+            .map(|key| format!("`{key}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let none = if items == 1 {
+        "the row does not have".to_owned()
+    } else {
+        format!("none of the {items} rows has")
+    };
+    format!(
+        "`{entry}`: `{field}` reads `{path}`, which {none}: it is null on every row (their keys: {listed}){suggestion}"
+    )
 }
