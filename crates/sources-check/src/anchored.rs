@@ -3,14 +3,13 @@
 //! the anchoring fields written without `cursor`. The event log's `start` over an anchored source
 //! is checked with the bindings.
 
-use sources_config::Config;
 use sources_config::Field;
-use sources_config::model::{Body, Window};
+use sources_config::model::{Body, Source, Window};
 use sources_diagnostics::{Collector, Diagnostic, Rule};
 
 /// Every anchored-window rule, for every `http` and `exec` window.
-pub(crate) fn check_anchored(config: &Config, out: &mut Collector) {
-    for source in &config.entries {
+pub(crate) fn check_anchored(entries: &[Source], out: &mut Collector) {
+    for source in entries {
         let http = matches!(source.body, Body::Http(_));
         let Some(window) = source.body.window() else {
             continue;

@@ -6,9 +6,8 @@ use std::collections::HashMap;
 use std::ops::Range;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use sources_config::Config;
 use sources_config::Text;
-use sources_config::model::Body;
+use sources_config::model::{Body, Source};
 use sources_diagnostics::{Collector, Diagnostic, Rule, Span};
 
 use crate::expression_refs::{self, ExprRefs};
@@ -91,8 +90,8 @@ pub fn sites(body: &Body) -> Vec<ExpressionSite<'_>> {
 
 /// `expression`: compiles every expression of every entry and pipe stage; the first error of
 /// each is reported at its exact position in the file.
-pub(crate) fn check_expressions(config: &Config, file: &str, out: &mut Collector) {
-    for source in &config.entries {
+pub(crate) fn check_expressions(entries: &[Source], file: &str, out: &mut Collector) {
+    for source in entries {
         let stages = source
             .body
             .common()

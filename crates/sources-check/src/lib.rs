@@ -29,6 +29,7 @@ mod params;
 pub mod placeholders;
 mod references;
 pub mod request;
+mod reuse;
 mod runnable;
 pub mod settings;
 pub mod settings_file;
@@ -44,13 +45,14 @@ pub use expressions::{CompileError, MAX_EXPRESSION_LEN, MAX_EXPRESSION_NESTING, 
 pub use expressions::{ExpressionSite, sites as expression_sites};
 pub use fix_all::{AppliedFix, Fixed, fix_all};
 pub use graph::{EdgeKind, Graph, GraphEdge, GraphNode, NodeKind};
+pub use reuse::Memo;
 use std::rc::Rc;
 use std::sync::Arc;
 
 use shapes::{ShapeInputs, Shapes};
 use sources_config::Config;
 use sources_diagnostics::{Collector, Diagnostic, Rule, Span};
-use sources_syntax::{LineIndex, Syntax};
+use sources_syntax::{LineIndex, Syntax, Tree};
 pub use suppress::{Baseline, add_suppressions, suppression_edit};
 pub use templates::{SiteKind, TemplateSite, sites as template_sites, window_token_misplaced};
 
@@ -118,7 +120,15 @@ pub fn analyze_parsed_with(
     parse: sources_syntax::Parse,
     inputs: &ShapeInputs,
 ) -> Analysis {
-    analyze_indexed(text, syntax, parse, || LineIndex::new(text), None, inputs)
+    analyze_indexed(
+        text,
+        syntax,
+        parse,
+        || LineIndex::new(text),
+        None,
+        inputs,
+        None,
+    )
 }
 
 /// Analyses one document from its parse like [`analyze_parsed`], keeping only what `bounded` asks
@@ -150,7 +160,41 @@ pub fn analyze_bounded_with(
         || LineIndex::shared(Arc::clone(text)),
         Some(bounded),
         inputs,
+        None,
     )
+}
+
+/// Analyses the editor's next version of a document as [`analyze_bounded_with`] does (or, without
+/// `bounded`, as [`analyze_with`] does), from `tree`, the document's tree updated to `text`.
+/// `memo` holds what the analysis of the version the tree was updated from kept (empty at first)
+/// and is replaced by what this one keeps: the checks of one entry alone are not run again for
+/// an entry the update kept. Gives exactly what a fresh analysis of `text` gives.
+pub fn analyze_edited(
+    text: &Arc<String>,
+    tree: &Tree,
+    memo: &mut Memo,
+    bounded: Option<Bounded>,
+    inputs: &ShapeInputs,
+) -> Analysis {
+    let parse = tree.parse();
+    let previous = std::mem::take(memo);
+    let mut reuse = reuse::Reuse::new(
+        previous,
+        tree.reparsed(),
+        text.len(),
+        reuse::sources_path(parse.root.as_ref()),
+    );
+    let analysis = analyze_indexed(
+        text,
+        tree.syntax(),
+        parse.clone(),
+        || LineIndex::shared(Arc::clone(text)),
+        bounded,
+        inputs,
+        Some(&mut reuse),
+    );
+    *memo = reuse.finish();
+    analysis
 }
 
 /// Analyses `text` from its parse; `index` makes its line index, once the tree is gone. Every
@@ -164,6 +208,7 @@ fn analyze_indexed(
     index: impl FnOnce() -> LineIndex,
     bounded: Option<Bounded>,
     inputs: &ShapeInputs,
+    reuse: Option<&mut reuse::Reuse>,
 ) -> Analysis {
     let (mut out, keep) = match bounded {
         Some(bounded) => (
@@ -202,7 +247,7 @@ fn analyze_indexed(
     };
     let shapes = if config.has_sources() {
         let shapes = Shapes::of(&config, text, inputs);
-        check(&config, &shapes, text, &mut out);
+        check(&config, &shapes, text, &mut out, reuse);
         shapes
     } else {
         Shapes::default()
@@ -244,25 +289,33 @@ fn is_recovered(errors: &[Span], diagnostic: &Diagnostic) -> bool {
         })
 }
 
-/// Every check over the decoded model.
-fn check(config: &Config, shapes: &Shapes, text: &str, out: &mut Collector) {
+/// Every check over the decoded model: those that read other entries, then those of one entry
+/// alone, entry by entry (`reuse` gives the latter's diagnostics for an entry an edit did not
+/// touch).
+fn check(
+    config: &Config,
+    shapes: &Shapes,
+    text: &str,
+    out: &mut Collector,
+    mut reuse: Option<&mut reuse::Reuse>,
+) {
     let references = references::References::of(config);
     references::check_unknown_sources(config, &references, out);
     references::check_unknown_components(config, out);
     drivers::check_drivers(config, text, out);
     references::check_cycles(config, &references, out);
-    merge::check_merge(config, out);
-    window::check_window(config, text, out);
-    anchored::check_anchored(config, out);
     growing::check_growing(config, text, out);
     bindings::check_bindings(config, &references, text, out);
     params::check_params(config, &references, text, out);
-    templates::check_template_uses(config, text, out);
-    expressions::check_expressions(config, text, out);
     operators::check_operators(config, text, out);
     ineffective::check_ineffective(config, text, out);
-    runnable::check_runnable(config, text, out);
     data_refs::check_data_refs(config, shapes, text, out);
+    for (index, source) in config.entries.iter().enumerate() {
+        match reuse.as_deref_mut() {
+            Some(reuse) => reuse.check(index, source, text, out),
+            None => reuse::check_entry(source, text, out),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! `merge` and `union`: exactly one of `sources` and `children`, and `tag_field` only with
 //! `sources`.
 
-use sources_config::{Config, Enumeration, Source};
+use sources_config::{Enumeration, Source};
 use sources_diagnostics::{Collector, Diagnostic, Rule};
 
 fn key<'a>(source: &'a Source, name: &str) -> Option<&'a sources_syntax::Key> {
@@ -9,8 +9,8 @@ fn key<'a>(source: &'a Source, name: &str) -> Option<&'a sources_syntax::Key> {
 }
 
 /// Reports `sources` with `children`, neither of them, and `tag_field` without `sources`.
-pub(crate) fn check_merge(config: &Config, out: &mut Collector) {
-    for source in &config.entries {
+pub(crate) fn check_merge(entries: &[Source], out: &mut Collector) {
+    for source in entries {
         if source.body.merge_fields().is_none() {
             continue;
         }

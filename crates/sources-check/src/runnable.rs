@@ -11,15 +11,15 @@
 
 use sources_config::template::{Segment, Template as Parsed};
 use sources_config::url_scheme;
-use sources_config::{Body, Config, Field, Format, LeafFields, NamedMap, Source, Template, Window};
+use sources_config::{Body, Field, Format, LeafFields, NamedMap, Source, Template, Window};
 use sources_diagnostics::{Collector, Diagnostic, Rule};
 
 use crate::placeholders::Placeholders;
 use crate::request::{self, Refusal};
 
 /// Every can-it-run rule, for every entry.
-pub(crate) fn check_runnable(config: &Config, file: &str, out: &mut Collector) {
-    for source in &config.entries {
+pub(crate) fn check_runnable(entries: &[Source], file: &str, out: &mut Collector) {
+    for source in entries {
         if let Some(leaf) = source.body.leaf() {
             check_leaf(source, leaf, out);
         }

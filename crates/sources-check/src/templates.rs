@@ -6,7 +6,6 @@
 use std::ops::Range;
 
 use sources_config::AnyValue;
-use sources_config::Config;
 use sources_config::model::{Body, Source, Window};
 use sources_config::template::{
     NAMESPACES, Template, TemplateErrorKind, TokenKind, UrlPart, WindowToken, is_name,
@@ -394,9 +393,9 @@ pub(crate) struct ParsedSite<'a> {
 /// The checks that read an entry's templates, entry by entry: each template is parsed once, for
 /// the template rules and for `undeclared-param-reference`, and only one entry's parses are held
 /// at a time.
-pub(crate) fn check_template_uses(config: &Config, file: &str, out: &mut Collector) {
+pub(crate) fn check_template_uses(entries: &[Source], file: &str, out: &mut Collector) {
     let mut parsed: Vec<ParsedSite<'_>> = Vec::new();
-    for source in &config.entries {
+    for source in entries {
         parsed.clear();
         parsed.extend(sites(source).into_iter().map(|site| ParsedSite {
             template: Template::parse(site.text),

@@ -4,7 +4,6 @@
 //! `window-sort-without-sort-param`) and the exec window's argv (`window-http-only-field`,
 //! `window-missing-token`, `window-unreferenced-filter`, `window-token-in-program`).
 
-use sources_config::Config;
 use sources_config::enums::Format;
 use sources_config::model::{Body, Exec, Http, LeafFields, Paginate, Source, Window};
 use sources_config::template::{Template, TemplateErrorKind, TokenKind, WindowToken};
@@ -85,8 +84,8 @@ fn entry_key(keys: &[Key], name: &str) -> Option<Span> {
 }
 
 /// Every window rule, for every entry.
-pub(crate) fn check_window(config: &Config, file: &str, out: &mut Collector) {
-    for source in &config.entries {
+pub(crate) fn check_window(entries: &[Source], file: &str, out: &mut Collector) {
+    for source in entries {
         check_stage_windows(source, out);
         match &source.body {
             Body::Http(http) => check_http(source, http, out),

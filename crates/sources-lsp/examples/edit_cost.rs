@@ -1,7 +1,8 @@
 //! The editor's analysis of one edit, alone, for counting its instructions under callgrind
 //! (`scripts/bench-edit-instructions` runs it): reads FILE, analyses it once as the language server
 //! does when it opens a document, then makes EDITS one-character edits, each analysed as the server
-//! analyses an edited version (the kept tree updated, then the bounded analysis). Each edit flips
+//! analyses an edited version (the kept tree updated, then `analyze_edited` with the memo the
+//! previous version's analysis kept). Each edit flips
 //! the fourth letter of the first `from: apps_0` (`apps_0` <-> `appz_0`), as
 //! `scripts/bench-lsp-latency` does. The analysis is handed the demo backend's published shapes,
 //! as the server hands them (no samples). Run with 0 and with N edits: the difference over N is
@@ -12,7 +13,7 @@
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use sources_check::{Bounded, analyze_bounded_with};
+use sources_check::{Bounded, Memo, analyze_edited};
 use sources_syntax::{Syntax, Tree};
 
 /// The allocator of the `sources` binary.
@@ -44,13 +45,10 @@ fn main() -> ExitCode {
     let inputs = sources_eval::demo_shapes::inputs();
     let mut text = Arc::new(text);
     let mut tree = Tree::new(&text, Syntax::Yaml);
-    let mut analysis = analyze_bounded_with(
-        &text,
-        Syntax::Yaml,
-        tree.parse().clone(),
-        bounded(),
-        &inputs,
-    );
+    // As the server's analysis of a document's version after an edit: the edits that follow reuse
+    // what it kept.
+    let mut memo = Memo::default();
+    let mut analysis = analyze_edited(&text, &tree, &mut memo, Some(bounded()), &inputs);
     for edit in 0..edits {
         let letter = if edit % 2 == 0 { "z" } else { "s" };
         let mut next = text.as_ref().clone();
@@ -59,13 +57,7 @@ fn main() -> ExitCode {
         tree.update(&text, &next);
         let replaced = std::mem::replace(
             &mut analysis,
-            analyze_bounded_with(
-                &next,
-                Syntax::Yaml,
-                tree.parse().clone(),
-                bounded(),
-                &inputs,
-            ),
+            analyze_edited(&next, &tree, &mut memo, Some(bounded()), &inputs),
         );
         drop(replaced);
         text = next;

@@ -6,14 +6,15 @@
 //! cleanly is kept, so a half-typed document still has its outline and names. Once a document is
 //! edited, so is the tree of its last analysed version with that version's text: the next version
 //! reparses only the entry an edit changed where that is sound (`sources_syntax::Tree`), then
-//! runs the one analysis on the tree. A document only opened never holds a tree (it costs several
+//! runs the one analysis on the tree (`sources_check::analyze_edited`), which checks again only
+//! the entries the edit touched where a check reads one entry alone. A document only opened never holds a tree (it costs several
 //! times the text's size).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 
 use sources_check::shapes::ShapeInputs;
-use sources_check::{Analysis, Bounded, analyze_bounded_with};
+use sources_check::{Analysis, Bounded, Memo, analyze_bounded_with, analyze_edited};
 use sources_config::Config;
 use sources_syntax::{LineIndex, PositionEncoding, Syntax, Tree};
 use tower_lsp_server::ls_types::{Position, TextDocumentContentChangeEvent, Uri};
@@ -80,7 +81,8 @@ impl Analyzed {
     }
 
     /// Analyses `text` as [`Analyzed::of`] does, parsing it from the tree `kept` holds (the
-    /// previous version's) when there is one, and leaving this version's tree there.
+    /// previous version's) when there is one and reusing what that version's analysis kept, and
+    /// leaving this version's tree and memo there.
     fn from_kept(
         text: &Arc<String>,
         syntax: Syntax,
@@ -91,24 +93,19 @@ impl Analyzed {
             return refused;
         }
         let previous = kept.lock().unwrap_or_else(PoisonError::into_inner).take();
-        let tree = match previous {
+        let (tree, mut memo) = match previous {
             Some(mut previous) if previous.syntax == syntax => {
                 previous.tree.update(&previous.text, text);
-                previous.tree
+                (previous.tree, previous.memo)
             }
-            _ => Tree::new(text, syntax),
+            _ => (Tree::new(text, syntax), Memo::default()),
         };
-        let analysis = analyze_bounded_with(
-            text,
-            syntax,
-            tree.parse().clone(),
-            view.bounded(),
-            &view.inputs,
-        );
+        let analysis = analyze_edited(text, &tree, &mut memo, Some(view.bounded()), &view.inputs);
         *kept.lock().unwrap_or_else(PoisonError::into_inner) = Some(Kept {
             text: text.clone(),
             syntax,
             tree,
+            memo,
         });
         Analyzed {
             syntax,
@@ -169,12 +166,14 @@ impl Snapshot {
     }
 }
 
-/// The tree of a document's last analysed version, with the text and syntax it was parsed from.
+/// The tree of a document's last analysed version, with the text and syntax it was parsed from,
+/// and what its analysis kept for the next version's.
 #[derive(Debug)]
 struct Kept {
     text: Arc<String>,
     syntax: Syntax,
     tree: Tree,
+    memo: Memo,
 }
 
 /// One version of a document's text, and its analysis once someone has asked for it.

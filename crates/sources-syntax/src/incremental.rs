@@ -22,6 +22,8 @@ pub struct Tree {
     /// Whether entries may be spliced: YAML that parsed without errors into a root and uses no
     /// anchors, aliases or merge keys.
     splicable: bool,
+    /// What the last update parsed again (see [`Tree::reparsed`]).
+    reparsed: Option<Vec<usize>>,
 }
 
 /// How [`Tree::update`] made the new version's tree.
@@ -58,12 +60,27 @@ impl Tree {
             syntax,
             parse,
             splicable,
+            reparsed: None,
         }
+    }
+
+    /// What the last [`Tree::update`] parsed again: the index of each entry from the root's mapping
+    /// down to the one it parsed again and spliced in (an empty path when the text did not
+    /// change). Every other entry of the previous tree was kept as it was, moved by the change of
+    /// the text's length when it lies after the edit, so what was derived from it holds for the
+    /// new text too. `None` when the tree was built or parsed whole.
+    pub fn reparsed(&self) -> Option<&[usize]> {
+        self.reparsed.as_deref()
     }
 
     /// The parse of the text this tree was last built or updated from.
     pub fn parse(&self) -> &Parse {
         &self.parse
+    }
+
+    /// The syntax the tree is parsed as.
+    pub fn syntax(&self) -> Syntax {
+        self.syntax
     }
 
     /// The parse, giving up the tree.
@@ -76,12 +93,15 @@ impl Tree {
     /// past that text's end makes it parse `new` whole.
     pub fn update(&mut self, old: &str, new: &str) -> Reparse {
         let Some(edit) = Edit::between(old, new) else {
+            self.reparsed = Some(Vec::new());
             return Reparse::Unchanged;
         };
         if self.splicable
             && let Some(root) = self.parse.root.as_mut()
-            && let Some(depth) = splice(root, old, new, edit)
+            && let Some(path) = splice(root, old, new, edit)
         {
+            let depth = path.len();
+            self.reparsed = Some(path);
             return Reparse::Spliced { depth };
         }
         *self = Tree::new(new, self.syntax);
@@ -155,13 +175,14 @@ struct Step {
 /// edit inside a field of an entry of `data.sources` to fall back to the entry, `sources` or `data`.
 const MAX_TRIES: usize = 4;
 
-/// Splices the edit into the tree at the deepest entry where that is sound, giving its depth;
-/// `None` (and the tree untouched) when there is none.
+/// Splices the edit into the tree at the deepest entry where that is sound, giving the index of
+/// each entry on the way to it (its depth is their count); `None` (and the tree untouched) when
+/// there is none.
 ///
 /// Each try parses an entry's text alone; after [`MAX_TRIES`] entries the whole text is parsed
 /// instead, so a deep document whose edit fails level after level costs a few whole parses at
 /// most, not one per level.
-fn splice(root: &mut Node, old: &str, new: &str, edit: Edit) -> Option<usize> {
+fn splice(root: &mut Node, old: &str, new: &str, edit: Edit) -> Option<Vec<usize>> {
     let path = path_to(root, old, edit);
     for depth in (0..path.len()).rev().take(MAX_TRIES) {
         let map = mapping_at(root, &path[..depth])?;
@@ -175,7 +196,7 @@ fn splice(root: &mut Node, old: &str, new: &str, edit: Edit) -> Option<usize> {
             shift_entry(later, delta);
         }
         fix_ends(root, &path[..=depth], delta);
-        return Some(depth + 1);
+        return Some(path[..=depth].iter().map(|step| step.index).collect());
     }
     None
 }

@@ -1,0 +1,225 @@
+//! What the editor's analysis of one version keeps for the next: the diagnostics of the checks
+//! that read one entry alone ([`check_entry`]), entry by entry, so that the entries an edit did
+//! not touch are not checked again.
+//!
+//! Which entries those are comes from the tree: after [`sources_syntax::Tree::update`] spliced one
+//! entry in, every other entry's subtree is the previous one, moved by the change of the text's
+//! length when it lies after the edit ([`sources_syntax::Tree::reparsed`]). A check of one entry
+//! reads only that entry's model and its own text, so its diagnostics for a kept entry are the
+//! previous ones moved the same way. The cross-entry checks run on every version, over the
+//! whole model. The kept diagnostics are the raw ones, before the analysis's stages (suppressions,
+//! the front end's filter and bound), which every version runs again.
+
+use sources_config::Source;
+use sources_diagnostics::{Collector, Diagnostic};
+use sources_syntax::{Node, Span, Value};
+
+use crate::{anchored, expressions, merge, runnable, templates, window};
+
+/// The most diagnostics a [`Memo`] keeps: a document with more is checked whole on every version
+/// rather than holding them all (the editor shows only the first 1,000 anyway).
+const MAX_KEPT: usize = 2_000;
+
+/// The per-entry diagnostics of a document's last analysed version, for the analysis of the next
+/// one ([`crate::analyze_edited`]). Empty at first: then nothing is reused.
+#[derive(Debug, Default)]
+pub struct Memo {
+    /// The length of the text they were found in.
+    text_len: usize,
+    /// The indexes of `data` in the root's mapping and of `sources` in `data`'s.
+    sources_path: Option<[usize; 2]>,
+    /// Per entry of `data.sources`, in order.
+    entries: Vec<Kept>,
+    /// How many entries the analysis that made it took from the memo before it.
+    reused: usize,
+}
+
+impl Memo {
+    /// How many entries the analysis that made this memo did not check again (it took their
+    /// diagnostics from the previous version's memo).
+    pub fn reused(&self) -> usize {
+        self.reused
+    }
+}
+
+/// One entry's diagnostics, with where its name started then.
+#[derive(Debug)]
+struct Kept {
+    start: usize,
+    found: Vec<Diagnostic>,
+}
+
+/// The checks of one entry that read nothing but that entry and its text.
+pub(crate) fn check_entry(source: &Source, file: &str, out: &mut Collector) {
+    let entries = std::slice::from_ref(source);
+    merge::check_merge(entries, out);
+    window::check_window(entries, file, out);
+    anchored::check_anchored(entries, out);
+    templates::check_template_uses(entries, file, out);
+    expressions::check_expressions(entries, file, out);
+    runnable::check_runnable(entries, file, out);
+}
+
+/// Where `data.sources` is in the tree: the indexes of the first `data` in the root's mapping and
+/// of the first `sources` in its mapping, which are the ones the decoder reads.
+pub(crate) fn sources_path(root: Option<&Node>) -> Option<[usize; 2]> {
+    let Value::Map(root) = &root?.value else {
+        return None;
+    };
+    let data = root
+        .entries
+        .iter()
+        .position(|entry| entry.key.name == "data")?;
+    let Value::Map(map) = &root.entries[data].value.value else {
+        return None;
+    };
+    let sources = map
+        .entries
+        .iter()
+        .position(|entry| entry.key.name == "sources")?;
+    Some([data, sources])
+}
+
+/// What an analysis reuses from the previous version's [`Memo`], and what it keeps for the next.
+pub(crate) struct Reuse {
+    previous: Memo,
+    /// Per entry of the previous version: by how much its diagnostics move, when they still hold.
+    moves: Vec<Option<isize>>,
+    next: Memo,
+    /// How many diagnostics `next` holds.
+    kept: usize,
+    /// Whether the next memo went over [`MAX_KEPT`] (and is dropped).
+    over: bool,
+}
+
+impl Reuse {
+    /// Reuse of `previous` for a text of `text_len` bytes whose tree last reparsed `reparsed`
+    /// (see [`sources_syntax::Tree::reparsed`]) and has `data.sources` at `sources_path`.
+    pub(crate) fn new(
+        previous: Memo,
+        reparsed: Option<&[usize]>,
+        text_len: usize,
+        sources_path: Option<[usize; 2]>,
+    ) -> Reuse {
+        let moves = match (reparsed, sources_path) {
+            (Some(reparsed), Some(path)) if previous.sources_path == Some(path) => {
+                let delta = text_len as isize - previous.text_len as isize;
+                (0..previous.entries.len())
+                    .map(|index| movement(reparsed, [path[0], path[1], index], delta))
+                    .collect()
+            }
+            _ => Vec::new(),
+        };
+        Reuse {
+            previous,
+            moves,
+            next: Memo {
+                text_len,
+                sources_path,
+                entries: Vec::new(),
+                reused: 0,
+            },
+            kept: 0,
+            over: false,
+        }
+    }
+
+    /// Runs [`check_entry`] on the entry at `index` of `data.sources`, or gives the previous
+    /// version's diagnostics for it when its subtree was kept, pushing them into `out`.
+    pub(crate) fn check(&mut self, index: usize, source: &Source, file: &str, out: &mut Collector) {
+        let start = source.name.span.start();
+        let reused = self.moves.get(index).copied().flatten().and_then(|delta| {
+            let kept = self.previous.entries.get_mut(index)?;
+            (kept.start.checked_add_signed(delta) == Some(start)).then(|| {
+                let mut found = std::mem::take(&mut kept.found);
+                for diagnostic in &mut found {
+                    shift(diagnostic, delta);
+                }
+                found
+            })
+        });
+        self.next.reused += usize::from(reused.is_some());
+        let found = reused.unwrap_or_else(|| {
+            let mut fresh = Collector::unbounded();
+            check_entry(source, file, &mut fresh);
+            fresh.finish().diagnostics
+        });
+        self.kept += found.len();
+        if self.over || self.kept > MAX_KEPT {
+            self.over = true;
+            out.extend(found);
+            return;
+        }
+        out.extend(found.iter().cloned());
+        self.next.entries.push(Kept { start, found });
+    }
+
+    /// What this analysis keeps for the next version.
+    pub(crate) fn finish(self) -> Memo {
+        if self.over {
+            return Memo::default();
+        }
+        self.next
+    }
+}
+
+/// By how much the diagnostics of the entry at `entry` (its index path from the root) move, when
+/// the update that parsed again the entry at `reparsed` kept its subtree: not at all before the
+/// edit, by `delta` after it; `None` when the entry lies inside what was parsed again.
+fn movement(reparsed: &[usize], entry: [usize; 3], delta: isize) -> Option<isize> {
+    match reparsed
+        .iter()
+        .zip(entry)
+        .find(|(edited, at)| *edited != at)
+    {
+        Some((edited, at)) if *edited < at => Some(delta),
+        Some(_) => Some(0),
+        // One path holds the other: the entry is in what was parsed again (or holds it), unless
+        // nothing was (the text did not change).
+        None if reparsed.is_empty() => Some(0),
+        None => None,
+    }
+}
+
+/// Moves every span of `diagnostic` by `delta` bytes.
+fn shift(diagnostic: &mut Diagnostic, delta: isize) {
+    let moved = |span: Span| {
+        Span::new(
+            span.start().saturating_add_signed(delta),
+            span.end().saturating_add_signed(delta),
+        )
+    };
+    diagnostic.span = moved(diagnostic.span);
+    for label in &mut diagnostic.labels {
+        label.span = moved(label.span);
+    }
+    for fix in &mut diagnostic.fixes {
+        for edit in &mut fix.edits {
+            edit.span = moved(edit.span);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::movement;
+
+    #[test]
+    fn entries_before_an_edit_stay_after_it_move_and_inside_it_are_checked_again() {
+        // data.sources at [1, 0]; the edit parsed again entry 2 of it (or a field inside it).
+        for reparsed in [&[1, 0, 2][..], &[1, 0, 2, 3]] {
+            assert_eq!(movement(reparsed, [1, 0, 1], 5), Some(0));
+            assert_eq!(movement(reparsed, [1, 0, 2], 5), None);
+            assert_eq!(movement(reparsed, [1, 0, 3], 5), Some(5));
+        }
+        // `data` or `sources` parsed again: nothing holds.
+        assert_eq!(movement(&[1], [1, 0, 0], 5), None);
+        assert_eq!(movement(&[1, 0], [1, 0, 0], 5), None);
+        // An edit elsewhere: before `data` moves it, after it leaves it.
+        assert_eq!(movement(&[0, 4], [1, 0, 0], -2), Some(-2));
+        assert_eq!(movement(&[2], [1, 0, 7], -2), Some(0));
+        assert_eq!(movement(&[1, 1, 0], [1, 0, 7], 3), Some(0));
+        // The text did not change.
+        assert_eq!(movement(&[], [1, 0, 7], 0), Some(0));
+    }
+}

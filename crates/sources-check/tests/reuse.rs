@@ -1,0 +1,141 @@
+//! The editor's analysis of an edited version reuses the previous version's per-entry
+//! diagnostics (`analyze_edited`) and gives exactly what a fresh analysis gives: over every file of
+//! `testdata/` and a generated configuration, a seeded sequence of random edits (characters
+//! inserted, replaced and deleted, lines indented, duplicated and deleted, keys added), each
+//! undone by the next version, every version analysed both ways, unbounded and bounded, with the
+//! same diagnostics in the same order.
+
+use std::fs;
+use std::path::Path;
+use std::sync::Arc;
+
+use sources_check::shapes::ShapeInputs;
+use sources_check::{Bounded, Memo, analyze_bounded_with, analyze_edited, analyze_with};
+use sources_diagnostics::Rule;
+use sources_syntax::{Syntax, Tree};
+
+/// Edits made to each file, one after the other.
+const EDITS_PER_FILE: usize = 12;
+
+/// A small seeded generator (xorshift64*), so every run makes the same edits.
+struct Random(u64);
+
+impl Random {
+    fn below(&mut self, bound: usize) -> usize {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % bound.max(1)
+    }
+}
+
+/// One random edit of `text` at a random character boundary.
+fn edit(text: &str, random: &mut Random) -> String {
+    let boundaries: Vec<usize> = text
+        .char_indices()
+        .map(|(i, _)| i)
+        .chain([text.len()])
+        .collect();
+    let at = boundaries[random.below(boundaries.len())];
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = text[at..].find('\n').map_or(text.len(), |i| at + i + 1);
+    let line = &text[line_start..line_end];
+    let indent: String = line.chars().take_while(|&c| c == ' ').collect();
+    let after = at + text[at..].chars().next().map_or(0, char::len_utf8);
+    match random.below(9) {
+        0 => format!("{}x{}", &text[..at], &text[at..]),
+        1 => format!("{}z{}", &text[..at], &text[after..]),
+        2 => format!("{}{}", &text[..at], &text[after..]),
+        3 => format!("{}  {}", &text[..line_start], &text[line_start..]),
+        4 => format!("{}{line}{}", &text[..line_end], &text[line_end..]),
+        5 => format!("{}{}", &text[..line_start], &text[line_end..]),
+        6 => format!(
+            "{}{indent}timeout: 0s\n{}",
+            &text[..line_end],
+            &text[line_end..]
+        ),
+        7 => format!(
+            "{}{indent}url: \"${{params.nope}}\"\n{}",
+            &text[..line_end],
+            &text[line_end..]
+        ),
+        _ => format!("{}: {}", &text[..at], &text[after..]),
+    }
+}
+
+/// The editor's kind of bound: the first `limit`, without one rule.
+fn bounded(limit: usize) -> Bounded {
+    Bounded {
+        limit,
+        keep: Box::new(|diagnostic| diagnostic.rule != Rule::UnknownField),
+    }
+}
+
+/// Edits `text` `EDITS_PER_FILE` times, comparing each version's reusing analysis with a fresh
+/// one; how many entries were reused.
+fn check_file(name: &str, text: String, syntax: Syntax, seed: u64) -> usize {
+    let inputs = ShapeInputs::default();
+    let mut random = Random(seed.max(1));
+    let base = Arc::new(text);
+    let mut text = Arc::clone(&base);
+    let mut tree = Tree::new(&text, syntax);
+    let (mut memo, mut bounded_memo) = (Memo::default(), Memo::default());
+    let mut reused = 0;
+    for step in 0..=EDITS_PER_FILE {
+        // Every other version is an edit of the file, and the next one undoes it: an edit that
+        // breaks the syntax (after which the tree is parsed whole) does not end the reuse.
+        if step > 0 {
+            let next = match step % 2 {
+                1 => Arc::new(edit(&base, &mut random)),
+                _ => Arc::clone(&base),
+            };
+            tree.update(&text, &next);
+            text = next;
+        }
+        let got = analyze_edited(&text, &tree, &mut memo, None, &inputs);
+        let want = analyze_with(&text, syntax, &inputs);
+        assert_eq!(
+            got.diagnostics, want.diagnostics,
+            "{name}, edit {step}: the reusing analysis differs from a fresh one on\n{text}"
+        );
+        assert_eq!(got.config, want.config, "{name}, edit {step}");
+        let got = analyze_edited(&text, &tree, &mut bounded_memo, Some(bounded(3)), &inputs);
+        let want = analyze_bounded_with(&text, syntax, tree.parse().clone(), bounded(3), &inputs);
+        assert_eq!(
+            (got.diagnostics, got.omitted, got.omitted_errors),
+            (want.diagnostics, want.omitted, want.omitted_errors),
+            "{name}, edit {step}: the bounded reusing analysis differs on\n{text}"
+        );
+        reused += memo.reused();
+    }
+    reused
+}
+
+#[test]
+fn reusing_per_entry_results_gives_the_fresh_analysis_over_testdata_and_a_generated_config() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata");
+    let (mut files, mut reused) = (0, 0);
+    for (index, path) in sources_testkit::files_under(&root).iter().enumerate() {
+        let Some(syntax) = Syntax::from_path(path) else {
+            continue;
+        };
+        let Ok(text) = fs::read_to_string(path) else {
+            continue;
+        };
+        reused += check_file(&path.display().to_string(), text, syntax, index as u64 + 1);
+        files += 1;
+    }
+    let generated = sources_syntax::bench_support::generate_config(60);
+    let generated_reused = check_file("generated", generated, Syntax::Yaml, 7);
+    assert!(files > 200, "only {files} files were read");
+    // An edit keeps all entries but the one it is in, unless it breaks the syntax (then the tree
+    // is parsed whole, for that version and the one undoing it): many are reused.
+    assert!(
+        generated_reused > 60 * EDITS_PER_FILE / 3,
+        "only {generated_reused} entries of the generated configuration were reused"
+    );
+    assert!(
+        reused > 1_000,
+        "only {reused} entries of testdata were reused"
+    );
+}
