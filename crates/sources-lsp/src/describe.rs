@@ -1,4 +1,5 @@
-//! Markdown descriptions of entries and parameters, shared by hover and completion.
+//! Markdown descriptions of entries, parameters and boot prompts, shared by hover, completion and
+//! inlay hints.
 
 use sources_config::{Body, Config, Enumeration, Parameter, Source};
 
@@ -95,4 +96,13 @@ pub(crate) fn source(config: &Config, source: &Source, text: &str) -> String {
         ));
     }
     out
+}
+
+/// A boot prompt of `app.prompts` by its caption: `the boot prompt "Sort by"` (by its key when it
+/// has no `label`).
+pub(crate) fn prompt(prompt: &sources_config::Prompt) -> String {
+    match &prompt.label {
+        Some(label) => format!("the boot prompt \"{}\"", label.value),
+        None => format!("the boot prompt `{}`", prompt.key.value),
+    }
 }

@@ -6,6 +6,7 @@
 
 use sources_check::shapes::{Certainty, Shaped, Shapes};
 use sources_config::fields::{self, FieldInfo};
+use sources_config::template::{Template, TokenKind};
 use sources_config::{Config, Enumeration, Kind};
 use sources_diagnostics::Rule;
 use sources_syntax::Span;
@@ -197,6 +198,24 @@ fn layout(snapshot: &Snapshot, offset: usize) -> Option<(String, Span)> {
     }
 }
 
+/// On `${env.KEY}` whose KEY a boot prompt of `app.prompts` sets: where its value comes from.
+fn prompted_env(config: &Config, text: &str, offset: usize) -> Option<(String, Span)> {
+    let (token, span) = context::template_around(text, offset)?;
+    let parsed = Template::parse(token);
+    let TokenKind::Env(key) = parsed.tokens().next()?.kind else {
+        return None;
+    };
+    let prompt = config.dashboard.prompt(key)?;
+    Some((
+        format!(
+            "**`${{env.{key}}}`** — set by {} (`app.prompts`): the dashboard asks for it at \
+             start and sets the environment variable `{key}` before substituting `${{env.…}}`",
+            describe::prompt(prompt)
+        ),
+        span,
+    ))
+}
+
 /// The hover at `offset`, or `None` when there is nothing to say.
 pub(crate) fn hover(snapshot: &Snapshot, offset: usize, positions: Positions<'_>) -> Option<Hover> {
     let analyzed = &snapshot.current;
@@ -207,7 +226,10 @@ pub(crate) fn hover(snapshot: &Snapshot, offset: usize, positions: Positions<'_>
     let text = analyzed.text();
     let mut sections = Vec::new();
     let mut range = None;
-    if let Some((found, span)) = names::symbol_at(config, text, offset) {
+    if let Some((doc, span)) = prompted_env(config, text, offset) {
+        sections.push(doc);
+        range = Some(span);
+    } else if let Some((found, span)) = names::symbol_at(config, text, offset) {
         sections.push(symbol(config, &analyzed.analysis.shapes, text, &found));
         range = Some(span);
     } else if let Some((doc, span)) = layout(snapshot, offset) {

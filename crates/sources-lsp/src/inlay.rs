@@ -1,7 +1,8 @@
 //! Inlay hints: the cadence at the end of an entry's name line (`polled every 10s`, `streamed`,
 //! `one-shot`, as the `try` engine decides it), defaults that are not written (`timeout`,
 //! `page_size`, `anchor`, `max_pages`: from the schema's declarations, the same ones hover shows),
-//! and the declared type after each `${params.X}`.
+//! the declared type after each `${params.X}`, and after an `${env.KEY}` that a boot prompt of
+//! `app.prompts` sets, the prompt it comes from.
 
 use sources_config::fields::{self, FieldInfo, Section};
 use sources_config::model::Source;
@@ -150,6 +151,17 @@ fn entry(
             site.span,
         );
         for token in template.tokens() {
+            if let TokenKind::Env(key) = token.kind
+                && let Some(prompt) = config.dashboard.prompt(key)
+                && let Some(end) = written.file_offset(text, token.range.end)
+            {
+                out.push(hint(
+                    end,
+                    format!("from {}", crate::describe::prompt(prompt)),
+                    InlayHintKind::PARAMETER,
+                    positions,
+                ));
+            }
             let TokenKind::Param(name) = token.kind else {
                 continue;
             };

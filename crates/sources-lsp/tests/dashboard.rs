@@ -5,7 +5,7 @@
 mod support;
 
 use serde_json::{Value, json};
-use support::{TestClient, complete_at, offset_of, utf16_position};
+use support::{TestClient, complete_at, offset_of, uri, utf16_position};
 use tower_lsp_server::ls_types::Position;
 
 const CONFIG: &str = "\
@@ -297,4 +297,69 @@ parameters.id = { required = true }
         "{renamed}"
     );
     assert!(renamed.contains("[data.sources.apps]"), "{renamed}");
+}
+
+const PROMPTS: &str = "\
+app:
+  prompts:
+    - {key: SORT, label: Sort by, options: [name, rev]}
+    - {key: TOKEN}
+data:
+  sources:
+    apps:
+      type: http
+      url: http://127.0.0.1:8099/apps?sort=${env.SORT}&home=${env.HOME}
+      headers: {Authorization: \"Bearer ${env.TOKEN}\"}
+";
+
+#[tokio::test]
+async fn a_prompted_environment_variable_says_which_boot_prompt_sets_it() {
+    let mut client = opened(PROMPTS).await;
+    let at = |needle: &str| utf16_position(PROMPTS, offset_of(PROMPTS, needle) + 3);
+    let hover = client
+        .at("textDocument/hover", "f.yaml", at("${env.SORT}"), json!({}))
+        .await
+        .expect("a hover");
+    let value = hover["contents"]["value"].as_str().unwrap_or_default();
+    assert!(
+        value.starts_with("**`${env.SORT}`** — set by the boot prompt \"Sort by\" (`app.prompts`)"),
+        "{value}"
+    );
+    let hover = client
+        .at("textDocument/hover", "f.yaml", at("${env.HOME}"), json!({}))
+        .await
+        .expect("an answer");
+    assert!(hover.is_null(), "no prompt sets HOME: {hover}");
+
+    let hints = client
+        .request(
+            "textDocument/inlayHint",
+            json!({
+                "textDocument": { "uri": uri("f.yaml") },
+                "range": { "start": { "line": 0, "character": 0 }, "end": { "line": 12, "character": 0 } }
+            }),
+        )
+        .await
+        .expect("hints");
+    let prompted: Vec<(Position, &str)> = hints
+        .as_array()
+        .expect("a list")
+        .iter()
+        .filter_map(|hint| {
+            let label = hint["label"].as_str()?;
+            label.starts_with("from the boot prompt").then(|| {
+                let position =
+                    serde_json::from_value(hint["position"].clone()).expect("a position");
+                (position, label)
+            })
+        })
+        .collect();
+    let after = |token: &str| utf16_position(PROMPTS, offset_of(PROMPTS, token) + token.len());
+    assert_eq!(
+        prompted,
+        [
+            (after("${env.SORT}"), "from the boot prompt \"Sort by\""),
+            (after("${env.TOKEN}"), "from the boot prompt `TOKEN`"),
+        ]
+    );
 }
