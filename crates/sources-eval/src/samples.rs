@@ -138,27 +138,32 @@ pub fn write(config_path: &Path, recording: &Recording<'_>) -> io::Result<PathBu
     Ok(path)
 }
 
+/// The texts of the sample files beside the configuration at `config_path`: at most
+/// [`MAX_FILES`], none over [`MAX_FILE_BYTES`]; unreadable files are skipped.
+fn sample_texts(config_path: &Path) -> impl Iterator<Item = String> {
+    std::fs::read_dir(dir(config_path))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .take(MAX_FILES)
+        .filter_map(|item| {
+            let path = item.path();
+            if path.extension().and_then(|ext| ext.to_str()) != Some("json") {
+                return None;
+            }
+            let meta = item.metadata().ok()?;
+            if meta.len() > MAX_FILE_BYTES {
+                return None;
+            }
+            std::fs::read_to_string(&path).ok()
+        })
+}
+
 /// Reads every sample beside the configuration at `config_path`: one [`Sample`] per entry, the
 /// shapes of its parameter sets joined, the latest time kept. Unreadable files are skipped.
 pub fn read(config_path: &Path) -> ShapeInputs {
     let mut inputs = ShapeInputs::default();
-    let Ok(listing) = std::fs::read_dir(dir(config_path)) else {
-        return inputs;
-    };
-    for item in listing.flatten().take(MAX_FILES) {
-        let path = item.path();
-        if path.extension().and_then(|ext| ext.to_str()) != Some("json") {
-            continue;
-        }
-        if item
-            .metadata()
-            .map_or(true, |meta| meta.len() > MAX_FILE_BYTES)
-        {
-            continue;
-        }
-        let Ok(text) = std::fs::read_to_string(&path) else {
-            continue;
-        };
+    for text in sample_texts(config_path) {
         let Some((entry, sample)) = parse(&text) else {
             continue;
         };
@@ -184,6 +189,62 @@ pub fn read(config_path: &Path) -> ShapeInputs {
         }
     }
     inputs
+}
+
+/// One recorded row of an entry: what the editor shows as a column's sample value.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Example {
+    /// The entry's fingerprint when it was recorded (a different one now means it is stale).
+    pub fingerprint: u64,
+    /// When it was recorded (RFC 3339).
+    pub recorded: String,
+    /// The first row of the recorded value (the value itself when it is not a list).
+    pub row: Value,
+}
+
+/// The latest recorded row of every entry with a sample beside the configuration at
+/// `config_path` (bounded as [`read`] is).
+pub fn examples(config_path: &Path) -> BTreeMap<String, Example> {
+    let mut found: BTreeMap<String, Example> = BTreeMap::new();
+    for text in sample_texts(config_path) {
+        let Ok(document) = serde_json::from_str::<Value>(&text) else {
+            continue;
+        };
+        let (Some(entry), Some(recorded), Some(fingerprint), Some(value)) = (
+            document.get("entry").and_then(Value::as_str),
+            document.get("recorded").and_then(Value::as_str),
+            document
+                .get("fingerprint")
+                .and_then(Value::as_str)
+                .and_then(|hex| u64::from_str_radix(hex, 16).ok()),
+            document.get("value"),
+        ) else {
+            continue;
+        };
+        if document.get("version").and_then(Value::as_u64) != Some(VERSION)
+            || found
+                .get(entry)
+                .is_some_and(|known| known.recorded.as_str() >= recorded)
+        {
+            continue;
+        }
+        let row = match value {
+            Value::Array(rows) => match rows.first() {
+                Some(row) => row.clone(),
+                None => continue,
+            },
+            other => other.clone(),
+        };
+        found.insert(
+            entry.to_owned(),
+            Example {
+                fingerprint,
+                recorded: recorded.to_owned(),
+                row,
+            },
+        );
+    }
+    found
 }
 
 /// One sample file's entry and sample, if it is one.
@@ -310,6 +371,12 @@ mod tests {
         assert_eq!(sample.fingerprint, fingerprint);
         assert_eq!(sample.shape.render(2), "[{id: number, name: string}]");
         assert_eq!(sample.recorded, "2026-11-26T07:00:00Z");
+        let example = &examples(&config_path)["apps"];
+        assert_eq!(
+            (example.fingerprint, example.row.clone()),
+            (fingerprint, json!({"id": 0, "name": "web"})),
+            "the first row recorded"
+        );
     }
 
     #[test]

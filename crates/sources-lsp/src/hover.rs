@@ -1,7 +1,7 @@
 //! Hover: what the thing under the cursor means. A source name shows the entry's kind, cadence,
 //! parameters and the shape of its data where known (and where from); `${params.X}` its
 //! declaration; a component name its kind and entry; a screen name what it places and who pushes
-//! it; a field key its documentation (the model's doc
+//! it; a column's `value` path its sample value (`column_values`); a field key its documentation (the model's doc
 //! comments); a `type` value the kind's summary; a diagnostic its rule's explanation.
 
 use sources_check::shapes::{Certainty, Shaped, Shapes};
@@ -10,7 +10,7 @@ use sources_config::template::{Template, TokenKind};
 use sources_config::{Config, Enumeration, Kind};
 use sources_diagnostics::Rule;
 use sources_syntax::Span;
-use tower_lsp_server::ls_types::{Hover, HoverContents, MarkupContent, MarkupKind};
+use tower_lsp_server::ls_types::{Hover, HoverContents, MarkupContent, MarkupKind, Uri};
 
 use crate::context::{self, Scope, Slot};
 use crate::document::Snapshot;
@@ -217,7 +217,12 @@ fn prompted_env(config: &Config, text: &str, offset: usize) -> Option<(String, S
 }
 
 /// The hover at `offset`, or `None` when there is nothing to say.
-pub(crate) fn hover(snapshot: &Snapshot, offset: usize, positions: Positions<'_>) -> Option<Hover> {
+pub(crate) fn hover(
+    snapshot: &Snapshot,
+    uri: &Uri,
+    offset: usize,
+    positions: Positions<'_>,
+) -> Option<Hover> {
     let analyzed = &snapshot.current;
     if !analyzed.analysis.has_sources {
         return None;
@@ -231,6 +236,9 @@ pub(crate) fn hover(snapshot: &Snapshot, offset: usize, positions: Positions<'_>
         range = Some(span);
     } else if let Some((found, span)) = names::symbol_at(config, text, offset) {
         sections.push(symbol(config, &analyzed.analysis.shapes, text, &found));
+        range = Some(span);
+    } else if let Some((doc, span)) = crate::column_values::hover(analyzed, uri, offset) {
+        sections.push(doc);
         range = Some(span);
     } else if let Some((doc, span)) = layout(snapshot, offset) {
         sections.push(doc);

@@ -14,6 +14,7 @@
 mod analysis_thread;
 mod cel_lex;
 mod code_actions;
+mod column_values;
 mod completion;
 mod context;
 mod data_completion;

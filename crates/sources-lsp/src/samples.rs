@@ -1,18 +1,60 @@
-//! What the server hands the analysis about a document's data: the demo backend's published
-//! shapes, and the samples recorded beside the document (`sources try NAME --record`), read
-//! through `sources_eval::samples` and kept until the samples directory changes (a recording
-//! moves its file into place, which changes the directory's modification time).
+//! What the server knows of a document's data: the demo backend's published shapes and the samples
+//! recorded beside the document (`sources try NAME --record`), handed to the analysis, and each
+//! entry's first recorded row, for the column values hover and inlay hints show. Both are read
+//! through `sources_eval::samples` and kept until the samples directory changes (a recording moves
+//! its file into place, which changes the directory's modification time).
 
-use std::collections::HashMap;
-use std::path::PathBuf;
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::SystemTime;
 
 use sources_check::shapes::ShapeInputs;
 use tower_lsp_server::ls_types::Uri;
 
-/// Samples read per samples directory, with the directory's modification time then.
-type Cache = HashMap<PathBuf, (Option<SystemTime>, Arc<ShapeInputs>)>;
+/// What was read per samples directory, with the directory's modification time then.
+type Cache<T> = HashMap<PathBuf, (Option<SystemTime>, Arc<T>)>;
+
+/// The recorded rows by entry, as `sources_eval::samples::examples` reads them.
+pub(crate) type Examples = BTreeMap<String, sources_eval::samples::Example>;
+
+/// What `load` reads for the document file at `path` from its samples directory, read again only
+/// when that directory changed; `None` when there is no samples directory.
+fn cached<T>(
+    cache: &'static OnceLock<Mutex<Cache<T>>>,
+    path: &Path,
+    load: impl FnOnce(&Path) -> T,
+) -> Option<Arc<T>> {
+    let dir = sources_eval::samples::dir(path);
+    let modified = std::fs::metadata(&dir)
+        .and_then(|meta| meta.modified())
+        .ok();
+    modified?;
+    let cache = cache.get_or_init(Mutex::default);
+    if let Some((when, found)) = cache
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .get(&dir)
+        && *when == modified
+    {
+        return Some(Arc::clone(found));
+    }
+    let found = Arc::new(load(path));
+    let mut cache = cache.lock().unwrap_or_else(PoisonError::into_inner);
+    if cache.len() >= 64 {
+        cache.clear();
+    }
+    cache.insert(dir, (modified, Arc::clone(&found)));
+    Some(found)
+}
+
+/// The first recorded row of each entry with a sample beside the document at `uri`.
+pub(crate) fn examples_for_uri(uri: &Uri) -> Arc<Examples> {
+    static CACHE: OnceLock<Mutex<Cache<Examples>>> = OnceLock::new();
+    uri.to_file_path()
+        .and_then(|path| cached(&CACHE, &path, sources_eval::samples::examples))
+        .unwrap_or_default()
+}
 
 /// The inputs for the document at `uri`: the demo routes, and the samples beside it when it is a
 /// file.
@@ -22,30 +64,11 @@ pub(crate) fn for_uri(uri: &Uri) -> Arc<ShapeInputs> {
     let Some(path) = uri.to_file_path() else {
         return base();
     };
-    let dir = sources_eval::samples::dir(&path);
-    let modified = std::fs::metadata(&dir)
-        .and_then(|meta| meta.modified())
-        .ok();
-    if modified.is_none() {
-        return base();
-    }
-    static CACHE: OnceLock<Mutex<Cache>> = OnceLock::new();
-    let cache = CACHE.get_or_init(Mutex::default);
-    if let Some((when, inputs)) = cache
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner)
-        .get(&dir)
-        && *when == modified
-    {
-        return Arc::clone(inputs);
-    }
-    let mut inputs = sources_eval::demo_shapes::inputs();
-    inputs.samples = sources_eval::samples::read(&path).samples;
-    let inputs = Arc::new(inputs);
-    let mut cache = cache.lock().unwrap_or_else(PoisonError::into_inner);
-    if cache.len() >= 64 {
-        cache.clear();
-    }
-    cache.insert(dir, (modified, Arc::clone(&inputs)));
-    inputs
+    static CACHE: OnceLock<Mutex<Cache<ShapeInputs>>> = OnceLock::new();
+    cached(&CACHE, &path, |path| {
+        let mut inputs = sources_eval::demo_shapes::inputs();
+        inputs.samples = sources_eval::samples::read(path).samples;
+        inputs
+    })
+    .unwrap_or_else(base)
 }

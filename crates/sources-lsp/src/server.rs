@@ -37,8 +37,8 @@ use crate::guard::{self, Panicked};
 use crate::position::Positions;
 use crate::project;
 use crate::{
-    Options, code_actions, completion, hover, inlay, lens, ranges, semantic_tokens, settings,
-    symbols,
+    Options, code_actions, column_values, completion, hover, inlay, lens, ranges, semantic_tokens,
+    settings, symbols,
 };
 
 /// The language server: one per client connection.
@@ -153,6 +153,7 @@ impl LanguageServer for Server {
             let positions = Positions::new(&analysis.line_index, self.encoding());
             Ok(hover::hover(
                 &snapshot,
+                &at.text_document.uri,
                 positions.offset(at.position),
                 positions,
             ))
@@ -318,7 +319,12 @@ impl LanguageServer for Server {
             let analyzed = &snapshot.current;
             let positions = Positions::new(&analyzed.analysis.line_index, self.encoding());
             let within = positions.span(params.range);
-            Ok(Some(inlay::hints(analyzed, positions, within)))
+            let mut hints = inlay::hints(analyzed, positions, within);
+            if self.settings.values().sample_values {
+                hints.extend(column_values::hints(analyzed, &uri, positions, within));
+                hints.sort_by_key(|hint| (hint.position.line, hint.position.character));
+            }
+            Ok(Some(hints))
         })
     }
 

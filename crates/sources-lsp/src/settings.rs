@@ -2,8 +2,10 @@
 //! and what the client said it can do.
 //!
 //! Settings are read from `{"sources": {…}}` or the bare object: `demo` (the "▶ try" command
-//! sends requests for the demo address to the in-process demo backend) and `severity` (a map
-//! from rule code to `error`, `warning`, `information`, `hint` or `off`).
+//! sends requests for the demo address to the in-process demo backend), `severity` (a map
+//! from rule code to `error`, `warning`, `information`, `hint` or `off`) and
+//! `inlayHints.sampleValues` (an inlay hint after each column `value` with its sample value; off
+//! unless set).
 
 use std::collections::HashMap;
 use std::sync::{Mutex, PoisonError};
@@ -28,6 +30,8 @@ pub(crate) struct Values {
     pub(crate) demo: bool,
     /// Severity overrides by rule code.
     pub(crate) severity: HashMap<String, Override>,
+    /// Whether inlay hints show each table column's sample value.
+    pub(crate) sample_values: bool,
 }
 
 /// The settings and client capabilities of one connection.
@@ -159,6 +163,16 @@ fn parse(settings: &Value) -> (Values, Vec<String>) {
             "setting `sources.demo` must be true or false, not {other}"
         )),
     }
+    match settings
+        .get("inlayHints")
+        .and_then(|hints| hints.get("sampleValues"))
+    {
+        None | Some(Value::Null) => {}
+        Some(Value::Bool(on)) => values.sample_values = *on,
+        Some(other) => problems.push(format!(
+            "setting `sources.inlayHints.sampleValues` must be true or false, not {other}"
+        )),
+    }
     if let Some(overrides) = settings.get("severity").and_then(Value::as_object) {
         for (code, level) in overrides {
             if Rule::from_code(code).is_none() {
@@ -197,6 +211,7 @@ mod tests {
             "unknown-field": "off", "missing-field": "hint", "nope": "error", "syntax": "loud"
         } } }));
         assert!(values.demo);
+        assert!(!values.sample_values, "off unless set");
         assert_eq!(values.severity.get("unknown-field"), Some(&Override::Off));
         assert_eq!(
             values.severity.get("missing-field"),
@@ -209,11 +224,17 @@ mod tests {
                 "setting `sources.severity.syntax` must be one of error, warning, information, hint, off; not \"loud\"",
             ]
         );
-        let (bare, problems) = parse(&json!({ "demo": "yes" }));
+        let (bare, problems) =
+            parse(&json!({ "demo": "yes", "inlayHints": { "sampleValues": 1 } }));
         assert!(!bare.demo);
         assert_eq!(
             problems,
-            ["setting `sources.demo` must be true or false, not \"yes\""]
+            [
+                "setting `sources.demo` must be true or false, not \"yes\"",
+                "setting `sources.inlayHints.sampleValues` must be true or false, not 1",
+            ]
         );
+        let (on, _) = parse(&json!({ "inlayHints": { "sampleValues": true } }));
+        assert!(on.sample_values);
     }
 }

@@ -34,7 +34,8 @@ function createClient(): LanguageClient {
       // VS Code has no built-in TOML language: without a TOML extension, match the file name.
       { scheme: "file", pattern: "**/*.toml" },
     ],
-    // `sources.demo` and `sources.severity` reach the server as `workspace/didChangeConfiguration`.
+    // `sources.demo`, `sources.severity` and `sources.inlayHints.sampleValues` reach the server as
+    // `workspace/didChangeConfiguration`.
     synchronize: { configurationSection: "sources" },
     initializationOptions: { sources: vscode.workspace.getConfiguration("sources") },
     middleware: {
