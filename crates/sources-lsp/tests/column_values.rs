@@ -46,20 +46,12 @@ data:
 async fn opened(dir: &std::path::Path) -> (TestClient, String) {
     let path = dir.join("sources.yaml");
     std::fs::write(&path, TEXT).expect("write");
-    let analysis = sources_check::analyze(TEXT, sources_syntax::Syntax::Yaml);
-    let source = analysis.config.get("issues").expect("entry");
-    sources_eval::samples::write(
+    support::record_sample(
         &path,
-        &sources_eval::samples::Recording {
-            source,
-            fingerprint: sources_check::shapes::fingerprint(TEXT, source),
-            params: &Default::default(),
-            secret_names: &[],
-            recorded: "2026-11-26T07:00:00Z",
-            value: &json!([{"title": "Crash on start", "state": "open"}, {"title": "b"}]),
-        },
-    )
-    .expect("recorded");
+        TEXT,
+        "issues",
+        &json!([{"title": "Crash on start", "state": "open"}, {"title": "b"}]),
+    );
     let uri = format!("file://{}", path.display());
     let mut client = TestClient::utf16().await;
     client.open_uri(&uri, "yaml", TEXT).await;
@@ -107,19 +99,8 @@ async fn hover_on_a_column_value_shows_the_first_rows_value_or_the_type() {
 }
 
 async fn hints(client: &mut TestClient, uri: &str) -> Vec<(u64, String)> {
-    let hints = client
-        .request(
-            "textDocument/inlayHint",
-            json!({
-                "textDocument": { "uri": uri },
-                "range": { "start": { "line": 0, "character": 0 }, "end": { "line": 19, "character": 0 } }
-            }),
-        )
-        .await
-        .expect("hints");
+    let hints = client.inlay_hints(uri, 0, 19).await;
     hints
-        .as_array()
-        .expect("a list")
         .iter()
         .filter_map(|hint| {
             let label = hint["label"].as_str()?;

@@ -331,19 +331,8 @@ async fn a_prompted_environment_variable_says_which_boot_prompt_sets_it() {
         .expect("an answer");
     assert!(hover.is_null(), "no prompt sets HOME: {hover}");
 
-    let hints = client
-        .request(
-            "textDocument/inlayHint",
-            json!({
-                "textDocument": { "uri": uri("f.yaml") },
-                "range": { "start": { "line": 0, "character": 0 }, "end": { "line": 12, "character": 0 } }
-            }),
-        )
-        .await
-        .expect("hints");
+    let hints = client.inlay_hints(&uri("f.yaml"), 0, 12).await;
     let prompted: Vec<(Position, &str)> = hints
-        .as_array()
-        .expect("a list")
         .iter()
         .filter_map(|hint| {
             let label = hint["label"].as_str()?;

@@ -127,20 +127,12 @@ data:
       where: stat == 'open'
 ";
     std::fs::write(&path, text).expect("write");
-    let analysis = sources_check::analyze(text, sources_syntax::Syntax::Yaml);
-    let source = analysis.config.get("issues").expect("entry");
-    sources_eval::samples::write(
+    support::record_sample(
         &path,
-        &sources_eval::samples::Recording {
-            source,
-            fingerprint: sources_check::shapes::fingerprint(text, source),
-            params: &Default::default(),
-            secret_names: &[],
-            recorded: "2026-11-26T07:00:00Z",
-            value: &json!([{"title": "a", "state": "open"}]),
-        },
-    )
-    .expect("recorded");
+        text,
+        "issues",
+        &json!([{"title": "a", "state": "open"}]),
+    );
     let uri = format!("file://{}", path.display());
     let mut client = TestClient::utf16().await;
     client.open_uri(&uri, "yaml", text).await;

@@ -286,6 +286,24 @@ impl TestClient {
         Ok(apply_edits(text, edits))
     }
 
+    /// The inlay hints of the document at `uri` on lines `start` to `end`.
+    pub async fn inlay_hints(&mut self, uri: &str, start: u32, end: u32) -> Vec<Value> {
+        let hints = self
+            .request(
+                "textDocument/inlayHint",
+                json!({
+                    "textDocument": { "uri": uri },
+                    "range": {
+                        "start": { "line": start, "character": 0 },
+                        "end": { "line": end, "character": 0 },
+                    },
+                }),
+            )
+            .await
+            .expect("inlay hints");
+        hints.as_array().expect("a list of hints").clone()
+    }
+
     /// Every location of the name at `position` of `name`, its declaration included.
     pub async fn references(&mut self, name: &str, position: Position) -> Vec<Value> {
         let found = self
@@ -354,4 +372,23 @@ pub async fn complete_at(fixture: &str, name: &str, language: &str) -> (Vec<Stri
         .filter_map(|item| item["label"].as_str().map(str::to_owned))
         .collect();
     (labels, items)
+}
+
+/// Records `value` as a sample of the entry `entry` of the configuration `text` at `config_path`
+/// (at 2026-11-26T07:00:00Z, with no parameters), as `sources try ENTRY --record` would.
+pub fn record_sample(config_path: &std::path::Path, text: &str, entry: &str, value: &Value) {
+    let analysis = sources_check::analyze(text, sources_syntax::Syntax::Yaml);
+    let source = analysis.config.get(entry).expect("the entry");
+    sources_eval::samples::write(
+        config_path,
+        &sources_eval::samples::Recording {
+            source,
+            fingerprint: sources_check::shapes::fingerprint(text, source),
+            params: &Default::default(),
+            secret_names: &[],
+            recorded: "2026-11-26T07:00:00Z",
+            value,
+        },
+    )
+    .expect("recorded");
 }
