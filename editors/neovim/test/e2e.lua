@@ -1,9 +1,14 @@
 -- End-to-end test with a real client: Neovim's built-in LSP client, configured by
 -- editors/neovim/lua/sources, drives the built `sources lsp` (path in $SOURCES_BIN) over a config
 -- with mistakes: diagnostics at the right positions (after non-ASCII text), hover, definition,
--- semantic tokens over a CEL expression, inlay hints, and a quick fix applied to the buffer.
+-- semantic tokens over a CEL expression, inlay hints, each diagnostic listed once, and a quick fix
+-- applied to the buffer.
 --
 --   SOURCES_BIN=target/debug/sources nvim --headless --clean -u NONE -c "luafile editors/neovim/test/e2e.lua"
+--
+-- With SOURCES_E2E_SECOND_CLIENT=1 a second client of the same server is attached to the buffer,
+-- so every diagnostic is delivered twice: the negative control of the "once" check, which must
+-- then fail (scripts/test runs it).
 
 local failures = {}
 
@@ -21,10 +26,13 @@ local function finish()
     end
     vim.cmd("cquit 1")
   else
-    io.stdout:write("ok: neovim end-to-end (diagnostics, hover, definition, completion, semantic tokens, inlay hints, quick fix)\n")
+    io.stdout:write("ok: neovim end-to-end (diagnostics, each once, hover, definition, completion, semantic tokens, inlay hints, quick fix)\n")
     vim.cmd("qall!")
   end
 end
+
+--- The mistakes of fixture.yaml: `urll` and `appz`, one diagnostic each.
+local EXPECTED_DIAGNOSTICS = 2
 
 local here = vim.fn.fnamemodify(debug.getinfo(1, "S").source:sub(2), ":p:h")
 local bin = os.getenv("SOURCES_BIN")
@@ -86,6 +94,11 @@ local function main()
   end, 50)
   if not check(arrived, "diagnostics arrive: " .. vim.inspect(vim.diagnostic.get(bufnr))) then
     return
+  end
+  local second = os.getenv("SOURCES_E2E_SECOND_CLIENT") == "1"
+  if second then
+    local id = vim.lsp.start_client({ name = "sources-second", cmd = { bin, "lsp" }, root_dir = dir })
+    vim.lsp.buf_attach_client(bufnr, id)
   end
   local clients = vim.lsp.buf_get_clients(bufnr)
   local client = clients[next(clients)]
@@ -175,6 +188,26 @@ local function main()
   end
   check(type(cadence) == "string" and cadence:find("polled every 30s", 1, true) ~= nil,
     "an inlay hint says `apps` is polled every 30s: " .. vim.inspect(hint_responses))
+
+  -- Each diagnostic once. By now the server has answered hover, definition, completion, semantic
+  -- tokens and inlay hints for this version, so a second delivery would be listed already (with
+  -- the second client of the negative control, wait for its delivery).
+  if second then
+    vim.wait(15000, function()
+      return #vim.diagnostic.get(bufnr) > EXPECTED_DIAGNOSTICS
+    end, 50)
+  end
+  local listed, seen, repeated = vim.diagnostic.get(bufnr), {}, {}
+  for _, found in ipairs(listed) do
+    local key = table.concat({ tostring(found.lnum), tostring(found.col), found.message }, ":")
+    if seen[key] then
+      table.insert(repeated, key)
+    end
+    seen[key] = true
+  end
+  check(#listed == EXPECTED_DIAGNOSTICS and #repeated == 0,
+    "each diagnostic once: " .. #listed .. " listed for the file's " .. EXPECTED_DIAGNOSTICS
+      .. " mistakes; repeated: " .. vim.inspect(repeated))
 
   -- Quick fix: rename `urll` to `url`, applied through the client, then the diagnostic goes away.
   line, column = find(bufnr, "urll")
