@@ -2,7 +2,7 @@
 //! its rule levels to diagnostics. Finding and reading the file on disk is `settings_file`'s job;
 //! nothing here does I/O.
 
-use sources_diagnostics::{Diagnostic, Rule, Severity, did_you_mean};
+use sources_diagnostics::{Diagnostic, Rule, Severity, Span, did_you_mean};
 use sources_syntax::LineIndex;
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};
@@ -60,13 +60,17 @@ pub struct RuleLevel {
     pub line: u32,
 }
 
-/// One glob of `[files]`, with the line it is written on.
+/// One glob of `[files]`, with where it is written.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Glob {
     /// The pattern, relative to the settings file's directory.
     pub pattern: String,
     /// The 1-based line it is written on.
     pub line: u32,
+    /// The 1-based column of the string.
+    pub column: u32,
+    /// The string's bytes in the file.
+    pub span: Span,
 }
 
 /// A validated settings file.
@@ -80,7 +84,7 @@ pub struct Settings {
     pub exclude: Vec<Glob>,
 }
 
-/// Why a settings file was rejected, at a 1-based line and column of it.
+/// Why a settings file cannot be used, at a place in it: one `invalid-settings` diagnostic.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{line}:{column}: {message}")]
 pub struct SettingsError {
@@ -88,25 +92,57 @@ pub struct SettingsError {
     pub line: u32,
     /// The 1-based column.
     pub column: u32,
+    /// The bytes it is about (the key or value that is wrong).
+    pub span: Span,
     /// What is wrong and what to do.
     pub message: String,
 }
 
+impl SettingsError {
+    /// The error at `span` of the text `index` indexes.
+    pub fn at(index: &LineIndex, span: Span, message: String) -> SettingsError {
+        let at = index.line_col(span.start());
+        SettingsError {
+            line: at.line,
+            column: at.column,
+            span,
+            message,
+        }
+    }
+
+    /// The error as a diagnostic of the settings file, as `sources lint` reports it.
+    pub fn diagnostic(&self) -> Diagnostic {
+        Diagnostic::new(Rule::InvalidSettings, self.span, self.message.clone())
+    }
+}
+
 impl Settings {
-    /// Parses and validates the text of a settings file.
-    pub fn parse(text: &str) -> Result<Settings, SettingsError> {
+    /// Parses and validates the text of a settings file: the settings, or every mistake found
+    /// (in the order written; a TOML syntax error is the only one, as nothing after it is read).
+    pub fn parse(text: &str) -> Result<Settings, Vec<SettingsError>> {
+        let (settings, errors) = Settings::parse_all(text)?;
+        if errors.is_empty() {
+            Ok(settings)
+        } else {
+            Err(errors)
+        }
+    }
+
+    /// Parses the text of a settings file: what it validly says, and every mistake found (an
+    /// `Err` when it is not TOML at all).
+    pub fn parse_all(text: &str) -> Result<(Settings, Vec<SettingsError>), Vec<SettingsError>> {
         let index = LineIndex::new(text);
-        let error = |offset: usize, message: String| {
-            let at = index.line_col(offset);
-            SettingsError {
-                line: at.line,
-                column: at.column,
-                message,
-            }
+        let mut errors = Vec::new();
+        let mut error = |range: std::ops::Range<usize>, message: String| {
+            errors.push(SettingsError::at(&index, Span::from(range), message));
         };
         let table = DeTable::parse(text).map_err(|e| {
-            let offset = e.span().map_or(0, |span| span.start);
-            error(offset, e.message().trim_end().to_owned())
+            let range = e.span().unwrap_or(0..0);
+            vec![SettingsError::at(
+                &index,
+                Span::from(range),
+                e.message().trim_end().to_owned(),
+            )]
         })?;
         let mut settings = Settings::default();
         for (key, value) in table.into_inner() {
@@ -114,16 +150,15 @@ impl Settings {
             let table = match (name, value.get_ref()) {
                 ("rules" | "files", DeValue::Table(table)) => table,
                 ("rules" | "files", _) => {
-                    return Err(error(
-                        value.span().start,
+                    error(
+                        value.span(),
                         format!("`{name}` must be a table: write `[{name}]`"),
-                    ));
+                    );
+                    continue;
                 }
                 _ => {
-                    return Err(error(
-                        key.span().start,
-                        unknown("table", name, TABLES.iter().copied()),
-                    ));
+                    error(key.span(), unknown("table", name, TABLES.iter().copied()));
+                    continue;
                 }
             };
             for (key, value) in table {
@@ -132,7 +167,8 @@ impl Settings {
                     let code = key.get_ref().as_ref();
                     let Some(rule) = Rule::from_code(code) else {
                         let codes = Rule::ALL.iter().map(|rule| rule.code());
-                        return Err(error(key.span().start, unknown("rule", code, codes)));
+                        error(key.span(), unknown("rule", code, codes));
+                        continue;
                     };
                     let level = match value.get_ref() {
                         DeValue::String(level) => match level.as_ref() {
@@ -142,18 +178,18 @@ impl Settings {
                             _ => None,
                         },
                         _ => None,
-                    }
-                    .ok_or_else(|| {
-                        error(
-                            value.span().start,
+                    };
+                    match level {
+                        Some(level) => settings.rules.push(RuleLevel { rule, level, line }),
+                        None => error(
+                            value.span(),
                             format!(
                                 "`{code}` must be one of {}, not `{}`",
                                 quoted(LEVELS),
-                                &text[value.span()]
+                                text.get(value.span()).unwrap_or_default()
                             ),
-                        )
-                    })?;
-                    settings.rules.push(RuleLevel { rule, level, line });
+                        ),
+                    }
                 } else {
                     let globs = match key.get_ref().as_ref() {
                         "include" => &mut settings.include,
@@ -161,15 +197,18 @@ impl Settings {
                         other => {
                             let message =
                                 unknown("key in `[files]`", other, FILE_KEYS.iter().copied());
-                            return Err(error(key.span().start, message));
+                            error(key.span(), message);
+                            continue;
                         }
                     };
-                    *globs = string_array(&index, key.get_ref().as_ref(), value)
-                        .map_err(|(offset, message)| error(offset, message))?;
+                    match string_array(&index, key.get_ref().as_ref(), value) {
+                        Ok(read) => *globs = read,
+                        Err((range, message)) => error(range, message),
+                    }
                 }
             }
         }
-        Ok(settings)
+        Ok((settings, errors))
     }
 
     /// The level `rule` has under these settings, and the line setting it (`None`: the default).
@@ -208,24 +247,29 @@ fn string_array(
     index: &LineIndex,
     key: &str,
     value: &Spanned<DeValue<'_>>,
-) -> Result<Vec<Glob>, (usize, String)> {
-    let not_strings = |offset| {
+) -> Result<Vec<Glob>, (std::ops::Range<usize>, String)> {
+    let not_strings = |range| {
         (
-            offset,
+            range,
             format!("`{key}` must be an array of glob strings, such as `[\"dashboards/**\"]`"),
         )
     };
     let DeValue::Array(items) = value.get_ref() else {
-        return Err(not_strings(value.span().start));
+        return Err(not_strings(value.span()));
     };
     items
         .iter()
         .map(|item| match item.get_ref() {
-            DeValue::String(pattern) => Ok(Glob {
-                pattern: pattern.to_string(),
-                line: index.line_col(item.span().start).line,
-            }),
-            _ => Err(not_strings(item.span().start)),
+            DeValue::String(pattern) => {
+                let at = index.line_col(item.span().start);
+                Ok(Glob {
+                    pattern: pattern.to_string(),
+                    line: at.line,
+                    column: at.column,
+                    span: Span::from(item.span()),
+                })
+            }
+            _ => Err(not_strings(item.span())),
         })
         .collect()
 }
@@ -261,7 +305,29 @@ mod tests {
     use super::*;
 
     fn error(text: &str) -> String {
-        Settings::parse(text).expect_err("rejected").to_string()
+        let errors = Settings::parse(text).expect_err("rejected");
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        errors[0].to_string()
+    }
+
+    #[test]
+    fn every_mistake_is_reported_in_one_parse() {
+        let errors = Settings::parse(
+            "[rules]\nunknown-feild = \"off\"\nunknown-field = \"warn\"\n\n[files]\nexclud = []\n[rulez]\n",
+        )
+        .expect_err("rejected");
+        let found: Vec<String> = errors.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            found,
+            [
+                "2:1: unknown rule `unknown-feild`: did you mean `unknown-field`?",
+                "3:17: `unknown-field` must be one of `error`, `warning` or `off`, not `\"warn\"`",
+                "6:1: unknown key in `[files]` `exclud`: did you mean `exclude`?",
+                "7:2: unknown table `rulez`: did you mean `rules`?",
+            ]
+        );
+        assert_eq!(errors[1].span, Span::new(46, 52));
+        assert_eq!(errors[1].diagnostic().rule, Rule::InvalidSettings);
     }
 
     #[test]

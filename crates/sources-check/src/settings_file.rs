@@ -25,14 +25,30 @@ pub enum Error {
         #[source]
         source: io::Error,
     },
-    /// It is not valid.
-    #[error("invalid settings file `{path}:{}:{}`: {}", .error.line, .error.column, .error.message)]
+    /// It is not valid: every mistake, each an `invalid-settings` diagnostic of the file.
+    #[error("{}", invalid_lines(.path, .errors))]
     Invalid {
         /// The file.
         path: String,
-        /// What is wrong, and where in it.
-        error: SettingsError,
+        /// Its text, for the diagnostics' positions.
+        text: String,
+        /// What is wrong, and where in it, in the order written.
+        errors: Vec<SettingsError>,
     },
+}
+
+/// One line per mistake, as the short format writes a diagnostic.
+fn invalid_lines(path: &str, errors: &[SettingsError]) -> String {
+    let lines: Vec<String> = errors
+        .iter()
+        .map(|error| {
+            format!(
+                "{path}:{}:{}: error[invalid-settings]: {}",
+                error.line, error.column, error.message
+            )
+        })
+        .collect();
+    lines.join("\n")
 }
 
 impl Error {
@@ -72,28 +88,24 @@ impl Found {
     }
 }
 
-/// Compiles globs, naming the first invalid one at its line.
-fn compile(globs: &[Glob], path: &str) -> Result<GlobSet, Error> {
+/// Compiles globs; each one that does not compile is a mistake at its string.
+fn compile(globs: &[Glob], errors: &mut Vec<SettingsError>) -> GlobSet {
     let mut set = GlobSetBuilder::new();
     for glob in globs {
-        let compiled = globset::Glob::new(&glob.pattern).map_err(|error| Error::Invalid {
-            path: path.to_owned(),
-            error: SettingsError {
+        match globset::Glob::new(&glob.pattern) {
+            Ok(compiled) => {
+                set.add(compiled);
+            }
+            Err(error) => errors.push(SettingsError {
                 line: glob.line,
-                column: 1,
+                column: glob.column,
+                span: glob.span,
                 message: format!("invalid glob `{}`: {}", glob.pattern, error.kind()),
-            },
-        })?;
-        set.add(compiled);
+            }),
+        }
     }
-    set.build().map_err(|error| Error::Invalid {
-        path: path.to_owned(),
-        error: SettingsError {
-            line: 1,
-            column: 1,
-            message: error.to_string(),
-        },
-    })
+    // Every glob added compiled alone, so the set builds; an empty set matches nothing.
+    set.build().unwrap_or_else(|_| GlobSet::empty())
 }
 
 /// Finds the settings in force for files, caching what each directory resolves to. What it finds
@@ -176,16 +188,22 @@ pub fn read(path: &Path) -> Result<Found, Error> {
         path: shown.clone(),
         source,
     })?;
-    let settings = Settings::parse(&text).map_err(|error| Error::Invalid {
-        path: shown.clone(),
-        error,
-    })?;
+    let (settings, mut errors) =
+        Settings::parse_all(&text).unwrap_or_else(|errors| (Settings::default(), errors));
     let include = if settings.include.is_empty() {
         None
     } else {
-        Some(compile(&settings.include, &shown)?)
+        Some(compile(&settings.include, &mut errors))
     };
-    let exclude = compile(&settings.exclude, &shown)?;
+    let exclude = compile(&settings.exclude, &mut errors);
+    if !errors.is_empty() {
+        errors.sort_by_key(|error| error.span.start());
+        return Err(Error::Invalid {
+            path: shown,
+            text,
+            errors,
+        });
+    }
     Ok(Found {
         path: path.to_path_buf(),
         settings,
@@ -234,17 +252,35 @@ mod tests {
         assert_eq!(
             error.describe(),
             format!(
-                "invalid settings file `{}:2:1`: unknown rule `unknown-fild`: did you mean \
+                "{}:2:1: error[invalid-settings]: unknown rule `unknown-fild`: did you mean \
                  `unknown-field`?",
                 path.display()
             )
         );
-        std::fs::write(&path, "[files]\nexclude = [\"a[\"]\n").expect("write");
-        let error = find(dir.path()).expect_err("invalid glob");
+        std::fs::write(
+            &path,
+            "[files]\nexclude = [\"a[\"]\ninclude = [\"b{\"]\n[rules]\nsyntax = \"loud\"\n",
+        )
+        .expect("write");
+        let error = find(dir.path()).expect_err("invalid globs and level");
+        let lines: Vec<String> = error
+            .describe()
+            .lines()
+            .map(|line| line.replace(&path.display().to_string(), "S"))
+            .collect();
+        assert_eq!(lines.len(), 3, "{lines:?}");
         assert!(
-            error.describe().contains(":2:1`: invalid glob `a[`: "),
-            "{}",
-            error.describe()
+            lines[0].starts_with("S:2:12: error[invalid-settings]: invalid glob `a[`: "),
+            "{lines:?}"
+        );
+        assert!(
+            lines[1].starts_with("S:3:12: error[invalid-settings]: invalid glob `b{`: "),
+            "{lines:?}"
+        );
+        assert_eq!(
+            lines[2],
+            "S:5:10: error[invalid-settings]: `syntax` must be one of `error`, `warning` or `off`, \
+             not `\"loud\"`"
         );
     }
 

@@ -184,10 +184,19 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
 
 /// Lints every input and writes the report to `out`.
 fn lint(args: &Args, selection: &Selection, out: &mut dyn Write) -> Result<Outcome, Error> {
+    // Settings files with mistakes, each reported as a file of its own; the files they govern
+    // are not linted, every other file is.
+    let mut broken = Vec::new();
     let mut finder = if args.isolated {
         Finder::isolated()
     } else {
-        Finder::new(args.settings.as_deref())?
+        match Finder::new(args.settings.as_deref()) {
+            Ok(finder) => finder,
+            Err(error) => {
+                broken.push(settings_report(error)?);
+                Finder::isolated()
+            }
+        }
     };
     if let Some(file) = &args.show_settings {
         let found = finder.for_file(Some(file))?;
@@ -205,8 +214,9 @@ fn lint(args: &Args, selection: &Selection, out: &mut dyn Write) -> Result<Outco
     if writes && inputs.iter().any(|input| input.origin == Origin::Stdin) {
         return Err(Error::FixStdin);
     }
-    // The settings of each file, in order; a settings file that cannot be used stops the run at
-    // the first file it applies to, after the files before it.
+    // The settings of each file, in order; a settings file that cannot be read stops the run at
+    // the first file it applies to, after the files before it. One with mistakes is reported, and
+    // the files it governs are left out.
     let mut planned = Vec::with_capacity(inputs.len());
     let mut settings_error = None;
     for input in inputs {
@@ -214,12 +224,39 @@ fn lint(args: &Args, selection: &Selection, out: &mut dyn Write) -> Result<Outco
             Origin::File(path) => Some(path.as_path()),
             Origin::Stdin => None,
         };
-        match finder.for_file(file) {
+        let found = match broken.first() {
+            Some(named) if args.settings.is_some() => Err(named.path.clone()),
+            _ => match finder.for_file(file) {
+                Ok(found) => Ok(found),
+                Err(error) => match settings_report(error) {
+                    Ok(report) => {
+                        let path = report.path.clone();
+                        if !broken.iter().any(|known: &FileReport| known.path == path) {
+                            if !args.quiet {
+                                eprintln!(
+                                    "sources: the files `{path}` governs are not linted until its \
+                                     mistakes are fixed"
+                                );
+                            }
+                            broken.push(report);
+                        }
+                        Err(path)
+                    }
+                    Err(error) => {
+                        settings_error = Some(error);
+                        break;
+                    }
+                },
+            },
+        };
+        match found {
             Ok(found) => planned.push((input, found)),
-            Err(error) => {
-                settings_error = Some(error);
-                break;
-            }
+            // A file named on the command line is always linted, so its omission is said.
+            Err(settings) if input.named && !args.quiet => eprintln!(
+                "sources: `{}` is not linted: its settings file `{settings}` has mistakes",
+                input.path
+            ),
+            Err(_) => {}
         }
     }
     let threads = parallel::threads(args.threads);
@@ -237,8 +274,21 @@ fn lint(args: &Args, selection: &Selection, out: &mut dyn Write) -> Result<Outco
         diffs.extend(done.diff);
     }
     if let Some(error) = settings_error {
-        return Err(error.into());
+        return Err(error);
     }
+    if fix_mode == Some(FixMode::Diff) && !broken.is_empty() {
+        for report in &broken {
+            render::render(
+                Format::Short,
+                std::slice::from_ref(report),
+                &quiet_options(),
+                &mut io::stderr(),
+            )
+            .map_err(Error::Write)?;
+        }
+        return Ok(Outcome::Failure);
+    }
+    reports.extend(broken);
     if fix_mode == Some(FixMode::Diff) {
         diffs.sort();
         let written = diffs.iter().try_for_each(|(_, diff)| write!(out, "{diff}"));
@@ -288,6 +338,30 @@ fn lint(args: &Args, selection: &Selection, out: &mut dyn Write) -> Result<Outco
         Ok(Outcome::Failure)
     } else {
         Ok(Outcome::Success)
+    }
+}
+
+/// The report of a settings file with mistakes (an `invalid-settings` diagnostic each, which
+/// `--select` and `--ignore` do not filter: they choose among the findings of the files linted,
+/// and these files were not), or the error of one that could not be read.
+fn settings_report(error: sources_check::settings_file::Error) -> Result<FileReport, Error> {
+    let sources_check::settings_file::Error::Invalid { path, text, errors } = error else {
+        return Err(error.into());
+    };
+    let diagnostics = errors.iter().map(|error| error.diagnostic()).collect();
+    Ok(FileReport {
+        path: settings_file::shown(std::path::Path::new(&path)),
+        line_index: LineIndex::new(&text),
+        diagnostics,
+        has_sources: true,
+    })
+}
+
+/// The short format's options with no summary line.
+fn quiet_options() -> RenderOptions {
+    RenderOptions {
+        quiet: true,
+        ..RenderOptions::for_stdout()
     }
 }
 

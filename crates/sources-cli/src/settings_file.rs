@@ -43,7 +43,7 @@ pub fn show(found: Option<&Found>, out: &mut dyn io::Write) -> io::Result<()> {
 }
 
 /// `path` relative to the current directory when it is under it, `/`-separated.
-fn shown(path: &Path) -> String {
+pub(crate) fn shown(path: &Path) -> String {
     let relative = std::env::current_dir()
         .ok()
         .and_then(|cwd| path.strip_prefix(cwd).ok().map(Path::to_path_buf));

@@ -7,7 +7,8 @@
 //!   exactly these rules (each named rule reports, no other does);
 //! - ```` ```yaml lint=no-sources ````: a file without a `data.sources` block (a CI workflow, a
 //!   pre-commit configuration), which `sources lint` passes over;
-//! - ```` ```toml lint=settings ````: a `sources-lint.toml` that `sources lint --settings` accepts.
+//! - ```` ```toml lint=settings ````: a `sources-lint.toml` that `sources lint --settings` accepts;
+//!   ```` ```toml lint=invalid-settings ```` one it reports mistakes in.
 //!
 //! A block without an annotation, or one that stops linting as it says, fails here with its file
 //! and line. Every example without errors that points at the demo address (`127.0.0.1:8099` or
@@ -42,6 +43,9 @@ enum Expect {
     Settings,
 }
 
+/// The annotation of a settings file with mistakes.
+const INVALID_SETTINGS: &str = "invalid-settings";
+
 impl Expect {
     /// Reads the value of a `lint=` word, or says what is wrong with it.
     fn parse(value: &str) -> Result<Expect, String> {
@@ -61,6 +65,15 @@ impl Expect {
             codes.insert(code.to_owned());
         }
         Ok(Expect::Rules(codes))
+    }
+
+    /// Whether the example is a settings file (`lint=settings` or `lint=invalid-settings`).
+    fn is_settings(&self) -> bool {
+        match self {
+            Expect::Settings => true,
+            Expect::Rules(codes) => codes.contains(INVALID_SETTINGS),
+            _ => false,
+        }
     }
 
     /// The annotation as written.
@@ -159,7 +172,7 @@ fn sources() -> Command {
 /// The file name an example is written to.
 fn file_name(number: usize, example: &Example) -> String {
     match (&example.expect, example.syntax) {
-        (Ok(Expect::Settings), _) => format!("settings-{number}.toml"),
+        (Ok(expect), _) if expect.is_settings() => format!("settings-{number}.toml"),
         (_, Syntax::Toml) => format!("example-{number}.toml"),
         _ => format!("example-{number}.yaml"),
     }
@@ -181,8 +194,10 @@ fn lint_mismatches(examples: &[(&str, Example)]) -> Vec<String> {
         };
         let name = file_name(number, example);
         std::fs::write(dir.path().join(&name), &example.text).expect("write the example");
-        if *expect == Expect::Settings {
-            problems.extend(settings_mismatch(dir.path(), &name).map(|why| format!("{at}: {why}")));
+        if expect.is_settings() {
+            problems.extend(
+                settings_mismatch(dir.path(), &name, expect).map(|why| format!("{at}: {why}")),
+            );
         } else {
             linted.push((name, at, expect));
         }
@@ -214,7 +229,7 @@ fn lint_mismatches(examples: &[(&str, Example)]) -> Vec<String> {
             Expect::Clean => codes.is_empty() && !passed_over,
             Expect::NoSources => codes.is_empty() && passed_over,
             Expect::Rules(expected) => codes == *expected,
-            Expect::Settings => unreachable!("settings examples are checked on their own"),
+            Expect::Settings => codes.is_empty(),
         };
         if !matches {
             let found = if passed_over {
@@ -233,8 +248,9 @@ fn lint_mismatches(examples: &[(&str, Example)]) -> Vec<String> {
     problems
 }
 
-/// Why `sources lint --settings NAME` refuses the settings example `name`, if it does.
-fn settings_mismatch(dir: &Path, name: &str) -> Option<String> {
+/// How the settings example `name` differs from what `sources lint --settings NAME` reports of
+/// it, if it does.
+fn settings_mismatch(dir: &Path, name: &str, expect: &Expect) -> Option<String> {
     let config = dir.join(format!("{name}.yaml"));
     std::fs::write(
         &config,
@@ -244,11 +260,32 @@ fn settings_mismatch(dir: &Path, name: &str) -> Option<String> {
     let (code, stdout, stderr) = outcome(
         sources()
             .current_dir(dir)
-            .args(["lint", "--format", "short", "--settings", name])
+            .args(["lint", "--format", "json", "--settings", name])
             .arg(&config),
     );
-    (code != 0).then(|| {
-        format!("says lint=settings, but `sources lint --settings` exits {code}: {stdout}{stderr}")
+    let Ok(report) = serde_json::from_str::<serde_json::Value>(&stdout) else {
+        return Some(format!(
+            "says lint={}, but `sources lint --settings` exits {code}: {stderr}",
+            expect.describe()
+        ));
+    };
+    let codes: BTreeSet<String> = report["diagnostics"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|diagnostic| diagnostic["path"] == name)
+        .filter_map(|diagnostic| diagnostic["code"].as_str().map(str::to_owned))
+        .collect();
+    let found = match codes.is_empty() {
+        true => Expect::Settings,
+        false => Expect::Rules(codes),
+    };
+    (found != *expect).then(|| {
+        format!(
+            "says lint={}, but `sources lint --settings` reports lint={}",
+            expect.describe(),
+            found.describe()
+        )
     })
 }
 
@@ -287,12 +324,10 @@ fn an_example_that_stops_matching_its_annotation_is_found() {
         problems[0],
         "doc.md:7: no `lint=` annotation: write ```yaml lint=clean, lint=CODE,…, lint=no-sources or lint=settings"
     );
-    assert!(
-        problems[1]
-            .starts_with("doc.md:10: says lint=settings, but `sources lint --settings` exits 2: "),
-        "{problems:#?}"
+    assert_eq!(
+        problems[1],
+        "doc.md:10: says lint=settings, but `sources lint --settings` reports lint=invalid-settings"
     );
-    assert!(problems[1].contains("unknown-feild"), "{problems:#?}");
     assert_eq!(
         problems[2],
         "doc.md:22: `lint=unknown-feild`: `unknown-feild` is no rule code (nor `clean`, `no-sources`, `settings`)"

@@ -9,8 +9,9 @@
 //! re-bless) to the cases whose path relative to `testdata/` contains that text.
 //!
 //! As `sources lint` does, a case is linted with the settings file found walking up from its
-//! directory (only one inside `testdata/`: `testdata/settings/` has them); a settings file that
-//! cannot be used makes the case's expectation the error `sources lint` stops with.
+//! directory (only one inside `testdata/`: `testdata/settings/` has them); a settings file with
+//! mistakes makes the case's expectation its `invalid-settings` diagnostics, as `sources lint`
+//! reports them instead of linting the case.
 
 use std::fs;
 use std::panic::{AssertUnwindSafe, catch_unwind};

@@ -92,34 +92,88 @@ fn settings_named_on_the_command_line_replace_the_discovered_ones() {
     assert!(text(&output.stdout).contains("error[unknown-field]"));
 }
 
+/// Three mistakes, each at its own place.
+const THREE_MISTAKES: &str =
+    "[rules]\nunknown-fild = \"off\"\nunknown-field = 3\n\n[filez]\ninclude = [\"*.yaml\"]\n";
+
 #[test]
-fn a_bad_settings_file_is_an_error_at_its_line_and_column() {
+fn every_mistake_of_a_settings_file_is_a_diagnostic_and_other_folders_are_still_linted() {
     let dir = project();
-    put(
-        dir.path(),
-        "sources-lint.toml",
-        "[rules]\nunknown-fild = \"off\"\n",
+    std::fs::create_dir(dir.path().join("other")).expect("mkdir");
+    put(dir.path(), "other/o.yaml", CONFIG);
+    put(dir.path(), "sub/sources-lint.toml", THREE_MISTAKES);
+    let output = lint(dir.path(), &["."]);
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        text(&output.stdout),
+        "other/o.yaml:3:33: error[unknown-field]: unknown field `bogus` in `static` source `a`\n\
+         sub/sources-lint.toml:2:1: error[invalid-settings]: unknown rule `unknown-fild`: did you \
+         mean `unknown-field`?\n\
+         sub/sources-lint.toml:3:17: error[invalid-settings]: `unknown-field` must be one of \
+         `error`, `warning` or `off`, not `3`\n\
+         sub/sources-lint.toml:5:2: error[invalid-settings]: unknown table `filez`: did you mean \
+         `files`?\n\
+         4 errors in 2 of 2 files\n"
     );
-    let output = lint(dir.path(), &["sub/s.yaml"]);
-    assert_eq!(output.status.code(), Some(2));
-    let stderr = text(&output.stderr);
+    assert_eq!(
+        text(&output.stderr),
+        "sources: the files `sub/sources-lint.toml` governs are not linted until its mistakes \
+         are fixed\n"
+    );
+    // Every output format carries them, at their lines and columns.
+    let json = lint(dir.path(), &["--format", "json", "."]);
+    let report: serde_json::Value = serde_json::from_slice(&json.stdout).expect("json");
+    let places: Vec<(String, u64, u64)> = report["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .filter(|diagnostic| diagnostic["code"] == "invalid-settings")
+        .map(|diagnostic| {
+            (
+                diagnostic["path"].as_str().unwrap_or_default().to_owned(),
+                diagnostic["line"].as_u64().unwrap_or_default(),
+                diagnostic["column"].as_u64().unwrap_or_default(),
+            )
+        })
+        .collect();
+    let path = "sub/sources-lint.toml".to_owned();
+    assert_eq!(
+        places,
+        [(path.clone(), 2, 1), (path.clone(), 3, 17), (path, 5, 2)]
+    );
+    for (format, expected) in [
+        ("github", "::error file=sub/sources-lint.toml,line=5,col=2,"),
+        ("sarif", "\"ruleId\": \"invalid-settings\""),
+        ("gitlab", "\"check_name\": \"invalid-settings\""),
+        ("junit", "name=\"invalid-settings\""),
+        ("human", "[sub/sources-lint.toml:3:17]"),
+    ] {
+        let output = lint(dir.path(), &["--format", format, "."]);
+        assert_eq!(output.status.code(), Some(1), "{format}");
+        let stdout = text(&output.stdout);
+        assert!(stdout.contains(expected), "{format}: {stdout}");
+        assert!(stdout.contains("other/o.yaml"), "{format}: {stdout}");
+    }
+    // A file named on the command line under it is said to be left out.
+    let named = lint(dir.path(), &["sub/s.yaml"]);
+    assert_eq!(named.status.code(), Some(1));
     assert!(
-        stderr.contains(
-            "sources-lint.toml:2:1`: unknown rule `unknown-fild`: did you mean `unknown-field`?"
+        text(&named.stderr).contains(
+            "sources: `sub/s.yaml` is not linted: its settings file `sub/sources-lint.toml` has \
+             mistakes\n"
         ),
-        "{stderr}"
+        "{}",
+        text(&named.stderr)
     );
-    put(
+    // With `--settings`, it governs every file.
+    let named = lint(
         dir.path(),
-        "sources-lint.toml",
-        "[rules]\nunknown-field = 3\n",
+        &["--settings", "sub/sources-lint.toml", "other/o.yaml"],
     );
-    let stderr = text(&lint(dir.path(), &["sub/s.yaml"]).stderr);
-    assert!(
-        stderr
-            .contains("2:17`: `unknown-field` must be one of `error`, `warning` or `off`, not `3`"),
-        "{stderr}"
-    );
+    assert_eq!(named.status.code(), Some(1));
+    assert!(!text(&named.stdout).contains("other/o.yaml"));
+    assert_eq!(text(&named.stdout).matches("invalid-settings").count(), 3);
+    // One that cannot be read still stops the run.
     let output = lint(dir.path(), &["--settings", "missing.toml", "sub/s.yaml"]);
     assert_eq!(output.status.code(), Some(2));
     assert!(text(&output.stderr).contains("cannot read the settings file `missing.toml`"));
@@ -189,11 +243,11 @@ fn an_invalid_glob_is_named_at_its_line() {
         "[files]\nexclude = [\n  \"old/[\",\n]\n",
     );
     let output = lint(dir.path(), &["sub/s.yaml"]);
-    assert_eq!(output.status.code(), Some(2));
-    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(1));
+    let stdout = text(&output.stdout);
     assert!(
-        stderr.contains("sources-lint.toml:3:1`: invalid glob `old/[`"),
-        "{stderr}"
+        stdout.starts_with("sources-lint.toml:3:3: error[invalid-settings]: invalid glob `old/[`"),
+        "{stdout}"
     );
 }
 
@@ -213,11 +267,14 @@ fn isolated_ignores_every_settings_file_even_an_invalid_one() {
     );
     assert_eq!(output.status.code(), Some(1));
     put(dir.path(), "sources-lint.toml", "[rules]\nbogus = 1\n");
-    assert_eq!(lint(dir.path(), &["sub/s.yaml"]).status.code(), Some(2));
-    assert_eq!(
-        lint(dir.path(), &["--isolated", "sub/s.yaml"])
-            .status
-            .code(),
-        Some(1)
+    let broken = lint(dir.path(), &["sub/s.yaml"]);
+    assert_eq!(broken.status.code(), Some(1));
+    assert!(
+        text(&broken.stdout).starts_with("sources-lint.toml:2:1: error[invalid-settings]: "),
+        "{}",
+        text(&broken.stdout)
     );
+    let isolated = lint(dir.path(), &["--isolated", "sub/s.yaml"]);
+    assert_eq!(isolated.status.code(), Some(1));
+    assert!(text(&isolated.stdout).contains("error[unknown-field]"));
 }

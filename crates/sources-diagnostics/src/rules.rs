@@ -1132,6 +1132,32 @@ declare_rules! {
     ///
     /// **Fix:** remove the suppression (`sources lint --fix` does), or correct the rule code.
     UnusedSuppression => "unused-suppression", Warning, "A suppression comment that silences nothing, or names an unknown rule.";
+    /// Finds a settings file (`sources-lint.toml` or `.sources-lint.toml`) that cannot be used: TOML
+    /// that does not parse, a table other than `[rules]` and `[files]`, a rule code that names no
+    /// rule, a level other than `error`, `warning` or `off`, a `[files]` key other than `include`
+    /// and `exclude`, or a glob that does not compile. Every mistake of the file is reported, each
+    /// at its key or value in the settings file, with a did-you-mean for a misspelt name.
+    ///
+    /// **Why:** the settings file decides which findings are errors and which files a directory
+    /// walk lints, so a file it governs cannot be linted as its authors meant until the settings
+    /// file is fixed: `sources lint` reports the settings file and skips the files below it, and
+    /// lints every other folder as usual.
+    ///
+    /// **Example** (fails three times: a misspelt rule code, a level that does not exist and a
+    /// misspelt table):
+    ///
+    /// ```toml lint=invalid-settings
+    /// [rules]
+    /// unknown-feild = "off"
+    /// unknown-field = "warn"
+    ///
+    /// [filez]
+    /// include = ["dashboards/**"]
+    /// ```
+    ///
+    /// **Fix:** correct each name (`unknown-field`, `[files]`) and write a level as `"error"`,
+    /// `"warning"` or `"off"`; `sources lint --show-settings FILE` then shows each rule's level.
+    InvalidSettings => "invalid-settings", Error, "A settings file with a mistake: an unknown table, key or rule code, a bad level or glob.";
     /// Finds a join lookup whose `from` is not a leaf source that declares parameters (an operator,
     /// or a leaf without `parameters`), and a lookup whose `on` leaves a required parameter of that
     /// source unbound.

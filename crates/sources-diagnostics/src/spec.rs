@@ -128,6 +128,7 @@ impl Rule {
                 "[shared fields](docs/reference.md#shared-fields) `timeout` (ignored with `follow: true`); [cache](docs/reference.md#cache) (streamed events pass through)"
             }
             Rule::UnusedSuppression => "[suppression comments](#suppressing-a-finding) (README)",
+            Rule::InvalidSettings => "[settings](#settings-sources-linttoml) (README)",
             Rule::JoinLookup => {
                 "[join](docs/reference.md#join): a lookup is a leaf with parameters"
             }

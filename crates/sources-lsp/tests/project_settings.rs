@@ -51,7 +51,8 @@ async fn a_rule_turned_off_in_the_settings_file_is_not_published() {
         .unwrap_or_default();
     assert!(
         message.contains(
-            "sources-lint.toml:2:1`: unknown rule `unknown-fild`: did you mean `unknown-field`?"
+            "sources-lint.toml:2:1: error[invalid-settings]: unknown rule `unknown-fild`: did you \
+             mean `unknown-field`?"
         ),
         "{message}"
     );
@@ -159,7 +160,7 @@ async fn a_settings_file_made_invalid_is_reported_when_it_changes() {
         .unwrap_or_default();
     assert!(
         message.contains(&format!(
-            "invalid settings file `{}:2:17`: ",
+            "{}:2:17: error[invalid-settings]: ",
             settings.display()
         )) && message.contains("`error`, `warning` or `off`"),
         "{message}"
