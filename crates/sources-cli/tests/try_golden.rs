@@ -7,7 +7,8 @@
 //! and the stderr lines that start `sources:` (notes and warnings, not the trace) are compared with
 //! `FILE.try` beside the case. `UPDATE_EXPECT=1 cargo test -p sources-cli --test try_golden`
 //! re-blesses. The in-process demo's clock stands still (`SOURCES_DEMO_FROZEN`), so a slow run
-//! cannot see a job finish and a revision move. These files are also lint golden cases (`pass-…`): they must lint clean.
+//! cannot see a job finish and a revision move. These files are also lint golden cases
+//! (`pass-…`): they must lint clean.
 
 use std::fs;
 use std::path::{Path, PathBuf};
