@@ -372,12 +372,8 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
     let bound = bound?;
     let recorder = args.record.then(|| crate::record::Recorder {
         config_path: PathBuf::from(&loaded.path),
-        fingerprint: sources_check::shapes::fingerprint(&loaded.text, source),
+        text: loaded.text.clone(),
         params: supplied.clone(),
-        secret_names: crate::record::secret_params(&config)
-            .into_iter()
-            .map(|(name, _)| name)
-            .collect(),
     });
     let mut reporter = StderrTrace::new(args.verbose, name);
     reporter.secrets = secrets;
@@ -427,7 +423,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
         &engine, args, &bound, &tried, &reporter, &printing, out,
     ));
     if let (Some(recorder), Some(source)) = (&recorder, config.get(name)) {
-        recorder.save(source, &outcome);
+        recorder.save(&config, source, &outcome);
     }
     let outcome = outcome.map(|(outcome, _)| outcome);
     reporter.finish();
@@ -532,7 +528,7 @@ pub(crate) fn secret_values(
 ) -> Vec<String> {
     let mut secret_names = Vec::new();
     let mut values = Vec::new();
-    for (name, default) in crate::record::secret_params(config) {
+    for (name, default) in sources_eval::samples::secret_params(config) {
         secret_names.push(name);
         values.extend(default);
     }

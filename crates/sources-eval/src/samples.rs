@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value, json};
 use sources_check::shape::Shape;
 use sources_check::shapes::{Sample, ShapeInputs};
+use sources_config::Config;
 use sources_config::model::{Body, Source};
 
 use crate::trace::{REDACTED, is_credential};
@@ -157,6 +158,62 @@ fn sample_texts(config_path: &Path) -> impl Iterator<Item = String> {
             }
             std::fs::read_to_string(&path).ok()
         })
+}
+
+/// The parameters whose values are secret, with their defaults: declared `mask: true` or named
+/// like a credential (token, password, secret, key, auth…) in any entry.
+pub fn secret_params(config: &Config) -> Vec<(String, Option<String>)> {
+    let mut found = Vec::new();
+    for source in &config.entries {
+        let Some(parameters) = source
+            .body
+            .common()
+            .and_then(|common| common.parameters.as_ref())
+        else {
+            continue;
+        };
+        for param in parameters.value.iter() {
+            let declaration = &param.value.value;
+            let masked = declaration.mask.as_ref().is_some_and(|mask| mask.value);
+            if masked || is_credential(&param.name.value) {
+                let default = declaration
+                    .default
+                    .as_ref()
+                    .map(|default| default.value.clone());
+                found.push((param.name.value.clone(), default));
+            }
+        }
+    }
+    found
+}
+
+/// Records what the entry `source` of `config` (read from `text` at `config_path`) gave with
+/// `params`, now, as a sample beside the configuration: the one recording `sources try
+/// --record` and the editor's "▶ try" (asked to record) make. Returns the file written.
+pub fn record(
+    config_path: &Path,
+    text: &str,
+    config: &Config,
+    source: &Source,
+    params: &BTreeMap<String, String>,
+    value: &Value,
+) -> io::Result<PathBuf> {
+    let secret_names: Vec<String> = secret_params(config)
+        .into_iter()
+        .map(|(name, _)| name)
+        .collect();
+    let recorded = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
+    write(
+        config_path,
+        &Recording {
+            source,
+            fingerprint: sources_check::shapes::fingerprint(text, source),
+            params,
+            secret_names: &secret_names,
+            recorded: &recorded,
+            value,
+        },
+    )
 }
 
 /// Reads every sample beside the configuration at `config_path`: one [`Sample`] per entry, the

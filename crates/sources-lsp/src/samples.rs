@@ -48,10 +48,18 @@ fn cached<T>(
     Some(found)
 }
 
+/// The path of a `file:` URI (an `untitled:` one has none, though its path reads like one).
+pub(crate) fn file_path(uri: &Uri) -> Option<PathBuf> {
+    (uri.scheme().as_str() == "file")
+        .then(|| uri.to_file_path())
+        .flatten()
+        .map(|path| path.into_owned())
+}
+
 /// The first recorded row of each entry with a sample beside the document at `uri`.
 pub(crate) fn examples_for_uri(uri: &Uri) -> Arc<Examples> {
     static CACHE: OnceLock<Mutex<Cache<Examples>>> = OnceLock::new();
-    uri.to_file_path()
+    file_path(uri)
         .and_then(|path| cached(&CACHE, &path, sources_eval::samples::examples))
         .unwrap_or_default()
 }
@@ -61,7 +69,7 @@ pub(crate) fn examples_for_uri(uri: &Uri) -> Arc<Examples> {
 pub(crate) fn for_uri(uri: &Uri) -> Arc<ShapeInputs> {
     static NONE: OnceLock<Arc<ShapeInputs>> = OnceLock::new();
     let base = || Arc::clone(NONE.get_or_init(|| Arc::new(sources_eval::demo_shapes::inputs())));
-    let Some(path) = uri.to_file_path() else {
+    let Some(path) = file_path(uri) else {
         return base();
     };
     static CACHE: OnceLock<Mutex<Cache<ShapeInputs>>> = OnceLock::new();

@@ -3,7 +3,9 @@
 //! backend's for the demo address when the `demo` setting is on.
 //!
 //! This is the only place the server performs I/O on a configuration's behalf, and only when the
-//! user runs the command. The result is written to a temporary file the client is asked to open.
+//! user runs the command. The result is written to a temporary file the client is asked to open;
+//! asked to record (`{"record": true}`), the server also writes it as a sample beside the document
+//! (`server/try_entry.rs`, through `sources_eval::samples::record`).
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -32,7 +34,7 @@ const LISTEN: Duration = Duration::from_secs(5);
 /// How many events of a stream are kept (also in a snapshot of it).
 const MAX_EVENTS: usize = 20;
 
-/// The command's arguments: `[uri, entry name, {param: value}?]`.
+/// The command's arguments: `[uri, entry name, {param: value}?, {"record": true}?]`.
 #[derive(Debug, PartialEq)]
 pub(crate) struct Arguments {
     /// The document.
@@ -41,11 +43,15 @@ pub(crate) struct Arguments {
     pub(crate) name: String,
     /// Parameters the client supplied.
     pub(crate) params: BTreeMap<String, String>,
+    /// Whether to record what was fetched as a sample beside the document, as `sources try
+    /// --record` does.
+    pub(crate) record: bool,
 }
 
 /// Reads the command's arguments, or says what is wrong with them.
 pub(crate) fn arguments(arguments: &[Value]) -> Result<Arguments, String> {
-    let usage = "`sources.try` takes [document URI, entry name, {parameter: value}]";
+    let usage =
+        "`sources.try` takes [document URI, entry name, {parameter: value}, {\"record\": true}]";
     let (Some(uri), Some(name)) = (
         arguments.first().and_then(Value::as_str),
         arguments.get(1).and_then(Value::as_str),
@@ -67,10 +73,19 @@ pub(crate) fn arguments(arguments: &[Value]) -> Result<Arguments, String> {
         }
         Some(_) => return Err(usage.to_owned()),
     }
+    let record = match arguments.get(3) {
+        None | Some(Value::Null) => false,
+        Some(options) => match options.get("record") {
+            None | Some(Value::Null) => false,
+            Some(Value::Bool(record)) => *record,
+            Some(_) => return Err(format!("{usage}: `record` must be true or false")),
+        },
+    };
     Ok(Arguments {
         uri: uri.to_owned(),
         name: name.to_owned(),
         params,
+        record,
     })
 }
 
@@ -296,13 +311,19 @@ mod tests {
         .expect("valid arguments");
         assert_eq!(read.name, "apps");
         assert_eq!(read.params.get("n").map(String::as_str), Some("3"));
-        assert_eq!(
-            arguments(&[json!("file:///a.yaml")]),
-            Err("`sources.try` takes [document URI, entry name, {parameter: value}]".to_owned())
-        );
+        assert!(!read.record, "no recording unless asked");
+        let usage = "`sources.try` takes [document URI, entry name, {parameter: value}, {\"record\": true}]";
+        assert_eq!(arguments(&[json!("file:///a.yaml")]), Err(usage.to_owned()));
         assert_eq!(
             arguments(&[json!("u"), json!("a"), json!({ "p": [1] })]),
-            Err("`sources.try` takes [document URI, entry name, {parameter: value}]: parameter `p` must be a string".to_owned())
+            Err(format!("{usage}: parameter `p` must be a string"))
+        );
+        let recording = arguments(&[json!("u"), json!("a"), json!(null), json!({"record": true})])
+            .expect("valid arguments");
+        assert!(recording.record);
+        assert_eq!(
+            arguments(&[json!("u"), json!("a"), json!({}), json!({"record": "yes"})]),
+            Err(format!("{usage}: `record` must be true or false"))
         );
     }
 }

@@ -205,7 +205,7 @@ async fn bad_requests_are_refused_with_what_to_do() {
         .expect_err("refused");
     assert_eq!(
         error.message,
-        "`sources.try` takes [document URI, entry name, {parameter: value}]"
+        "`sources.try` takes [document URI, entry name, {parameter: value}, {\"record\": true}]"
     );
     client
         .replace("f.yaml", 2, &CONFIG.replace("type: filter", "type: filtr"))
@@ -275,4 +275,61 @@ async fn try_follows_the_deepest_allowed_chain_of_every_operator_kind() {
         result["value"],
         json!([{ "n": 1, "m": 2 }, { "n": 2, "m": 3 }])
     );
+}
+
+#[tokio::test]
+async fn try_asked_to_record_writes_the_sample_try_record_writes() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("sources.yaml");
+    std::fs::write(&path, CONFIG).expect("write");
+    let document = format!("file://{}", path.display());
+    let mut client = TestClient::start(sources_lsp::Options::default(), json!({})).await;
+    client.open_uri(&document, "yaml", CONFIG).await;
+    let result = try_entry(
+        &mut client,
+        json!([document, "up", null, { "record": true }]),
+    )
+    .await;
+    let written = result["recorded"]["path"].as_str().expect("a sample path");
+    assert_eq!(
+        written,
+        dir.path()
+            .join(".sources/samples/up.json")
+            .display()
+            .to_string()
+    );
+    let sample: Value =
+        serde_json::from_str(&std::fs::read_to_string(written).expect("the sample exists"))
+            .expect("JSON");
+    assert_eq!(sample["entry"], "up");
+    assert_eq!(sample["value"], json!([{ "name": "a", "up": true }]));
+    let inputs = sources_eval::samples::read(&path);
+    assert_eq!(
+        inputs.samples["up"].shape.render(2),
+        "[{name: string, up: bool}]",
+        "read back as lint reads it"
+    );
+
+    let unasked = try_entry(&mut client, json!([document, "listing"])).await;
+    assert_eq!(unasked["recorded"], Value::Null);
+    assert!(
+        !dir.path().join(".sources/samples/listing.json").exists(),
+        "no sample unless asked"
+    );
+    let untitled = client_without_file().await;
+    assert_eq!(
+        untitled["recorded"]["error"],
+        "could not record a sample of `up`: the document is not a file"
+    );
+}
+
+/// "▶ try" asked to record in a document that is not a file.
+async fn client_without_file() -> Value {
+    let mut client = TestClient::start(sources_lsp::Options::default(), json!({})).await;
+    client.open_uri("untitled:Untitled-1", "yaml", CONFIG).await;
+    try_entry(
+        &mut client,
+        json!(["untitled:Untitled-1", "up", {}, { "record": true }]),
+    )
+    .await
 }

@@ -24,6 +24,7 @@ impl Server {
             )));
         };
         let analyzed = snapshot.current.clone();
+        let recording = analyzed.clone();
         let checked = try_command::check(&analyzed.analysis, &request);
         let outcome = match checked {
             Err(refusal) => try_command::Outcome::Refused(refusal),
@@ -55,6 +56,16 @@ impl Server {
                 })));
             }
             try_command::Outcome::Fetched { value, summary } => (value, summary),
+        };
+        let recorded = if request.record {
+            Some(
+                match self.record(&recording, &uri, &request, &value).await {
+                    Ok(path) => serde_json::json!({ "path": path }),
+                    Err(error) => serde_json::json!({ "error": error }),
+                },
+            )
+        } else {
+            None
         };
         let name = arguments.get(1).and_then(LSPAny::as_str).unwrap_or("entry");
         let mut document = None;
@@ -102,7 +113,48 @@ impl Server {
             "summary": summary,
             "document": document.map(|uri| uri.as_str().to_owned()),
             "value": value,
+            "recorded": recorded,
         })))
+    }
+
+    /// Records what "▶ try" fetched as a sample beside the document (the file `sources try
+    /// --record` writes) and says so; the sample's path, or why none was written.
+    async fn record(
+        &self,
+        analyzed: &crate::document::Analyzed,
+        uri: &Uri,
+        request: &try_command::Arguments,
+        value: &LSPAny,
+    ) -> std::result::Result<String, String> {
+        let config = &analyzed.analysis.config;
+        let written = match (crate::samples::file_path(uri), config.get(&request.name)) {
+            (Some(path), Some(source)) => sources_eval::samples::record(
+                &path,
+                analyzed.text(),
+                config,
+                source,
+                &request.params,
+                value,
+            )
+            .map(|written| written.display().to_string())
+            .map_err(|error| format!("could not record a sample of `{}`: {error}", request.name)),
+            _ => Err(format!(
+                "could not record a sample of `{}`: the document is not a file",
+                request.name
+            )),
+        };
+        let (kind, message) = match &written {
+            Ok(path) => (
+                MessageType::INFO,
+                format!(
+                    "sources try: recorded a sample of `{}` in {path}",
+                    request.name
+                ),
+            ),
+            Err(why) => (MessageType::WARNING, format!("sources try: {why}")),
+        };
+        self.client.log_message(kind, message).await;
+        written
     }
 }
 
