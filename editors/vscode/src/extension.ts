@@ -2,6 +2,8 @@
 // The server decides which documents are configuration files: one without a `data.sources`
 // block gets no diagnostics.
 
+import * as fs from "fs";
+import * as path from "path";
 import * as vscode from "vscode";
 import {
   LanguageClient,
@@ -11,10 +13,35 @@ import {
 
 let client: LanguageClient | undefined;
 
-/** The executable named by `sources.server.path` (default: `sources` from `PATH`). */
+/** The `sources` executable a platform-specific package carries (`server/sources`), if any. */
+let bundled: string | undefined;
+
+/** The executable named by `sources.server.path`; unset, the one this package carries for its
+ * platform, or else `sources` from `PATH`. */
 function serverPath(): string {
   const configured = vscode.workspace.getConfiguration("sources").get<string>("server.path");
-  return configured && configured.trim() !== "" ? configured.trim() : "sources";
+  if (configured && configured.trim() !== "") {
+    return configured.trim();
+  }
+  return bundled ?? "sources";
+}
+
+/** The executable under `server/` in the installed extension, made executable (an archive may
+ * lose the mode), or `undefined` when this package carries none. */
+function findBundled(context: vscode.ExtensionContext): string | undefined {
+  const name = process.platform === "win32" ? "sources.exe" : "sources";
+  const candidate = context.asAbsolutePath(path.join("server", name));
+  if (!fs.existsSync(candidate)) {
+    return undefined;
+  }
+  if (process.platform !== "win32") {
+    try {
+      fs.accessSync(candidate, fs.constants.X_OK);
+    } catch {
+      fs.chmodSync(candidate, 0o755);
+    }
+  }
+  return candidate;
 }
 
 function createClient(): LanguageClient {
@@ -86,6 +113,7 @@ async function stop(): Promise<void> {
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  bundled = findBundled(context);
   context.subscriptions.push(
     // The "N references" lens: the server gives LSP locations; VS Code's references view wants
     // its own types.

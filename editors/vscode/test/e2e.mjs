@@ -4,17 +4,17 @@
 // semantic highlighting, the "▶ try" code lens, a quick fix that edits the text and, once the file
 // is corrected, "▶ try" opening an entry's data.
 //
-//   node editors/vscode/test/e2e.mjs --server target/debug/sources --vsix editors/vscode/sources-lsp.vsix \
-//     --out target/vscode-e2e/positive
+//   node editors/vscode/test/e2e.mjs --vsix editors/vscode/sources-lsp.vsix --out target/vscode-e2e/positive
 //
-// `--server` becomes the `sources.server.path` setting; pointing it at a path that does not exist is
-// the negative control (every check must then fail). Exit status: 0 when every check passed, 1 when
+// No `sources` is on the PATH code-server runs with, so without `--server` the server the extension
+// starts is the binary its package carries. `--server` becomes the `sources.server.path` setting;
+// pointing it at a path that does not exist is the negative control (every check must then fail). Exit status: 0 when every check passed, 1 when
 // a check failed, 2 when the harness itself could not run (install, code-server or Chromium).
 // Everything lives in the fresh `--out` directory: VS Code's user data and extensions, the
 // workspace, the browser profile, code-server's log and `screenshot.png`.
 
 import { spawn, spawnSync } from "node:child_process";
-import { copyFileSync, createWriteStream, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
@@ -39,16 +39,28 @@ const { values: options } = parseArgs({
     out: { type: "string" },
   },
 });
-for (const name of ["server", "vsix", "out"]) {
+for (const name of ["vsix", "out"]) {
   if (!options[name]) {
-    console.error(`usage: node e2e.mjs --server PATH --vsix PATH --out DIR (missing --${name})`);
+    console.error(`usage: node e2e.mjs [--server PATH] --vsix PATH --out DIR (missing --${name})`);
     process.exit(2);
   }
 }
 const out = path.resolve(options.out);
 const vsix = path.resolve(options.vsix);
 // A bare name stays a bare name (looked up in PATH); anything with a slash becomes absolute.
-const server = options.server.includes("/") ? path.resolve(options.server) : options.server;
+// Without `--server` the setting stays unset: the extension runs the binary its package carries.
+const server =
+  options.server === undefined
+    ? undefined
+    : options.server.includes("/")
+      ? path.resolve(options.server)
+      : options.server;
+// No `sources` on the PATH code-server and the extension see: only the package's binary (or the
+// setting) can start the server.
+const pathWithoutSources = (process.env.PATH ?? "")
+  .split(path.delimiter)
+  .filter((dir) => dir !== "" && !existsSync(path.join(dir, "sources")))
+  .join(path.delimiter);
 
 // --- Setup: a throwaway VS Code profile, the extension, the workspace ---------------------------
 
@@ -73,7 +85,7 @@ writeFileSync(
   path.join(dirs.userData, "User", "settings.json"),
   JSON.stringify(
     {
-      "sources.server.path": server,
+      ...(server === undefined ? {} : { "sources.server.path": server }),
       "telemetry.telemetryLevel": "off",
       "update.mode": "none",
       "extensions.autoCheckUpdates": false,
@@ -108,6 +120,7 @@ const codeServerArgs = [
 ];
 const codeServerEnv = {
   ...process.env,
+  PATH: pathWithoutSources,
   XDG_CONFIG_HOME: path.join(dirs.xdg, "config"),
   XDG_DATA_HOME: path.join(dirs.xdg, "data"),
   XDG_CACHE_HOME: path.join(dirs.xdg, "cache"),
@@ -524,7 +537,7 @@ try {
 
   await checks(page);
   const passed = results.filter((result) => result.ok).length;
-  console.log(`${passed} of ${results.length} checks passed (server: ${server}); screenshot: ${path.join(out, "screenshot.png")}`);
+  console.log(`${passed} of ${results.length} checks passed (server: ${server ?? "the package's own"}); screenshot: ${path.join(out, "screenshot.png")}`);
   status = passed === results.length ? 0 : 1;
 } catch (error) {
   console.error(`vscode e2e: ${error instanceof HarnessError ? error.message : error?.stack ?? error}`);

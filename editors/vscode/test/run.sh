@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The VS Code end-to-end test as scripts/test runs it: installs what it needs (first use only), then
 # runs e2e.mjs twice against the packaged extension (editors/vscode/sources-lsp.vsix, from
-# package.sh): with the given `sources` binary every check must pass; with a server path that does
-# not exist (the negative control) every check must fail. Quiet unless something fails.
+# package.sh, which carries the given `sources` binary): with the package's own binary and no
+# `sources` on PATH every check must pass; with a server path that does not exist (the negative
+# control) every check must fail. Quiet unless something fails.
 #
 #   bash editors/vscode/test/run.sh target/debug/sources
 set -euo pipefail
@@ -33,8 +34,11 @@ timeout 300 node "$here/e2e.mjs" --server "$out/no-server/sources" --vsix "$vsix
 negative_pid=$!
 trap 'kill "$negative_pid" 2>/dev/null || true; rm -f "$negative_log"' EXIT
 
-# The real server: every check passes.
-if ! positive=$(timeout 300 node "$here/e2e.mjs" --server "$server" --vsix "$vsix" --out "$out/positive" 2>&1); then
+# The real server, the one the package carries (no `--server`, no `sources` on PATH): every check
+# passes. The package must carry the binary given here.
+unzip -p "$vsix" extension/server/sources | cmp -s - "$server" \
+    || fail "$vsix does not carry $1 as server/sources (package it: bash editors/vscode/package.sh $1)"
+if ! positive=$(timeout 300 node "$here/e2e.mjs" --vsix "$vsix" --out "$out/positive" 2>&1); then
     echo "$positive" >&2
     fail "the VS Code end-to-end test failed (logs and screenshot in $out/positive)"
 fi
