@@ -3,7 +3,8 @@
 //! silences them in the whole file. The same comments work in YAML and TOML.
 //!
 //! A suppression that silences nothing, names an unknown rule or is malformed is reported as
-//! `unused-suppression`, with a safe fix that removes it. This module also writes suppressions
+//! `unused-suppression`, with a safe fix that removes it, or that renames a misspelt code to the
+//! code it resembles (keeping the rest of the comment). This module also writes suppressions
 //! ([`suppression_edit`]) for the editor's code action and `sources lint --add-suppressions`.
 
 use std::cell::{Cell, OnceCell};
@@ -298,7 +299,8 @@ impl Found {
                     } else {
                         code_removal(&suppression.codes, position)
                     };
-                    diagnostics.push(unused(code, suppression.scope, removal));
+                    let listed = &suppression.codes;
+                    diagnostics.push(unused(code, listed, suppression.scope, removal));
                 }
             }
         }
@@ -320,8 +322,11 @@ impl Found {
     }
 }
 
-/// The `unused-suppression` diagnostic for one code.
-fn unused(code: &Code, scope: Scope, removal: Span) -> Diagnostic {
+/// The `unused-suppression` diagnostic for one code of the suppression listing `listed`. A
+/// misspelt code is renamed to the code it resembles (the rest of the comment, its reason
+/// included, is kept) unless the suppression lists that code already; any other unused code is
+/// removed.
+fn unused(code: &Code, listed: &[Code], scope: Scope, removal: Span) -> Diagnostic {
     let diagnostic = match code.rule {
         None => {
             let diagnostic = Diagnostic::new(
@@ -334,7 +339,18 @@ fn unused(code: &Code, scope: Scope, removal: Span) -> Diagnostic {
             )
             .with_label("unknown rule");
             match did_you_mean(&code.name, Rule::ALL.iter().map(|rule| rule.code())).first() {
-                Some(suggestion) => diagnostic.with_help(format!("did you mean `{suggestion}`?")),
+                Some(suggestion) if !listed.iter().any(|other| other.name == *suggestion) => {
+                    return diagnostic
+                        .with_help(format!("did you mean `{suggestion}`?"))
+                        .with_replacement(
+                            format!("Rename `{}` to `{suggestion}`", code.name),
+                            code.span,
+                            *suggestion,
+                        );
+                }
+                Some(suggestion) => diagnostic.with_help(format!(
+                    "did you mean `{suggestion}`? This suppression names it already"
+                )),
                 None => diagnostic.with_help("`sources rules` lists every rule code"),
             }
         }

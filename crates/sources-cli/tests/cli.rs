@@ -600,6 +600,36 @@ fn fix_rewrites_only_the_misspelled_names_and_reports_what_changed() {
     );
 }
 
+/// A suppression whose code is misspelt, with a reason, over a finding that has no fix.
+const MISSPELT_SUPPRESSION: &str = "data:\n  sources:\n    apps:\n      type: http\n      url: https://api.example.com/apps\n      legacy_owner: team-a  # sources: ignore[unknown-feild] (the old dashboard reads it)\n";
+
+#[test]
+fn fix_renames_a_misspelt_suppression_code_and_keeps_its_reason() {
+    let dir = tree(&[("conf.yaml", MISSPELT_SUPPRESSION.as_bytes())]);
+    let before = sources(dir.path(), &["lint", "conf.yaml"], b"");
+    assert_eq!(code(&before), 1);
+    assert!(
+        stdout(&before).contains(
+            "conf.yaml:6:47: warning[unused-suppression]: `unknown-feild` is not a rule code"
+        ),
+        "{}",
+        stdout(&before)
+    );
+    let output = sources(dir.path(), &["lint", "--fix", "conf.yaml"], b"");
+    assert_eq!(code(&output), 0, "{}{}", stdout(&output), stderr(&output));
+    assert_eq!(stdout(&output), "no problems found in 1 file\n");
+    assert!(
+        stderr(&output).contains("Rename `unknown-feild` to `unknown-field`"),
+        "{}",
+        stderr(&output)
+    );
+    let fixed = fs::read_to_string(dir.path().join("conf.yaml")).expect("read back");
+    assert_eq!(
+        fixed,
+        MISSPELT_SUPPRESSION.replace("ignore[unknown-feild]", "ignore[unknown-field]")
+    );
+}
+
 #[test]
 fn diff_shows_the_fixes_without_writing() {
     let dir = tree(&[

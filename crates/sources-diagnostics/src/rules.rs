@@ -1130,7 +1130,8 @@ declare_rules! {
     ///       url: https://api.example.com/apps  # sources: ignore[unknown-field]
     /// ```
     ///
-    /// **Fix:** remove the suppression (`sources lint --fix` does), or correct the rule code.
+    /// **Fix:** remove the suppression (`sources lint --fix` does), or correct the rule code
+    /// (`sources lint --fix` renames a misspelt code to the code it resembles, keeping the reason).
     UnusedSuppression => "unused-suppression", Warning, "A suppression comment that silences nothing, or names an unknown rule.";
     /// Finds a settings file (`sources-lint.toml` or `.sources-lint.toml`) that cannot be used: TOML
     /// that does not parse, a table other than `[rules]` and `[files]`, a rule code that names no
