@@ -1,5 +1,7 @@
-//! Code lenses on each entry: "▶ try" (runs [`crate::try_command`]) and "N references" (where
-//! the entry is read: other entries and components, counted by [`crate::names`]).
+//! Code lenses on each entry: "▶ try" (runs [`crate::try_command`]), "⏺ try and record" (the same
+//! run, asked to record a sample beside the document; only in a `file:` document, the one kind a
+//! sample can sit beside) and "N references" (where the entry is read: other entries and
+//! components, counted by [`crate::names`]).
 
 use serde_json::json;
 use tower_lsp_server::ls_types::{CodeLens, Command, Location, Uri};
@@ -12,13 +14,14 @@ use crate::try_command;
 /// arguments: URI, position, locations).
 pub(crate) const SHOW_REFERENCES: &str = "sources.showReferences";
 
-/// The lenses of a document: two per entry, on its name.
+/// The lenses of a document: two or three per entry, on its name.
 pub(crate) fn lenses(analyzed: &Analyzed, uri: &Uri, positions: Positions<'_>) -> Vec<CodeLens> {
     let analysis = &analyzed.analysis;
     if !analysis.has_sources {
         return Vec::new();
     }
     let config = &analysis.config;
+    let records = uri.as_str().starts_with("file:");
     let mut out = Vec::new();
     for entry in &config.entries {
         let name = entry.name.value.as_str();
@@ -32,6 +35,22 @@ pub(crate) fn lenses(analyzed: &Analyzed, uri: &Uri, positions: Positions<'_>) -
             }),
             data: None,
         });
+        if records {
+            out.push(CodeLens {
+                range,
+                command: Some(Command {
+                    title: "⏺ try and record".to_owned(),
+                    command: try_command::COMMAND.to_owned(),
+                    arguments: Some(vec![
+                        json!(uri.as_str()),
+                        json!(name),
+                        json!(null),
+                        json!({ "record": true }),
+                    ]),
+                }),
+                data: None,
+            });
+        }
         let mut uses: Vec<Location> = config
             .references()
             .into_iter()

@@ -49,7 +49,7 @@ async fn try_entry(client: &mut TestClient, arguments: Value) -> Value {
 }
 
 #[tokio::test]
-async fn every_entry_has_a_try_lens_and_a_references_lens() {
+async fn every_entry_has_a_try_a_record_and_a_references_lens() {
     let mut client = client(json!({})).await;
     assert_eq!(
         client.initialized["capabilities"]["executeCommandProvider"]["commands"],
@@ -77,21 +77,31 @@ async fn every_entry_has_a_try_lens_and_a_references_lens() {
         titles,
         [
             (2, "▶ try"),
+            (2, "⏺ try and record"),
             (2, "1 reference"),
             (5, "▶ try"),
+            (5, "⏺ try and record"),
             (5, "1 reference"),
             (9, "▶ try"),
+            (9, "⏺ try and record"),
             (9, "0 references"),
             (16, "▶ try"),
+            (16, "⏺ try and record"),
             (16, "0 references"),
         ]
     );
     let try_lens = &lenses[0]["command"];
     assert_eq!(try_lens["command"], "sources.try");
     assert_eq!(try_lens["arguments"], json!([uri("f.yaml"), "listing"]));
+    let record_lens = &lenses[1]["command"];
+    assert_eq!(record_lens["command"], "sources.try");
+    assert_eq!(
+        record_lens["arguments"],
+        json!([uri("f.yaml"), "listing", null, { "record": true }])
+    );
     // The reference to `up` is the component's `source: up` on line 22.
     assert_eq!(
-        lenses[3]["command"]["arguments"][2][0]["range"]["start"]["line"],
+        lenses[5]["command"]["arguments"][2][0]["range"]["start"]["line"],
         22
     );
 }
@@ -327,6 +337,21 @@ async fn try_asked_to_record_writes_the_sample_try_record_writes() {
 async fn client_without_file() -> Value {
     let mut client = TestClient::start(sources_lsp::Options::default(), json!({})).await;
     client.open_uri("untitled:Untitled-1", "yaml", CONFIG).await;
+    let lenses = client
+        .request(
+            "textDocument/codeLens",
+            json!({ "textDocument": { "uri": "untitled:Untitled-1" } }),
+        )
+        .await
+        .expect("lenses");
+    assert!(
+        lenses
+            .as_array()
+            .expect("a list")
+            .iter()
+            .all(|lens| lens["command"]["title"] != "⏺ try and record"),
+        "no record lens where no sample can be written: {lenses}"
+    );
     try_entry(
         &mut client,
         json!(["untitled:Untitled-1", "up", {}, { "record": true }]),

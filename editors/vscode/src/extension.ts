@@ -84,7 +84,8 @@ function createClient(): LanguageClient {
           }
           params[String(name)] = value;
         }
-        return next(command, [args[0], args[1], params]);
+        // Keep the options (`{"record": true}` from "⏺ try and record") the lens gave.
+        return next(command, [args[0], args[1], params, ...args.slice(3)]);
       },
     },
   };
