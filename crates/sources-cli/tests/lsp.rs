@@ -885,7 +885,7 @@ fn every_capability_answers_with_its_content_through_the_real_process() {
         ]
     );
 
-    // Code lenses: "▶ try" and the reference count on each entry.
+    // Code lenses: "▶ try", "⏺ try and record" and the reference count on each entry.
     let lenses = ask(
         &mut lsp,
         "textDocument/codeLens",
@@ -906,10 +906,13 @@ fn every_capability_answers_with_its_content_through_the_real_process() {
         titles,
         [
             (2, "▶ try"),
+            (2, "⏺ try and record"),
             (2, "1 reference"),
             (9, "▶ try"),
+            (9, "⏺ try and record"),
             (9, "1 reference"),
             (13, "▶ try"),
+            (13, "⏺ try and record"),
             (13, "0 references"),
         ]
     );
