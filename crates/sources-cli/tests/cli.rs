@@ -600,6 +600,23 @@ fn fix_rewrites_only_the_misspelled_names_and_reports_what_changed() {
     );
 }
 
+#[test]
+fn a_key_written_without_a_value_gets_a_help_line() {
+    let dir = tree(&[(
+        "conf.yaml",
+        b"data:\n  sources:\n    a:\n      type: http\n      url: http://x/${params.id}\n      parameters:\n        id:\n          default:\n".as_slice(),
+    )]);
+    let output = sources(dir.path(), &["lint", "--format", "human", "conf.yaml"], b"");
+    assert_eq!(code(&output), 1);
+    assert!(
+        stdout(&output)
+            .contains("help: `parameters.id.default` is written with no value after its colon")
+            && stdout(&output).contains("remove the key to leave it unset"),
+        "{}",
+        stdout(&output)
+    );
+}
+
 /// A suppression whose code is misspelt, with a reason, over a finding that has no fix.
 const MISSPELT_SUPPRESSION: &str = "data:\n  sources:\n    apps:\n      type: http\n      url: https://api.example.com/apps\n      legacy_owner: team-a  # sources: ignore[unknown-feild] (the old dashboard reads it)\n";
 

@@ -315,17 +315,23 @@ impl Decoder {
             // The syntax error that made it unreadable is the one diagnostic.
             return;
         }
-        self.report(
-            Diagnostic::new(
-                Rule::InvalidValue,
-                node.span,
-                format!(
-                    "`{name}`: expected {expected}, found {}",
-                    describe(&node.value)
-                ),
-            )
-            .with_label(format!("expected {expected}")),
-        );
+        let diagnostic = Diagnostic::new(
+            Rule::InvalidValue,
+            node.span,
+            format!(
+                "`{name}`: expected {expected}, found {}",
+                describe(&node.value)
+            ),
+        )
+        .with_label(format!("expected {expected}"));
+        self.report(match node.value {
+            // `default:` with nothing after the colon.
+            Value::Null => diagnostic.with_help(format!(
+                "`{name}` is written with no value after its colon: write {expected} there, or \
+                 remove the key to leave it unset"
+            )),
+            _ => diagnostic,
+        });
     }
 
     /// Reads field `name` with `convert`; a wrong value is reported and gives `None`.
