@@ -77,7 +77,18 @@ fn decode_root(decoder: &mut Decoder, root: Node) -> Config {
             config.entries.reserve_exact(map.entries.len());
             for entry in map.entries {
                 let name = Spanned::new(entry.key.name, entry.key.span);
-                let source = decoder.source(name, entry.value);
+                let source = match config.entries.last() {
+                    Some(previous) if decoder.misplaced_field(previous, &name, &entry.value) => {
+                        Source {
+                            name,
+                            span: entry.value.span,
+                            kind: None,
+                            body: Body::Unknown,
+                            keys: Box::default(),
+                        }
+                    }
+                    _ => decoder.source(name, entry.value),
+                };
                 config.entries.push(source);
             }
         }
@@ -507,6 +518,37 @@ impl Decoder {
     }
 
     // ----- entries -----
+
+    /// Whether `name: value`, written among the entries, is a field of the entry above it whose
+    /// indentation was lost (`root: items` at the level of `apps:`); reports it so when it is.
+    fn misplaced_field(
+        &mut self,
+        previous: &Source,
+        name: &Spanned<EcoString>,
+        value: &Node,
+    ) -> bool {
+        let Some(kind) = previous.kind.as_ref().map(|kind| kind.value) else {
+            return false;
+        };
+        if matches!(value.value, Value::Map(_) | Value::Invalid)
+            || fields::field(kind, &name.value).is_none()
+        {
+            return false;
+        }
+        let (field, entry) = (&name.value, &previous.name.value);
+        self.report(
+            Diagnostic::new(
+                Rule::InvalidValue,
+                name.span,
+                format!("`{field}` is indented as a sibling of `{entry}`: did you mean it under `{entry}`?"),
+            )
+            .with_label(format!("a field of `{entry}` (a `{}` entry), written where entries go", kind.as_str()))
+            .with_help(format!(
+                "indent `{field}:` as far as the other fields of `{entry}`, so it belongs to that entry"
+            )),
+        );
+        true
+    }
 
     /// Decodes one named entry of `data.sources`.
     pub(crate) fn source(&mut self, name: Spanned<EcoString>, node: Node) -> Source {

@@ -32,6 +32,7 @@
 
 mod buffers;
 mod builder;
+mod layout;
 mod merge;
 mod position;
 mod schema;

@@ -9,6 +9,7 @@ use saphyr_parser::{Event, Parser, ScalarStyle as YamlStyle, Tag};
 
 use super::MAX_DEPTH;
 use super::buffers::boxed;
+use super::layout;
 use super::merge::{merge_into, mergeable};
 use super::position::{CharToByte, Lines};
 use super::schema::{looks_like_int, resolve_plain, tag_accepts};
@@ -117,7 +118,18 @@ impl<'t> Builder<'t> {
                 Ok(pair) => pair,
                 Err(error) => {
                     let at = self.bytes.byte(error.marker().index());
-                    self.error(one_char(self.text, at), scan_message(error.info()));
+                    let info = error.info();
+                    let named = if info.contains("tab") {
+                        layout::tab(self.text, at, info)
+                    } else if info == "mapping values are not allowed in this context" {
+                        layout::over_indented_key(self.text, at)
+                    } else {
+                        None
+                    };
+                    match named {
+                        Some((span, message)) => self.error(span, message),
+                        None => self.error(one_char(self.text, at), scan_message(info)),
+                    }
                     break;
                 }
             };
