@@ -38,6 +38,7 @@ TESTDATA = cases_module.TESTDATA
 # by reason, never silently passed.
 STATIC_ROOT = "a static entry's `root` must name a path inside its `data`: a relation between two values"
 METHOD_PARAMETER = "a `method` template must name a declared parameter: a reference between two fields"
+PASSED_DEFAULT = "a default one entry binds must parse as the type another entry declares: a relation between two entries"
 SCHEMA_CANNOT = {
     ("testdata/invalid-value/pass-anchored-body.yaml", "data/sources/plain/body"): (
         "an anchored window's `body` must render to a JSON object: the content of a template"
@@ -48,6 +49,7 @@ SCHEMA_CANNOT = {
     ("testdata/invalid-value/pass-runnable.yaml", "data/sources/colours/data"): STATIC_ROOT,
     ("testdata/valid/automation.toml", "data/sources/defaults/root"): STATIC_ROOT,
     ("testdata/valid/automation.toml", "data/sources/defaults/data"): STATIC_ROOT,
+    ("testdata/conflicting-fields/pass-param-default-through-union.yaml", "data/sources/recent/parameters"): PASSED_DEFAULT,
 }
 
 # One value of each JSON type, plus a negative number (counts) and a duration-shaped string.

@@ -53,6 +53,8 @@ EXPRESSIBLE = {
 # differ on `<<`).
 SCHEMA_CANNOT = {
     "conflicting-fields/text-root.yaml": "root against format: text inside one entry",
+    "conflicting-fields/param-types-through-merge.yaml": "parameter types of two entries one operator reads",
+    "conflicting-fields/param-default-through-union.yaml": "one entry's default against another entry's parameter type",
     "invalid-value/empty-command.yaml": "an empty program name inside the argv list",
     "invalid-value/empty-filter-name.yaml": "an empty column name as a map value",
     "invalid-value/anchored-body.yaml": "JSON text inside the body string",

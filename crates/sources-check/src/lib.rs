@@ -26,6 +26,7 @@ pub mod input;
 mod merge;
 mod operators;
 mod params;
+mod passed;
 pub mod placeholders;
 mod references;
 pub mod request;
@@ -46,12 +47,13 @@ pub use expressions::{ExpressionSite, sites as expression_sites};
 pub use fix_all::{AppliedFix, Fixed, fix_all};
 pub use graph::{EdgeKind, Graph, GraphEdge, GraphNode, NodeKind};
 pub use reuse::Memo;
+use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::Arc;
 
 use shapes::{ShapeInputs, Shapes};
 use sources_config::Config;
-use sources_diagnostics::{Collector, Diagnostic, Rule, Span};
+use sources_diagnostics::{Collector, Diagnostic, Rule, Severity, Span};
 use sources_syntax::{LineIndex, Syntax, Tree};
 pub use suppress::{Baseline, add_suppressions, suppression_edit};
 pub use templates::{SiteKind, TemplateSite, sites as template_sites, window_token_misplaced};
@@ -75,6 +77,18 @@ pub struct Analysis {
     pub has_sources: bool,
     /// The shape of every entry's data, as far as the text and the front end's inputs tell.
     pub shapes: Shapes,
+    /// The errors a suppression comment silenced, each with the code that did (so that `try`,
+    /// refused by what one of them predicts, can name it).
+    pub silenced: Vec<Silenced>,
+}
+
+/// An error a suppression comment silenced.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Silenced {
+    /// The error, as it would have been reported.
+    pub diagnostic: Diagnostic,
+    /// The rule code in the comment that silenced it.
+    pub by: Span,
 }
 
 /// What a front end that shows only the first diagnostics asks of an analysis (the editor): its
@@ -229,12 +243,20 @@ fn analyze_indexed(
         .errors
         .iter()
         .map(|error| Diagnostic::new(Rule::Syntax, error.span, error.message.clone()));
+    let silenced = Rc::new(RefCell::new(Vec::new()));
     {
         let suppressions = Rc::clone(&suppressions);
+        let silenced = Rc::clone(&silenced);
         let keep = keep.clone();
         out.set_stage(move |mut diagnostic| {
             inherited::attribute(&inheritors, &mut diagnostic);
-            if is_recovered(&recovered, &diagnostic) || suppressions.silences(&diagnostic) {
+            if is_recovered(&recovered, &diagnostic) {
+                return None;
+            }
+            if let Some(by) = suppressions.silences(&diagnostic) {
+                if diagnostic.severity == Severity::Error {
+                    silenced.borrow_mut().push(Silenced { diagnostic, by });
+                }
                 return None;
             }
             kept(keep.as_deref(), diagnostic)
@@ -258,6 +280,7 @@ fn analyze_indexed(
     out.set_stage(move |diagnostic| kept(keep.as_deref(), diagnostic));
     out.extend(suppressions.unused(parsed));
     let collected = out.finish();
+    let silenced = silenced.take();
     Analysis {
         diagnostics: collected.diagnostics,
         omitted: collected.omitted,
@@ -267,6 +290,7 @@ fn analyze_indexed(
         config,
         line_index: index(),
         shapes,
+        silenced,
     }
 }
 
@@ -309,6 +333,8 @@ fn check(
     params::check_params(config, &references, text, out);
     operators::check_operators(config, text, out);
     ineffective::check_ineffective(config, text, out);
+    passed::check_passed(config, text, out);
+    passed::check_shared_types(config, out);
     data_refs::check_data_refs(config, shapes, text, out);
     for (index, source) in config.entries.iter().enumerate() {
         match reuse.as_deref_mut() {

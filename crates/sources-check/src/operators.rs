@@ -1,11 +1,15 @@
 //! Operator and pipe structure beyond decoding: pipe stages limited to filter/project/derive/sort/
 //! cache and without `from` (on every kind, `merge` included), non-empty `keep`/`compute`/`parts`/`lookups`
 //! with non-empty keys, and join lookups that are leaves declaring the parameters `on` binds
-//! (`join-lookup`).
+//! (`join-lookup`), each bound to an expression whose evident kind of value (a boolean, a number)
+//! its declared type accepts, judged by the parser the evaluator binds it with
+//! (`sources_config::param_value::parse_param_value`).
 
 use sources_config::{Body, Config, Enumeration, NamedMap, Source, Stage};
 use sources_diagnostics::{Collector, Diagnostic, Rule, Span, did_you_mean};
 
+use crate::expression_refs::ResultKind;
+use crate::shape::Shape;
 use crate::{fixes, params};
 
 /// Every operator and pipe rule, for every entry.
@@ -216,4 +220,54 @@ fn check_lookup(
             );
         }
     }
+    for bound in on.iter() {
+        let Some(parameter) = declared.get(&bound.name.value) else {
+            continue;
+        };
+        let Some(kind) = parameter.value.value.kind.as_ref() else {
+            continue;
+        };
+        check_bound_kind(lookup, bound, kind, out);
+    }
+}
+
+/// `join-lookup` for an `on` expression whose evident kind of value gives only texts (`true`,
+/// `false`; `0`, `1`) that the parameter's type refuses when the lookup binds it.
+fn check_bound_kind(
+    lookup: &str,
+    bound: &sources_config::Named<sources_config::Text>,
+    kind: &sources_config::Field<sources_config::enums::ParamType>,
+    out: &mut Collector,
+) {
+    let Ok(refs) = crate::expressions::compile(bound.value.value.as_str()) else {
+        return;
+    };
+    let (gives, texts): (&str, &[&str]) = match &refs.result {
+        ResultKind::Kind(Shape::Bool) => ("a boolean", &["true", "false"]),
+        ResultKind::Kind(Shape::Number) => ("a number", &["0", "1"]),
+        _ => return,
+    };
+    let refused = texts
+        .iter()
+        .all(|text| sources_config::param_value::parse_param_value(kind.value, text).is_err());
+    if !refused {
+        return;
+    }
+    let name = &bound.name.value;
+    out.push(
+        Diagnostic::new(
+            Rule::JoinLookup,
+            bound.value.span,
+            format!(
+                "lookup `{lookup}` binds `{name}` to an expression that gives {gives}, and `{name}` is declared `{}`: the lookup would refuse every driver row",
+                kind.value.as_str()
+            ),
+        )
+        .with_label(format!("gives {gives}"))
+        .with_secondary(kind.value_span, "declared here")
+        .with_help(format!(
+            "bind `{name}` to an expression that gives a `{}` value, or change its declared `type`",
+            kind.value.as_str()
+        )),
+    );
 }

@@ -64,6 +64,42 @@ impl Placeholders {
         Placeholders { params }
     }
 
+    /// The parameters of `source` that render empty when it is read by an entry that supplies
+    /// only those named in `supplied`: each optional one without a default, as `try` binds it (a
+    /// required one is left to `unbound-param`).
+    pub(crate) fn unsupplied(source: &Source, supplied: &[&str]) -> Vec<String> {
+        let declared = source
+            .body
+            .common()
+            .and_then(|common| common.parameters.as_ref());
+        let mut names: Vec<String> = Vec::new();
+        for param in declared
+            .iter()
+            .flat_map(|parameters| parameters.value.iter())
+        {
+            let name = &param.name.value;
+            let declaration = &param.value.value;
+            let required = declaration.required.as_ref().is_some_and(|r| r.value);
+            if declaration.default.is_none()
+                && !required
+                && !supplied.contains(&name.as_str())
+                && !names.contains(name)
+            {
+                names.push(name.clone());
+            }
+        }
+        names
+    }
+
+    /// The placeholders of `source` with the parameters `empty` rendered empty.
+    pub(crate) fn with_empty(source: &Source, empty: &[String]) -> Placeholders {
+        let mut placeholders = Placeholders::of(source);
+        for name in empty {
+            placeholders.params.insert(name.clone(), String::new());
+        }
+        placeholders
+    }
+
     /// The value standing for one token (`None`: it stays as written, as in `try`).
     fn value(&self, kind: &TokenKind<'_>) -> Option<String> {
         match kind {

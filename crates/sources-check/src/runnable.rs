@@ -23,44 +23,53 @@ pub(crate) fn check_runnable(entries: &[Source], file: &str, out: &mut Collector
         if let Some(leaf) = source.body.leaf() {
             check_leaf(source, leaf, out);
         }
-        let placeholders = || Placeholders::of(source);
-        match &source.body {
-            Body::Exec(exec) => {
-                if let Some(command) = &exec.command {
-                    check_command(command, exec.env.as_ref(), &placeholders(), out);
-                }
-                check_window(exec.window.as_deref(), out);
+        check_requests(source, file, &Placeholders::of(source), out);
+    }
+}
+
+/// The rules that build what `source` sends, starts or reads with `request`'s constructors, on
+/// its values rendered with `placeholders` (also called by `passed`, with the values an entry
+/// gets from a reader that passes it no parameters).
+pub(crate) fn check_requests(
+    source: &Source,
+    file: &str,
+    placeholders: &Placeholders,
+    out: &mut Collector,
+) {
+    match &source.body {
+        Body::Exec(exec) => {
+            if let Some(command) = &exec.command {
+                check_command(command, exec.env.as_ref(), placeholders, out);
             }
-            Body::Http(http) => {
-                let placeholders = placeholders();
-                if let Some(url) = &http.url {
-                    check_http_url(url, file, &placeholders, out);
-                }
-                if let Some(method) = &http.method {
-                    check_method(method, &placeholders, out);
-                }
-                check_headers(http.headers.as_ref(), &placeholders, out);
-                check_window(http.window.as_deref(), out);
-                if let (Some(body), Some(window)) = (&http.body, &http.window)
-                    && window.value.cursor.is_some()
-                {
-                    check_anchored_body(body, &placeholders, out);
-                }
-            }
-            Body::Websocket(socket) => {
-                let placeholders = placeholders();
-                if let Some(url) = &socket.url {
-                    check_websocket_url(url, file, &placeholders, out);
-                }
-                check_headers(socket.headers.as_ref(), &placeholders, out);
-            }
-            Body::File(read) => {
-                if let Some(path) = &read.path {
-                    check_path(path, &placeholders(), out);
-                }
-            }
-            _ => {}
+            check_window(exec.window.as_deref(), out);
         }
+        Body::Http(http) => {
+            if let Some(url) = &http.url {
+                check_http_url(url, file, placeholders, out);
+            }
+            if let Some(method) = &http.method {
+                check_method(method, placeholders, out);
+            }
+            check_headers(http.headers.as_ref(), placeholders, out);
+            check_window(http.window.as_deref(), out);
+            if let (Some(body), Some(window)) = (&http.body, &http.window)
+                && window.value.cursor.is_some()
+            {
+                check_anchored_body(body, placeholders, out);
+            }
+        }
+        Body::Websocket(socket) => {
+            if let Some(url) = &socket.url {
+                check_websocket_url(url, file, placeholders, out);
+            }
+            check_headers(socket.headers.as_ref(), placeholders, out);
+        }
+        Body::File(read) => {
+            if let Some(path) = &read.path {
+                check_path(path, placeholders, out);
+            }
+        }
+        _ => {}
     }
 }
 

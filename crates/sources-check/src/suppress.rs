@@ -257,16 +257,17 @@ fn parse(rest: &str, at: usize) -> Option<(bool, Vec<Code>)> {
 }
 
 impl Found {
-    /// Whether a suppression silences `diagnostic`; each suppression that does is marked used.
-    pub(crate) fn silences(&self, diagnostic: &Diagnostic) -> bool {
+    /// The code of the first suppression that silences `diagnostic`, if one does; each
+    /// suppression that does is marked used.
+    pub(crate) fn silences(&self, diagnostic: &Diagnostic) -> Option<Span> {
         if self.suppressions.is_empty() || diagnostic.rule == Rule::UnusedSuppression {
-            return false;
+            return None;
         }
         let line = self
             .line_starts
             .partition_point(|&start| start <= diagnostic.span.start())
             - 1;
-        let mut silenced = false;
+        let mut silenced = None;
         for suppression in &self.suppressions {
             if suppression.scope != Scope::File && suppression.scope != Scope::Line(line) {
                 continue;
@@ -274,7 +275,7 @@ impl Found {
             for code in &suppression.codes {
                 if code.rule == Some(diagnostic.rule) {
                     code.used.set(true);
-                    silenced = true;
+                    silenced = silenced.or(Some(code.span));
                 }
             }
         }

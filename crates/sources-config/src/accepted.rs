@@ -69,6 +69,22 @@ impl Config {
     /// given by the one that requires it.
     pub fn accepted_params(&self, name: &str) -> Vec<AcceptedParam<'_>> {
         let mut out: Vec<AcceptedParam<'_>> = Vec::new();
+        for accepted in self.accepted_declarations(name) {
+            // Two inputs may declare one name: the value reaches both, so the name is needed if
+            // either needs it.
+            match out.iter_mut().find(|seen| seen.name() == accepted.name()) {
+                Some(seen) if accepted.is_required() && !seen.is_required() => *seen = accepted,
+                Some(_) => {}
+                None => out.push(accepted),
+            }
+        }
+        out
+    }
+
+    /// Every declaration a value given to the entry `name` reaches, in the order they are met: a
+    /// name two of its inputs declare is there twice, once for each.
+    pub fn accepted_declarations(&self, name: &str) -> Vec<AcceptedParam<'_>> {
+        let mut out: Vec<AcceptedParam<'_>> = Vec::new();
         let mut visited: Vec<&str> = Vec::new();
         if let Some(source) = self.get(name) {
             self.collect_accepted(source, &mut visited, &mut out);
@@ -92,22 +108,15 @@ impl Config {
                 .body
                 .common()
                 .and_then(|common| common.parameters.as_ref());
-            for param in declared
-                .iter()
-                .flat_map(|parameters| parameters.value.iter())
-            {
-                let accepted = AcceptedParam {
-                    entry: source,
-                    param,
-                };
-                // Two inputs may declare one name: the value reaches both, so the name is needed
-                // if either needs it.
-                match out.iter_mut().find(|seen| seen.name() == param.name.value) {
-                    Some(seen) if accepted.is_required() && !seen.is_required() => *seen = accepted,
-                    Some(_) => {}
-                    None => out.push(accepted),
-                }
-            }
+            out.extend(
+                declared
+                    .iter()
+                    .flat_map(|parameters| parameters.value.iter())
+                    .map(|param| AcceptedParam {
+                        entry: source,
+                        param,
+                    }),
+            );
             return;
         }
         for reference in source.references() {

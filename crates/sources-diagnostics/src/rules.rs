@@ -215,7 +215,12 @@ declare_rules! {
     /// Finds two fields that exclude each other set on one entry: `refresh` with `follow`, `window` with
     /// `paginate`, `window` with `follow`, `paginate` with `follow`, a parameter both `required` and with a
     /// `default`, `growing` with `refresh`, merge/union `sources` with `children`, `tag_field` without
-    /// `sources`, `root` with `format: text` (a text value has no keys to slice).
+    /// `sources`, `root` with `format: text` (a text value has no keys to slice). Also two
+    /// declarations of one parameter that an operator passing its parameters through reaches by
+    /// two of its references, with types no value satisfies together (`bool` and `int` or
+    /// `duration`): the one value it is given is refused by one of them; or where the default it
+    /// binds when given nothing (one declaration's) is refused by another's type (`-1` reaching a
+    /// `duration`).
     ///
     /// **Why:** `refresh` excludes `follow`, `window` excludes `follow` and `paginate`, `required`
     /// excludes `default`, and a merge takes exactly one of `sources` and `children`; each pair describes two different behaviours and the source can have only one.
@@ -488,7 +493,10 @@ declare_rules! {
     /// through to the entries it reads, so their required parameters are its own; one that
     /// declares parameters keeps them for its own expressions and forwards nothing, so a required
     /// parameter of what it reads can never be bound. The message names the binding sites it
-    /// looked at.
+    /// looked at. Likewise an optional parameter without a `default` that such a reader (or a join
+    /// lookup's `on`, which binds only the names it lists) does not supply is empty when read
+    /// that way: when the entry's url, method, header, command or path cannot be sent with it
+    /// empty, the reference is reported, naming the parameter and what refuses it.
     ///
     /// **Why:** "A source that declares a required parameter with no default needs parameters: it
     /// runs only when a caller binds them". The dashboard refuses to fetch it, and `sources try`
@@ -514,7 +522,7 @@ declare_rules! {
     ///
     /// **Fix:** for an operator, remove its `parameters` (it then passes `id` through:
     /// `sources try open --param id=7` runs) or give the parameter a `default` where it is
-    /// declared. For a component, bind it from a driver's focused row
+    /// declared; for a lookup, add the parameter to its `on`. For a component, bind it from a driver's focused row
     /// (`on_cursor: {source: apps, bind: {id: "${cursor.Id}"}}`) or in the `bind` of the action
     /// that pushes its screen.
     UnboundParam => "unbound-param", Error, "A required parameter that no binding of the dashboard, join or operator can supply.";
@@ -1160,12 +1168,14 @@ declare_rules! {
     /// `"warning"` or `"off"`; `sources lint --show-settings FILE` then shows each rule's level.
     InvalidSettings => "invalid-settings", Error, "A settings file with a mistake: an unknown table, key or rule code, a bad level or glob.";
     /// Finds a join lookup whose `from` is not a leaf source that declares parameters (an operator,
-    /// or a leaf without `parameters`), and a lookup whose `on` leaves a required parameter of that
-    /// source unbound.
+    /// or a leaf without `parameters`), a lookup whose `on` leaves a required parameter of that
+    /// source unbound, and an `on` expression that evidently gives a kind of value (a boolean from
+    /// a comparison, a number) that the parameter's declared `type` never accepts.
     ///
     /// **Why:** a lookup is fetched once per driver row with the parameters `on` binds from that row.
     /// An operator cannot be fetched that way, a source without parameters would return the same
-    /// thing for every row, and an unbound required parameter means the lookup can never run.
+    /// thing for every row, an unbound required parameter means the lookup can never run, and a
+    /// value its parameter's type refuses is refused for every row.
     ///
     /// **Example** (fails: `app` declares no parameters):
     ///

@@ -346,7 +346,8 @@ impl<'c> Engine<'c> {
             }
             if stack.len() >= MAX_CHAIN_DEPTH {
                 return Err(fail(Cause::Cycle(format!(
-                    "a chain of more than {MAX_CHAIN_DEPTH} entries (run `sources lint`)"
+                    "a chain of more than {MAX_CHAIN_DEPTH} entries{}",
+                    crate::error::RUN_LINT
                 ))));
             }
             let source = self
@@ -643,9 +644,10 @@ impl<'c> Engine<'c> {
                 .map(Output::Value),
             body => {
                 let from = body.from().ok_or_else(|| {
-                    fail(Cause::Unsupported(
-                        "its `type` is missing or unknown (run `sources lint`)".to_owned(),
-                    ))
+                    fail(Cause::Unsupported(format!(
+                        "its `type` is missing or unknown{}",
+                        crate::error::RUN_LINT
+                    )))
                 })?;
                 let step = compile_step(body)
                     .map_err(fail)?
@@ -908,10 +910,10 @@ impl<'c> Engine<'c> {
             return Ok(items);
         }
         let Value::Array(items) = items else {
-            return Err(Cause::Unsupported(format!(
-                "an anchored window needs a list of items at `root`, not {}",
-                crate::path::kind(&items)
-            )));
+            return Err(Cause::NotAList {
+                whose: "the anchored window's response".to_owned(),
+                found: crate::path::kind(&items),
+            });
         };
         let page = anchored_page(items, page_size);
         let cursor_path = string(window.cursor.as_ref()).unwrap_or_default();

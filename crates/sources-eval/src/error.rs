@@ -2,6 +2,10 @@
 
 use crate::io::IoError;
 
+/// What a refusal that lint predicts ends with: the front end replaces it with the lint finding
+/// itself when the settings or a suppression comment hid that finding.
+pub const RUN_LINT: &str = " (run `sources lint`)";
+
 /// A failed evaluation of one entry.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("source `{entry}`: {cause}")]
@@ -136,6 +140,15 @@ pub enum Cause {
     TooManyCopies {
         /// The limit.
         limit: usize,
+    },
+    /// A response read as a list of items (a `paginate` page, an anchored window's page) holds
+    /// something else at `root`: what the server sent, after I/O.
+    #[error("{whose} holds {found} at `root`, not a list of items")]
+    NotAList {
+        /// Which response (`page 2`).
+        whose: String,
+        /// What it holds (`an object`).
+        found: &'static str,
     },
     /// The configuration asks for something the engine cannot do (explained).
     #[error("{0}")]

@@ -4,8 +4,6 @@
 //! Every file, process, network and clock access goes through the [`io::Io`] seam; the linter and
 //! the language server never hold one.
 
-#[cfg(test)]
-mod agreement_tests;
 pub mod cache;
 pub mod catalog;
 pub mod decode;
@@ -28,8 +26,8 @@ pub mod stack;
 pub use sources_config::json_path as path;
 pub mod substitute;
 pub mod system;
-#[cfg(test)]
-mod testing;
+#[cfg(any(test, feature = "testing"))]
+pub mod testing;
 pub mod trace;
 pub mod window;
 pub mod window_flags;

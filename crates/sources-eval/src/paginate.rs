@@ -92,10 +92,10 @@ fn page_items(raw: Value, root: Option<&str>, page: u64) -> Result<Vec<Value>, C
     match apply_root(raw, root)? {
         Value::Array(items) => Ok(items),
         Value::Null => Ok(Vec::new()),
-        other => Err(Cause::Unsupported(format!(
-            "page {page} holds {} at `root`, not a list of items",
-            path::kind(&other)
-        ))),
+        other => Err(Cause::NotAList {
+            whose: format!("page {page}"),
+            found: path::kind(&other),
+        }),
     }
 }
 

@@ -1,5 +1,6 @@
-//! `sources-fuzz`: generates mutated configurations and checks every property on each, on all
-//! cores; failing inputs are saved with what broke. See the crate docs and the README.
+//! `sources-fuzz`: generates configurations (mutated from `testdata/`, or from the schema's grammar
+//! with `--grammar`) and checks every property on each, on all cores; failing inputs are saved with
+//! what broke. See the crate docs and the README.
 
 use std::collections::BTreeMap;
 use std::panic::{self, AssertUnwindSafe};
@@ -11,7 +12,9 @@ use std::time::{Duration, Instant};
 
 use clap::Parser;
 use sources_cli::lint::{Linted, lint_bytes};
+use sources_fuzz::agreement;
 use sources_fuzz::corpus::Corpus;
+use sources_fuzz::grammar::Grammar;
 use sources_fuzz::lsp::{self, LspProcess};
 use sources_fuzz::mutate::{Input, generate};
 use sources_fuzz::properties::{self, Failure};
@@ -51,15 +54,33 @@ struct Args {
     /// Print input INDEX of the run (and what made it) instead of checking anything.
     #[arg(long, value_name = "INDEX")]
     show: Option<u64>,
+    /// Generate whole configurations from the JSON Schema's grammar with adversarial values, and
+    /// check also that lint and `try` agree on each (instead of mutating the corpus).
+    #[arg(long)]
+    grammar: bool,
 }
 
 /// Shared progress of one run.
 struct Run {
     args: Args,
     corpus: Corpus,
+    grammar: Grammar,
     checked: AtomicU64,
+    /// Inputs that linted without error and went through `try` (`--grammar`).
+    clean: AtomicU64,
     lsp_checked: AtomicU64,
     failures: Mutex<Vec<(u64, Failure)>>,
+}
+
+impl Run {
+    /// Input `index` of this run.
+    fn input(&self, index: u64) -> Input {
+        if self.args.grammar {
+            self.grammar.input(self.args.seed, index)
+        } else {
+            generate(&self.corpus, self.args.seed, index)
+        }
+    }
 }
 
 fn main() -> ExitCode {
@@ -78,8 +99,13 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let grammar = Grammar::new();
     if let Some(index) = args.show {
-        let input = generate(&corpus, args.seed, index);
+        let input = if args.grammar {
+            grammar.input(args.seed, index)
+        } else {
+            generate(&corpus, args.seed, index)
+        };
         eprintln!("input {index} of seed {}: {}", args.seed, input.origin);
         print!("{}", String::from_utf8_lossy(&input.bytes));
         return ExitCode::SUCCESS;
@@ -99,18 +125,21 @@ fn main() -> ExitCode {
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
         .max(1);
+    let from = if args.grammar {
+        "the schema's grammar".to_owned()
+    } else {
+        format!("{} seeds", corpus.seeds.len())
+    };
     eprintln!(
-        "sources-fuzz: {} inputs from {} seeds (seed {}, first index {}), {threads} threads, server checked every {} inputs",
-        args.inputs,
-        corpus.seeds.len(),
-        args.seed,
-        args.start,
-        args.lsp_every
+        "sources-fuzz: {} inputs from {from} (seed {}, first index {}), {threads} threads, server checked every {} inputs",
+        args.inputs, args.seed, args.start, args.lsp_every
     );
     let run = Arc::new(Run {
         args,
         corpus,
+        grammar,
         checked: AtomicU64::new(0),
+        clean: AtomicU64::new(0),
         lsp_checked: AtomicU64::new(0),
         failures: Mutex::new(Vec::new()),
     });
@@ -154,14 +183,31 @@ fn work(
 ) {
     let args = &run.args;
     let mut server = None;
+    let runtime = match agreement::runtime() {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            eprintln!("sources-fuzz: no runtime for `try`: {error}");
+            return;
+        }
+    };
     let mut index = args.start + worker as u64;
     while index < args.start + args.inputs {
         current[worker]
             .1
             .store(started.elapsed().as_millis() as u64, Ordering::SeqCst);
         current[worker].0.store(index, Ordering::SeqCst);
-        let input = generate(&run.corpus, args.seed, index);
-        let outcome = panic::catch_unwind(AssertUnwindSafe(|| properties::check(&input)));
+        let input = run.input(index);
+        let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
+            let report = properties::check(&input)?;
+            if args.grammar {
+                let text = String::from_utf8_lossy(&input.bytes);
+                let agreed = agreement::check(&runtime, &text, input.syntax)?;
+                if agreed.clean {
+                    run.clean.fetch_add(1, Ordering::Relaxed);
+                }
+            }
+            Ok(report)
+        }));
         let result = match outcome {
             Ok(Ok(_)) if args.lsp_every > 0 && index.is_multiple_of(args.lsp_every) => {
                 match std::str::from_utf8(&input.bytes) {
@@ -260,7 +306,7 @@ fn watch(
             }
             let since = Duration::from_millis(since.load(Ordering::SeqCst));
             if started.elapsed().saturating_sub(since) > limit {
-                let input = generate(&run.corpus, run.args.seed, index);
+                let input = run.input(index);
                 let failure = Failure {
                     property: "hang",
                     detail: format!("input {index} did not finish within {limit:?}"),
@@ -286,7 +332,7 @@ fn report(run: &Run, started: Instant) -> ExitCode {
         *by_property.entry(failure.property).or_default() += 1;
     }
     for (index, failure) in failures.iter().take(20) {
-        let input = generate(&run.corpus, run.args.seed, *index);
+        let input = run.input(*index);
         eprintln!(
             "FAIL input {index} [{}] from {}:\n  {}",
             failure.property,
@@ -310,6 +356,13 @@ fn report(run: &Run, started: Instant) -> ExitCode {
         checked as f64 / started.elapsed().as_secs_f64().max(0.001),
         run.lsp_checked.load(Ordering::SeqCst)
     );
+    if run.args.grammar {
+        let agreement = by_property.get("agreement").copied().unwrap_or(0);
+        eprintln!(
+            "sources-fuzz: {} linted without error and ran under `try`; {agreement} disagreements",
+            run.clean.load(Ordering::SeqCst)
+        );
+    }
     println!(
         "fuzz: {} passed, {} failed",
         checked - failures.len() as u64,

@@ -129,6 +129,7 @@ impl Analyzed {
                 line_index: LineIndex::new(""),
                 has_sources: false,
                 shapes: Default::default(),
+                silenced: Vec::new(),
             },
             levels: view.levels.clone(),
             refused: true,

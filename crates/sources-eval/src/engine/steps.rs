@@ -72,7 +72,7 @@ pub(super) fn compile_map(
 }
 
 pub(super) fn missing(field: &str) -> Cause {
-    Cause::Unsupported(format!("`{field}` is missing (run `sources lint`)"))
+    Cause::Unsupported(format!("`{field}` is missing{}", crate::error::RUN_LINT))
 }
 
 /// Compiles the step of a single-input operator body or a `pipe` stage.

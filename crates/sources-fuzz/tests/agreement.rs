@@ -1,27 +1,16 @@
-//! Lint and `try` agree: a generated corpus goes through the one analysis and, when it lints
-//! without error, through the engine against the scripted seam. A configuration that lints clean
-//! and that `try` rejects before it sends a request or starts a process fails the test.
-//!
-//! The corpus: every file under `testdata/`, each lint-clean one mutated field by field (each key
-//! under `data` removed, or its value replaced by one of a few values of every JSON type, as the
-//! schema-agreement check does; variants are written as JSON, which is YAML), and the cases of
-//! issue 12 written out below.
+//! Lint and `try` agree over the repository's own configurations: every file under `testdata/`,
+//! each lint-clean one mutated field by field (each key under `data` removed, or its value replaced
+//! by one of a few values of every JSON type, as the schema-agreement check does; variants are
+//! written as JSON, which is YAML), and the cases the issues named, written out below. Each goes
+//! through `sources_fuzz::agreement::check`, the property the grammar-based run (`sources-fuzz
+//! --grammar`) checks on generated configurations.
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
-use futures::StreamExt;
 use serde_json::{Value, json};
-use sources_config::{AnyValue, Config};
+use sources_config::AnyValue;
 use sources_diagnostics::Severity;
 use sources_syntax::Syntax;
-
-use crate::engine::{Engine, EngineOptions, Output};
-use crate::error::{Cause, EvalError};
-use crate::io::CommandOutput;
-use crate::testing::{FakeIo, Reply};
-use crate::trace::Silent;
 
 /// Configurations written for the issue's cases: each either lints with an error or runs.
 const CASES: &[&str] = &[
@@ -200,128 +189,6 @@ fn has_errors(text: &str, syntax: Syntax) -> bool {
         .any(|diagnostic| diagnostic.severity == Severity::Error)
 }
 
-fn rows() -> Value {
-    json!([{"id": 1, "name": "a", "size": 1, "status": "ok", "ts": "2026-01-01T00:00:00Z"}])
-}
-
-/// The scripted seam: every request answered. What cannot be sent is refused before the seam is
-/// called, by the constructors lint judges values with (`sources_check::request`).
-fn seam() -> FakeIo {
-    FakeIo::new()
-        .with_every_env(sources_check::placeholders::ENV_SAMPLE)
-        .with_http(|_| Reply::json(rows()))
-        .with_run(|_| {
-            Ok(CommandOutput {
-                code: Some(0),
-                stdout: rows().to_string().into_bytes(),
-                stderr: Vec::new(),
-            })
-        })
-        .with_websocket(|_| Ok(vec![json!({"id": 1}).to_string()]))
-}
-
-/// Why `try` refused before any I/O, when it did.
-fn before_io(error: &EvalError) -> Option<String> {
-    match &error.cause {
-        Cause::Child(inner) => before_io(inner),
-        Cause::Unsupported(_)
-        | Cause::Param(_)
-        | Cause::Cycle(_)
-        | Cause::UnknownSource(_)
-        | Cause::Refused { .. } => Some(error.to_string()),
-        _ => None,
-    }
-}
-
-/// Whether what the failing entry sends depends on what only the run supplies: its url or program
-/// starts with a `${…}` token (a base url or program from the environment), or a value holds a
-/// `${selection…}` token (filled in by the dashboard; `try` has no selection and leaves it as
-/// written). Lint cannot know these values and says nothing.
-fn judged_at_run_time(config: &Config, error: &EvalError) -> bool {
-    if let Cause::Child(inner) = &error.cause {
-        return judged_at_run_time(config, inner);
-    }
-    let Some(source) = config.get(&error.entry) else {
-        return false;
-    };
-    let text = |field: Option<&sources_config::Field<sources_config::Template>>| {
-        field.map(|field| field.value.text.to_string())
-    };
-    let map = |map: Option<
-        &sources_config::Field<sources_config::NamedMap<sources_config::Template>>,
-    >| {
-        map.iter()
-            .flat_map(|map| map.value.iter())
-            .map(|item| item.value.value.text.to_string())
-            .collect::<Vec<_>>()
-    };
-    let (first, mut values): (Option<String>, Vec<String>) = match &source.body {
-        sources_config::Body::Http(http) => (
-            text(http.url.as_ref()),
-            [text(http.method.as_ref()), text(http.body.as_ref())]
-                .into_iter()
-                .flatten()
-                .chain(map(http.headers.as_ref()))
-                .collect(),
-        ),
-        sources_config::Body::Websocket(socket) => {
-            (text(socket.url.as_ref()), map(socket.headers.as_ref()))
-        }
-        sources_config::Body::Exec(exec) => {
-            let argv: Vec<String> = exec
-                .command
-                .iter()
-                .flat_map(|command| command.value.iter())
-                .map(|arg| arg.value.text.to_string())
-                .collect();
-            (
-                argv.first().cloned(),
-                argv.into_iter().chain(map(exec.env.as_ref())).collect(),
-            )
-        }
-        sources_config::Body::File(file) => (None, text(file.path.as_ref()).into_iter().collect()),
-        _ => (None, Vec::new()),
-    };
-    values.extend(first.clone());
-    first.is_some_and(|text| text.trim_start().starts_with("${"))
-        || values.iter().any(|value| value.contains("${selection"))
-}
-
-async fn disagreements(config: &Config, io: Arc<FakeIo>) -> Vec<String> {
-    let engine = Engine::new(config, io, Arc::new(Silent), EngineOptions::default());
-    let mut found = Vec::new();
-    for source in &config.entries {
-        let name = &source.name.value;
-        let supplied: BTreeMap<String, String> = crate::params::accepted_params(config, source)
-            .into_iter()
-            .filter(|decl| decl.default.is_none())
-            .map(|decl| {
-                let sample = sources_check::placeholders::sample(decl.kind);
-                (decl.name.clone(), sample.to_owned())
-            })
-            .collect();
-        let evaluated = match engine.bind(name, &supplied) {
-            Ok(bound) => engine.evaluate(&bound).await,
-            Err(error) => Err(error),
-        };
-        let result = match evaluated {
-            Ok(Output::Value(_)) => Ok(()),
-            Ok(Output::Stream(events)) => {
-                let events: Vec<_> = events.take(3).collect().await;
-                events.into_iter().find_map(Result::err).map_or(Ok(()), Err)
-            }
-            Err(error) => Err(error),
-        };
-        if let Err(error) = result
-            && let Some(why) = before_io(&error)
-            && !judged_at_run_time(config, &error)
-        {
-            found.push(format!("`{name}`: {why}"));
-        }
-    }
-    found
-}
-
 #[test]
 fn every_configuration_that_lints_clean_runs_past_its_checks() {
     // A 64-entry chain nests 64 evaluations; unoptimised futures need more than a test thread's
@@ -336,25 +203,13 @@ fn every_configuration_that_lints_clean_runs_past_its_checks() {
 
 fn agreement() {
     let corpus = corpus();
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("runtime");
+    let runtime = sources_fuzz::agreement::runtime().expect("runtime");
     let mut clean = 0;
     let mut failures = Vec::new();
     for (name, text, syntax) in &corpus {
-        let analysis = sources_check::analyze(text, *syntax);
-        if analysis
-            .diagnostics
-            .iter()
-            .any(|diagnostic| diagnostic.severity == Severity::Error)
-        {
-            continue;
-        }
-        clean += 1;
-        let io = Arc::new(seam());
-        for found in runtime.block_on(disagreements(&analysis.config, io)) {
-            failures.push(format!("{name}: {found}\n{text}"));
+        match sources_fuzz::agreement::check(&runtime, text, *syntax) {
+            Ok(agreed) => clean += usize::from(agreed.clean),
+            Err(failure) => failures.push(format!("{name}: {}\n{text}", failure.detail)),
         }
     }
     eprintln!(
