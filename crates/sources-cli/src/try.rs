@@ -141,6 +141,9 @@ pub enum Error {
     /// The output could not be written.
     #[error("cannot write the output")]
     Write(#[source] io::Error),
+    /// The settings file that applies to the configuration could not be read or is invalid.
+    #[error(transparent)]
+    Settings(#[from] sources_check::settings_file::Error),
 }
 
 /// Reports on stderr: warnings always (counted, for `--strict`), `--verbose` lines, and on a
@@ -292,8 +295,11 @@ pub fn analyze_sources(
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
     let loaded = load(args.config.as_deref())
         .map_err(|error| name_meant_for_config(error, args.name.as_deref(), "try"))?;
-    // One analysis serves both the refusal below and the run.
-    let analysis = analyze_loaded(&loaded);
+    // One analysis serves both the refusal below and the run; the settings file and suppression
+    // comments apply as they do to `sources lint` and the editor, and what they hide is kept to
+    // explain a refusal it predicts.
+    let mut analysis = analyze_loaded(&loaded);
+    let hidden = crate::try_failure::hide_as_lint_does(&loaded.path, &mut analysis)?;
     if analysis
         .diagnostics
         .iter()
@@ -331,6 +337,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
         line_index: &line_index,
         path: &loaded.path,
         demo: args.demo,
+        hidden: &hidden,
     };
     let supplied = sources_eval::params::parse_assignments(&args.params).map_err(Error::Usage)?;
     let Some(name) = args.name.as_deref() else {

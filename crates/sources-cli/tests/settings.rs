@@ -278,3 +278,78 @@ fn isolated_ignores_every_settings_file_even_an_invalid_one() {
     assert_eq!(isolated.status.code(), Some(1));
     assert!(text(&isolated.stdout).contains("error[unknown-field]"));
 }
+
+/// Runs `sources try ENTRY -c FILE` in `dir`.
+fn try_entry(dir: &Path, file: &str, entry: &str) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_sources"))
+        .current_dir(dir)
+        .args(["try", entry, "-c", file, "-o", "json"])
+        .env_remove("SOURCES_DEMO_API")
+        .env_remove("SOURCES_CONFIG")
+        .output()
+        .expect("run sources")
+}
+
+#[test]
+fn a_rule_turned_off_for_lint_is_off_for_try_too() {
+    let dir = project();
+    // Refused while `unknown-field` is an error, as `sources lint` reports it.
+    let output = try_entry(dir.path(), "sub/s.yaml", "a");
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        text(&output.stderr).contains("error[unknown-field]"),
+        "{}",
+        text(&output.stderr)
+    );
+    // Off in the settings file: lint is clean, and `try` runs the entry, as the editor's does.
+    unknown_field_level(dir.path(), "sources-lint.toml", "off");
+    assert_eq!(lint(dir.path(), &["sub/s.yaml"]).status.code(), Some(0));
+    let output = try_entry(dir.path(), "sub/s.yaml", "a");
+    assert_eq!(
+        (output.status.code(), text(&output.stdout).trim()),
+        (Some(0), "[]"),
+        "{}",
+        text(&output.stderr)
+    );
+}
+
+#[test]
+fn try_names_the_hidden_finding_that_makes_an_entry_unrunnable() {
+    let dir = project();
+    let config = "data:\n  sources:\n    h: {type: http, url: \"http://\"}\n";
+    put(dir.path(), "sub/h.yaml", config);
+    put(
+        dir.path(),
+        "sources-lint.toml",
+        "[rules]\ninvalid-value = \"off\"\n",
+    );
+    assert_eq!(lint(dir.path(), &["sub/h.yaml"]).status.code(), Some(0));
+    let output = try_entry(dir.path(), "sub/h.yaml", "h");
+    assert_eq!(output.status.code(), Some(1));
+    let settings = dir.path().join("sources-lint.toml");
+    assert_eq!(
+        text(&output.stderr),
+        format!(
+            "sources: source `h`: cannot send GET http://: it is not a URL: empty host (lint's \
+             `invalid-value` error at sub/h.yaml:3:26 says so: `url` cannot be sent: it is not a \
+             URL: empty host; `invalid-value = \"off\"` in {}:2 hides it)\n",
+            settings.display()
+        )
+    );
+}
+
+#[test]
+fn try_names_the_suppression_comment_that_hides_an_unrunnable_entry() {
+    let dir = project();
+    let config = "data:\n  sources:\n    h:\n      type: http\n      url: \"http://\"  # sources: ignore[invalid-value]\n";
+    put(dir.path(), "sub/h.yaml", config);
+    assert_eq!(lint(dir.path(), &["sub/h.yaml"]).status.code(), Some(0));
+    let output = try_entry(dir.path(), "sub/h.yaml", "h");
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        text(&output.stderr),
+        "sources: source `h`: cannot send GET http://: it is not a URL: empty host (lint's \
+         `invalid-value` error at sub/h.yaml:5:12 says so: `url` cannot be sent: it is not a URL: \
+         empty host; the suppression comment at sub/h.yaml:5:41 hides it)\n"
+    );
+}
