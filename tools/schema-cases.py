@@ -59,6 +59,7 @@ SCHEMA_CANNOT = {
     "invalid-value/empty-filter-name.yaml": "an empty column name as a map value",
     "invalid-value/anchored-body.yaml": "JSON text inside the body string",
     "invalid-value/anchored-search.yaml": "where a token stands inside the body's JSON text",
+    "invalid-value/anchored-offset.yaml": "what a window token renders to inside the body's JSON text",
     "invalid-value/command-nul.yaml": "a NUL byte inside an argument or variable",
     "invalid-value/file-path.yaml": "an empty path, or a NUL byte inside one",
     "invalid-value/header-value.yaml": "HTTP header-value syntax, also of a parameter's default",

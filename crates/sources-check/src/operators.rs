@@ -239,12 +239,16 @@ fn check_bound_kind(
     kind: &sources_config::Field<sources_config::enums::ParamType>,
     out: &mut Collector,
 ) {
-    let Ok(refs) = crate::expressions::compile(bound.value.value.as_str()) else {
+    let text = bound.value.value.as_str();
+    let Ok(refs) = crate::expressions::compile(text) else {
         return;
     };
-    let (gives, texts): (&str, &[&str]) = match &refs.result {
-        ResultKind::Kind(Shape::Bool) => ("a boolean", &["true", "false"]),
-        ResultKind::Kind(Shape::Number) => ("a number", &["0", "1"]),
+    // An integer literal binds exactly its digits; otherwise every value of the evident kind.
+    let literal = text.trim();
+    let (gives, texts): (String, Vec<&str>) = match &refs.result {
+        _ if literal.parse::<i64>().is_ok() => (format!("`{literal}`"), vec![literal]),
+        ResultKind::Kind(Shape::Bool) => ("a boolean".to_owned(), vec!["true", "false"]),
+        ResultKind::Kind(Shape::Number) => ("a number".to_owned(), vec!["0", "1"]),
         _ => return,
     };
     let refused = texts

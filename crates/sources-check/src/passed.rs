@@ -1,7 +1,8 @@
 //! Parameters passed from one entry to another: an entry read by a reader that passes it none of
 //! its parameters (an operator that declares its own, which serve only its expressions; a join
 //! lookup, which binds only the names of its `on` map) renders each optional parameter without a
-//! default empty, as `try` binds it. When a value it sends, starts or reads is refused only under
+//! default empty, as `try` binds it; so does every entry that one passes its parameters through
+//! to. When a value it sends, starts or reads is refused only under
 //! that rendering (`runnable`'s rules, on `placeholders::Placeholders::with_empty`), the reference is
 //! an `unbound-param` error: the entry runs when named alone, never through this reader.
 //!
@@ -34,57 +35,84 @@ pub(crate) fn check_passed(config: &Config, file: &str, out: &mut Collector) {
             _ if passes_through(reader) => continue,
             _ => Vec::new(),
         };
-        let Some(input) = config.get(&reference.name.value) else {
-            continue;
-        };
-        let unsupplied = Placeholders::unsupplied(input, &supplied);
-        if unsupplied.is_empty() {
-            continue;
+        // The entry read, and each entry it passes what it is given through to: all get nothing.
+        let mut reached: Vec<&Source> = Vec::new();
+        for declaration in config.accepted_declarations(&reference.name.value) {
+            if !reached
+                .iter()
+                .any(|entry| std::ptr::eq(*entry, declaration.entry))
+            {
+                reached.push(declaration.entry);
+            }
         }
-        let all = Placeholders::with_empty(input, &unsupplied);
-        let Some(refusal) = first_new_refusal(input, file, &all) else {
-            continue;
-        };
-        // Name the parameters that are refused alone, when there are such.
-        let alone: Vec<&String> = unsupplied
-            .iter()
-            .filter(|name| {
-                let one = Placeholders::with_empty(input, std::slice::from_ref(*name));
-                first_new_refusal(input, file, &one).is_some()
-            })
-            .collect();
-        let emptied: Vec<&String> = if alone.is_empty() {
-            unsupplied.iter().collect()
-        } else {
-            alone
-        };
-        let names = emptied
-            .iter()
-            .map(|name| format!("`{name}`"))
-            .collect::<Vec<_>>()
-            .join(", ");
-        let how = if reference.field == ReferenceField::Lookup {
-            "add the parameter to this lookup's `on` map"
-        } else {
-            "remove the reader's own `parameters`, so that it passes its caller's values through"
-        };
-        out.push(
-            Diagnostic::new(
-                Rule::UnboundParam,
-                reference.name.span,
-                format!(
-                    "`{}` reads `{}` without a value for {names}, which is then empty: {}",
-                    reader.name.value, input.name.value, refusal.message
-                ),
-            )
-            .with_label("passes no value")
-            .with_secondary(refusal.span, "refused when the parameter is empty")
-            .with_help(format!(
-                "give {names} a `default` in `{}`, or {how}",
-                input.name.value
-            )),
-        );
+        for input in reached {
+            check_reached(file, reader, &reference, input, &supplied, out);
+        }
     }
+}
+
+/// `unbound-param` at `reference` when `input`, reached through it with only `supplied` given,
+/// cannot send, start or read what it must with its other optional parameters empty.
+fn check_reached(
+    file: &str,
+    reader: &Source,
+    reference: &sources_config::SourceRef,
+    input: &Source,
+    supplied: &[&str],
+    out: &mut Collector,
+) {
+    let unsupplied = Placeholders::unsupplied(input, supplied);
+    if unsupplied.is_empty() {
+        return;
+    }
+    let all = Placeholders::with_empty(input, &unsupplied);
+    let Some(refusal) = first_new_refusal(input, file, &all) else {
+        return;
+    };
+    // Name the parameters that are refused alone, when there are such.
+    let alone: Vec<&String> = unsupplied
+        .iter()
+        .filter(|name| {
+            let one = Placeholders::with_empty(input, std::slice::from_ref(*name));
+            first_new_refusal(input, file, &one).is_some()
+        })
+        .collect();
+    let emptied: Vec<&String> = if alone.is_empty() {
+        unsupplied.iter().collect()
+    } else {
+        alone
+    };
+    let names = emptied
+        .iter()
+        .map(|name| format!("`{name}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let how = if reference.field == ReferenceField::Lookup {
+        "add the parameter to this lookup's `on` map"
+    } else {
+        "remove the reader's own `parameters`, so that it passes its caller's values through"
+    };
+    let through = if input.name.value == reference.name.value {
+        String::new()
+    } else {
+        format!(" (through `{}`)", reference.name.value)
+    };
+    out.push(
+        Diagnostic::new(
+            Rule::UnboundParam,
+            reference.name.span,
+            format!(
+                "`{}` reads `{}`{through} without a value for {names}, which is then empty: {}",
+                reader.name.value, input.name.value, refusal.message
+            ),
+        )
+        .with_label("passes no value")
+        .with_secondary(refusal.span, "refused when the parameter is empty")
+        .with_help(format!(
+            "give {names} a `default` in `{}`, or {how}",
+            input.name.value
+        )),
+    );
 }
 
 /// `conflicting-fields` where a passing-through reader gives one value to two declarations of a

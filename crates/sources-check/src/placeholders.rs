@@ -34,6 +34,8 @@ pub const ENCODED_SAMPLE: &str = "0";
 /// The values one entry's tokens stand for.
 pub(crate) struct Placeholders {
     params: HashMap<String, String>,
+    /// Whether the entry's window is anchored (has a `cursor`): its first request has no offset.
+    anchored: bool,
 }
 
 impl Placeholders {
@@ -61,7 +63,13 @@ impl Placeholders {
                 (param.name.value.clone(), value)
             })
             .collect();
-        Placeholders { params }
+        let window = match &source.body {
+            sources_config::Body::Http(http) => http.window.as_deref(),
+            sources_config::Body::Exec(exec) => exec.window.as_deref(),
+            _ => None,
+        };
+        let anchored = window.is_some_and(|window| window.value.cursor.is_some());
+        Placeholders { params, anchored }
     }
 
     /// The parameters of `source` that render empty when it is read by an entry that supplies
@@ -109,6 +117,8 @@ impl Placeholders {
             TokenKind::Selection(_) => Some(ENCODED_SAMPLE.to_owned()),
             TokenKind::Window(token) => Some(
                 match token {
+                    // An anchored window has no offsets: `try` leaves the token empty.
+                    WindowToken::Offset if self.anchored => "",
                     WindowToken::Offset | WindowToken::Limit => "1",
                     WindowToken::Dir => "older",
                     WindowToken::Search
@@ -191,6 +201,7 @@ mod tests {
     fn placeholders() -> Placeholders {
         Placeholders {
             params: HashMap::from([("host".to_owned(), "a b".to_owned())]),
+            anchored: true,
         }
     }
 
@@ -214,8 +225,10 @@ mod tests {
     fn an_anchored_body_renders_first_request_values() {
         let p = placeholders();
         assert_eq!(
-            p.render_body(r#"{"size": ${window.limit}, "q": ${window.search}}"#),
-            Some(r#"{"size": 1, "q": }"#.to_owned())
+            p.render_body(
+                r#"{"size": ${window.limit}, "q": ${window.search}, "from": ${window.offset}}"#
+            ),
+            Some(r#"{"size": 1, "q": , "from": }"#.to_owned())
         );
         assert_eq!(p.render_body(r#"{"id": ${selection.id}}"#), None);
     }

@@ -158,6 +158,32 @@ fn strictest(config: &Config, entry: &str, param: &str) -> ParamType {
         .unwrap_or(ParamType::String)
 }
 
+/// Whether a join looks `entry` up with an `on` expression that reads the driver's row.
+fn bound_by_rows(config: &Config, entry: &str) -> bool {
+    config.entries.iter().any(|source| {
+        let Body::Join(join) = &source.body else {
+            return false;
+        };
+        join.lookups
+            .iter()
+            .flat_map(|lookups| lookups.value.iter())
+            .filter(|lookup| {
+                lookup
+                    .value
+                    .value
+                    .from
+                    .as_ref()
+                    .is_some_and(|from| from.value == entry)
+            })
+            .flat_map(|lookup| lookup.value.value.on.iter())
+            .flat_map(|on| on.value.iter())
+            .any(|bound| {
+                let text = bound.value.value.as_str().trim();
+                text.parse::<i64>().is_err() && !matches!(text, "true" | "false")
+            })
+    })
+}
+
 /// Why `try` refused before any I/O, when it did.
 fn before_io(error: &EvalError) -> Option<String> {
     match &error.cause {
@@ -172,9 +198,11 @@ fn before_io(error: &EvalError) -> Option<String> {
 }
 
 /// Whether what the failing entry sends depends on what only the run supplies: its url or program
-/// starts with a `${…}` token (a base url or program from the environment), or a value holds a
+/// starts with a `${…}` token (a base url or program from the environment), a value holds a
 /// `${selection…}` token (filled in by the dashboard; `try` has no selection and leaves it as
-/// written). Lint cannot know these values and says nothing.
+/// written), or a parameter it refuses may come from a join lookup's `on` expression over the
+/// driver's rows (data the driver's I/O returned; lint judges only a literal or a comparison).
+/// Lint cannot know these values and says nothing.
 fn judged_at_run_time(config: &Config, error: &EvalError) -> bool {
     if let Cause::Child(inner) = &error.cause {
         return judged_at_run_time(config, inner);
@@ -182,6 +210,9 @@ fn judged_at_run_time(config: &Config, error: &EvalError) -> bool {
     let Some(source) = config.get(&error.entry) else {
         return false;
     };
+    if matches!(error.cause, Cause::Param(_)) && bound_by_rows(config, &error.entry) {
+        return true;
+    }
     let text = |field: Option<&Field<Template>>| field.map(|field| field.value.text.to_string());
     let map = |map: Option<&Field<NamedMap<Template>>>| {
         map.iter()
