@@ -92,40 +92,44 @@ impl Config {
         out
     }
 
+    /// Walks `source` and what it passes parameters through to, depth first in reference order,
+    /// on an explicit stack (a chain may be as long as the document).
     fn collect_accepted<'a>(
         &'a self,
         source: &'a Source,
         visited: &mut Vec<&'a str>,
         out: &mut Vec<AcceptedParam<'a>>,
     ) {
-        // A cycle is its own error (`reference-cycle`); each entry is walked once.
-        if visited.contains(&source.name.value.as_str()) {
-            return;
-        }
-        visited.push(&source.name.value);
-        if !passes_through(source) {
-            let declared = source
-                .body
-                .common()
-                .and_then(|common| common.parameters.as_ref());
-            out.extend(
-                declared
-                    .iter()
-                    .flat_map(|parameters| parameters.value.iter())
-                    .map(|param| AcceptedParam {
-                        entry: source,
-                        param,
-                    }),
-            );
-            return;
-        }
-        for reference in source.references() {
-            if !forwards_through(reference.field) {
+        let mut stack = vec![source];
+        while let Some(source) = stack.pop() {
+            // A cycle is its own error (`reference-cycle`); each entry is walked once.
+            if visited.contains(&source.name.value.as_str()) {
                 continue;
             }
-            if let Some(input) = self.get(&reference.name.value) {
-                self.collect_accepted(input, visited, out);
+            visited.push(&source.name.value);
+            if !passes_through(source) {
+                let declared = source
+                    .body
+                    .common()
+                    .and_then(|common| common.parameters.as_ref());
+                out.extend(
+                    declared
+                        .iter()
+                        .flat_map(|parameters| parameters.value.iter())
+                        .map(|param| AcceptedParam {
+                            entry: source,
+                            param,
+                        }),
+                );
+                continue;
             }
+            let inputs: Vec<&Source> = source
+                .references()
+                .into_iter()
+                .filter(|reference| forwards_through(reference.field))
+                .filter_map(|reference| self.get(&reference.name.value))
+                .collect();
+            stack.extend(inputs.into_iter().rev());
         }
     }
 }
