@@ -123,19 +123,23 @@ pub(crate) fn check_shared_types(config: &Config, out: &mut Collector) {
         .iter()
         .filter(|source| passes_through(source))
     {
-        let inputs: Vec<(sources_config::SourceRef, Vec<AcceptedParam<'_>>)> = reader
+        let forwarded: Vec<sources_config::SourceRef> = reader
             .references()
             .into_iter()
             .filter(|reference| forwards_through(reference.field))
+            .collect();
+        // Two declarations meet only where the reader reads two entries (asked before walking
+        // any input: a chain of single readers is as long as the document).
+        if forwarded.len() < 2 {
+            continue;
+        }
+        let inputs: Vec<(sources_config::SourceRef, Vec<AcceptedParam<'_>>)> = forwarded
+            .into_iter()
             .map(|reference| {
                 let declarations = config.accepted_declarations(&reference.name.value);
                 (reference, declarations)
             })
             .collect();
-        // Two declarations meet only where the reader reads two entries.
-        if inputs.len() < 2 {
-            continue;
-        }
         let mut reported: Vec<String> = Vec::new();
         let bound = config.accepted_params(&reader.name.value);
         for given in &bound {

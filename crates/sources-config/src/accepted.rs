@@ -8,6 +8,8 @@
 //! anything through. An operator's own parameters serve only its own expressions: they are never
 //! forwarded to its inputs.
 
+use std::collections::HashSet;
+
 use crate::config::{Config, ReferenceField};
 use crate::model::{Body, Parameter, Source};
 use crate::spanned::Named;
@@ -85,7 +87,7 @@ impl Config {
     /// name two of its inputs declare is there twice, once for each.
     pub fn accepted_declarations(&self, name: &str) -> Vec<AcceptedParam<'_>> {
         let mut out: Vec<AcceptedParam<'_>> = Vec::new();
-        let mut visited: Vec<&str> = Vec::new();
+        let mut visited: HashSet<&str> = HashSet::new();
         if let Some(source) = self.get(name) {
             self.collect_accepted(source, &mut visited, &mut out);
         }
@@ -97,16 +99,15 @@ impl Config {
     fn collect_accepted<'a>(
         &'a self,
         source: &'a Source,
-        visited: &mut Vec<&'a str>,
+        visited: &mut HashSet<&'a str>,
         out: &mut Vec<AcceptedParam<'a>>,
     ) {
         let mut stack = vec![source];
         while let Some(source) = stack.pop() {
             // A cycle is its own error (`reference-cycle`); each entry is walked once.
-            if visited.contains(&source.name.value.as_str()) {
+            if !visited.insert(source.name.value.as_str()) {
                 continue;
             }
-            visited.push(&source.name.value);
             if !passes_through(source) {
                 let declared = source
                     .body
