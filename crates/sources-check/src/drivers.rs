@@ -222,6 +222,71 @@ pub fn driver_named<'a>(config: &'a Config, name: &str) -> Option<&'a Component>
         })
 }
 
+/// The drivers whose focused row a `${selection…}` written at `offset` reads (templating.md's
+/// "Tokens"): in an action binding's `bind` or `confirm`, its `from` component; in a screen's
+/// `title`, in a template of a component a screen places, or in a field of an entry such a
+/// component shows, the `from` component of every push that opens that screen. Empty where no
+/// selection is read (a root screen, an `on_cursor`, a driver that is no table, list or tree).
+pub fn selection_drivers(config: &Config, offset: usize) -> Vec<&Component> {
+    let dashboard = &config.dashboard;
+    let mut named: Vec<&str> = Vec::new();
+    if let Some(binding) = dashboard
+        .screens
+        .iter()
+        .flat_map(|screen| &screen.actions)
+        .find(|binding| binding.span.contains(offset))
+    {
+        named.extend(binding.from.as_ref().map(|from| from.value.as_str()));
+    } else {
+        let in_on_cursor = |component: &Component| {
+            component.on_cursor.as_ref().is_some_and(|on_cursor| {
+                on_cursor
+                    .bind
+                    .iter()
+                    .filter_map(|bind| bind.template.as_ref())
+                    .any(|template| template.span.contains(offset))
+            })
+        };
+        let placed: Vec<&str> = match (config.component_at(offset), config.entry_at(offset)) {
+            (Some(component), _) if in_on_cursor(component) => Vec::new(),
+            (Some(component), _) => component.name().into_iter().collect(),
+            (None, Some(entry)) => config
+                .components_bound_to(&entry.name.value)
+                .filter_map(Component::name)
+                .collect(),
+            (None, None) => Vec::new(),
+        };
+        let screens = dashboard.screens.iter().filter(|screen| {
+            screen
+                .title
+                .as_ref()
+                .is_some_and(|title| title.span.contains(offset))
+                || placed.iter().any(|name| screen.places(name))
+        });
+        for screen in screens {
+            let Some(name) = &screen.name else {
+                continue;
+            };
+            named.extend(
+                dashboard
+                    .pushes()
+                    .filter(|push| push.target.value == name.value)
+                    .filter_map(|push| push.binding.from.as_ref())
+                    .map(|from| from.value.as_str()),
+            );
+        }
+    }
+    let mut drivers: Vec<&Component> = Vec::new();
+    for name in named {
+        if let Some(driver) = driver_named(config, name)
+            && !drivers.iter().any(|seen| std::ptr::eq(*seen, driver))
+        {
+            drivers.push(driver);
+        }
+    }
+    drivers
+}
+
 /// `unknown-column` for the tokens of one template read from a table driver.
 fn check_tokens(
     driver: &Component,

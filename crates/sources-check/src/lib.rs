@@ -41,7 +41,7 @@ mod suppress;
 mod templates;
 mod window;
 
-pub use drivers::{RowNames, RowNamespace, driver_named, row_names};
+pub use drivers::{RowNames, RowNamespace, driver_named, row_names, selection_drivers};
 pub use expressions::{CompileError, MAX_EXPRESSION_LEN, MAX_EXPRESSION_NESTING, compile_program};
 pub use expressions::{ExpressionSite, sites as expression_sites};
 pub use fix_all::{AppliedFix, Fixed, fix_all};

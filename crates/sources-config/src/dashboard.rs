@@ -30,6 +30,11 @@ pub struct Component {
     /// The dot-paths that read each item: a list's `item`, a tree's `label`, `children` and
     /// `group_by`, `mark_key` and `row_key`, with the key each is written under.
     pub paths: Vec<(&'static str, Spanned<String>)>,
+    /// The display templates: `title`, the filter and search fields, a tree's `root_label` and
+    /// static `root` labels, a list's `items`, a log's `lines`, a text view's `content` and an
+    /// inspector's field labels and values (`${env…}` anywhere, `${selection…}` on a pushed
+    /// screen).
+    pub templates: Vec<Spanned<Text>>,
 }
 
 impl Component {

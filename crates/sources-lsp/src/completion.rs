@@ -200,8 +200,10 @@ fn template(
     Some(items.items)
 }
 
-/// After `${cursor.` in an `on_cursor` or `${selection.` in an action binding: the column titles
-/// of the driving component and the words its kind gives (`sources_check::row_names`, the names
+/// After `${cursor.` in an `on_cursor`, or `${selection.` wherever a selection is read
+/// (`sources_check::selection_drivers`: an action binding, a pushed screen's title, the templates
+/// of the components it places and the fields of the entries they show): the column titles of
+/// each driving component and the words its kind gives (`sources_check::row_names`, the names
 /// `unknown-column` accepts), from the current analysis or, while the text does not parse, the
 /// last clean one.
 fn row_names(
@@ -211,61 +213,65 @@ fn row_names(
     namespace: RowNamespace,
     close: &str,
 ) {
-    let driver_at = |config: &Config| -> Option<String> {
-        let driver = match namespace {
+    let drivers_at = |config: &Config| -> Vec<String> {
+        match namespace {
             RowNamespace::Cursor => config
-                .component_at(offset)?
-                .on_cursor
-                .as_ref()?
-                .source
-                .as_ref(),
-            RowNamespace::Selection => config
-                .dashboard
-                .screens
-                .iter()
-                .flat_map(|screen| &screen.actions)
-                .find(|binding| binding.span.contains(offset))?
-                .from
-                .as_ref(),
-        };
-        driver.map(|driver| driver.value.clone())
+                .component_at(offset)
+                .and_then(|component| component.on_cursor.as_ref()?.source.as_ref())
+                .map(|driver| driver.value.clone())
+                .into_iter()
+                .collect(),
+            RowNamespace::Selection => sources_check::selection_drivers(config, offset)
+                .into_iter()
+                .filter_map(|driver| driver.name().map(str::to_owned))
+                .collect(),
+        }
     };
     let current = &snapshot.current.analysis.config;
     let clean = &snapshot.symbols().analysis.config;
-    let Some((config, name)) = driver_at(current)
-        .map(|name| (current, name))
-        .or_else(|| driver_at(clean).map(|name| (clean, name)))
-    else {
-        return;
+    let (config, names) = match drivers_at(current) {
+        names if !names.is_empty() => (current, names),
+        _ => (clean, drivers_at(clean)),
     };
-    let Some(driver) = sources_check::driver_named(config, &name) else {
-        return;
-    };
-    let names = sources_check::row_names(driver, namespace);
-    for title in names.titles {
-        items.push(
-            title,
-            format!("{title}{close}"),
-            CompletionItemKind::FIELD,
-            Some(format!("column of `{name}`")),
-            format!(
-                "The focused row's cell in the column titled `{title}` (matched ignoring case)."
-            ),
-        );
-    }
-    for word in names.words {
-        let what = match *word {
-            "depth" => "the number of cells (a tree: of path elements)",
-            "path" => "the cells joined with `/` (a tree: the path from the root)",
-            _ => "the focused item (a tree node's label)",
+    let mut offered: Vec<String> = Vec::new();
+    for name in names {
+        let Some(driver) = sources_check::driver_named(config, &name) else {
+            continue;
         };
-        items.push(
-            word,
-            format!("{word}{close}"),
-            CompletionItemKind::CONSTANT,
-            Some(format!("{} of `{name}`", namespace.as_str())),
-            format!("The focused row's {what}."),
-        );
+        let row = sources_check::row_names(driver, namespace);
+        for title in row.titles {
+            if offered.iter().any(|seen| seen.eq_ignore_ascii_case(title)) {
+                continue;
+            }
+            offered.push(title.to_owned());
+            items.push(
+                title,
+                format!("{title}{close}"),
+                CompletionItemKind::FIELD,
+                Some(format!("column of `{name}`")),
+                format!(
+                    "The focused row's cell in the column titled `{title}` (matched ignoring case)."
+                ),
+            );
+        }
+        for word in row.words {
+            if offered.iter().any(|seen| seen == word) {
+                continue;
+            }
+            offered.push((*word).to_owned());
+            let what = match *word {
+                "depth" => "the number of cells (a tree: of path elements)",
+                "path" => "the cells joined with `/` (a tree: the path from the root)",
+                _ => "the focused item (a tree node's label)",
+            };
+            items.push(
+                word,
+                format!("{word}{close}"),
+                CompletionItemKind::CONSTANT,
+                Some(format!("{} of `{name}`", namespace.as_str())),
+                format!("The focused row's {what}."),
+            );
+        }
     }
 }
 

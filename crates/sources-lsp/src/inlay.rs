@@ -2,7 +2,8 @@
 //! `one-shot`, as the `try` engine decides it), defaults that are not written (`timeout`,
 //! `page_size`, `anchor`, `max_pages`: from the schema's declarations, the same ones hover shows),
 //! the declared type after each `${params.X}`, and after an `${env.KEY}` that a boot prompt of
-//! `app.prompts` sets, the prompt it comes from.
+//! `app.prompts` sets (in an entry's fields or in the dashboard's templates), the prompt it comes
+//! from.
 
 use sources_config::fields::{self, FieldInfo, Section};
 use sources_config::model::Source;
@@ -150,18 +151,8 @@ fn entry(
             },
             site.span,
         );
+        prompted(config, &written, text, positions, out);
         for token in template.tokens() {
-            if let TokenKind::Env(key) = token.kind
-                && let Some(prompt) = config.dashboard.prompt(key)
-                && let Some(end) = written.file_offset(text, token.range.end)
-            {
-                out.push(hint(
-                    end,
-                    format!("from {}", crate::describe::prompt(prompt)),
-                    InlayHintKind::PARAMETER,
-                    positions,
-                ));
-            }
             let TokenKind::Param(name) = token.kind else {
                 continue;
             };
@@ -181,6 +172,80 @@ fn entry(
                 out.push(type_hint);
             }
         }
+    }
+}
+
+/// After each `${env.KEY}` of `written` whose KEY a boot prompt of `app.prompts` sets: the prompt.
+fn prompted(
+    config: &Config,
+    written: &Spanned<Text>,
+    text: &str,
+    positions: Positions<'_>,
+    out: &mut Vec<InlayHint>,
+) {
+    for token in Template::parse(&written.value.text).tokens() {
+        if let TokenKind::Env(key) = token.kind
+            && let Some(prompt) = config.dashboard.prompt(key)
+            && let Some(end) = written.file_offset(text, token.range.end)
+        {
+            out.push(hint(
+                end,
+                format!("from {}", crate::describe::prompt(prompt)),
+                InlayHintKind::PARAMETER,
+                positions,
+            ));
+        }
+    }
+}
+
+/// The prompt hints of the dashboard's templates that overlap `within`: each component's display
+/// templates and `on_cursor.bind`, each screen's `title` and its bindings' `bind` and `confirm`.
+fn dashboard(
+    config: &Config,
+    text: &str,
+    within: Span,
+    positions: Positions<'_>,
+    out: &mut Vec<InlayHint>,
+) {
+    if config.dashboard.prompts.is_empty() {
+        return;
+    }
+    let overlaps = |span: Span| span.end() >= within.start() && span.start() <= within.end();
+    let mut templates: Vec<&Spanned<Text>> = Vec::new();
+    for component in config
+        .components
+        .iter()
+        .filter(|component| overlaps(component.span))
+    {
+        templates.extend(&component.templates);
+        if let Some(on_cursor) = &component.on_cursor {
+            templates.extend(
+                on_cursor
+                    .bind
+                    .iter()
+                    .filter_map(|bind| bind.template.as_ref()),
+            );
+        }
+    }
+    for screen in config
+        .dashboard
+        .screens
+        .iter()
+        .filter(|screen| overlaps(screen.span))
+    {
+        templates.extend(&screen.title);
+        for binding in &screen.actions {
+            templates.extend(
+                binding
+                    .bind
+                    .iter()
+                    .filter_map(|bind| bind.template.as_ref()),
+            );
+            templates.extend(&binding.confirm);
+        }
+    }
+    for template in templates {
+        prompted(config, template, text, positions, out);
     }
 }
 
@@ -204,6 +269,13 @@ pub(crate) fn hints(analyzed: &Analyzed, positions: Positions<'_>, within: Span)
             &mut out,
         );
     }
+    dashboard(
+        &analysis.config,
+        analyzed.text(),
+        within,
+        positions,
+        &mut out,
+    );
     let inside = |hint: &InlayHint| {
         let offset = positions.offset(hint.position);
         within.start() <= offset && offset <= within.end()

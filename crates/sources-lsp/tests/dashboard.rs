@@ -1,6 +1,7 @@
 //! The dashboard's side of a document in the editor, through the protocol: completion of the
-//! driving table's column titles after `${cursor.` and `${selection.`; definition, references
-//! and rename of component and screen names; hover on a screen name.
+//! driving table's column titles after `${cursor.` and `${selection.` (wherever a pushed screen
+//! reads its selection); definition, references and rename of component and screen names; hover
+//! on a screen name; hover and inlay hints on a prompted `${env.KEY}` in the dashboard's templates.
 
 mod support;
 
@@ -351,4 +352,147 @@ async fn a_prompted_environment_variable_says_which_boot_prompt_sets_it() {
             (after("${env.TOKEN}"), "from the boot prompt `TOKEN`"),
         ]
     );
+}
+
+/// Two pushes open screen `app` from the table `apps` and the list `teams`; `main` is the root.
+const PUSHED: &str = "\
+app:
+  prompts:
+    - {key: REGION, label: Region}
+tui:
+  components:
+    apps:
+      type: table
+      source: apps
+      title: \"Apps in ${env.REGION}\"
+      columns:
+        - {title: Name, value: name}
+        - {title: Owner, value: owner}
+    teams:
+      type: list
+      source: apps
+      item: owner
+    detail:
+      type: inspector
+      source: app
+      title: \"$COMPONENT\"
+      auto: true
+    readme:
+      type: textview
+      content: \"$CONTENT\"
+  screens:
+    main:
+      layout:
+        vstack:
+          - component: apps
+          - component: teams
+      actions:
+        - {key: enter, push: app, from: apps, bind: {name: \"${selection.Name}\"}}
+        - {key: t, push: app, from: teams, bind: {name: \"${selection}\"}}
+    app:
+      title: \"$TITLE\"
+      layout:
+        vstack:
+          - component: detail
+          - component: readme
+  initial: main
+data:
+  sources:
+    apps: {type: http, url: http://localhost:8001/apps}
+    app:
+      type: http
+      url: \"$URL\"
+      parameters:
+        name: {required: true}
+";
+
+/// [`PUSHED`] with `at` (one of `$TITLE`, `$COMPONENT`, `$CONTENT`, `$URL`) set to `text` and
+/// the others to plain text.
+fn pushed(at: &str, text: &str) -> String {
+    let mut fixture = PUSHED.replace(at, text);
+    for (slot, plain) in [
+        ("$TITLE", "App ${env.REGION}"),
+        ("$COMPONENT", "Detail"),
+        ("$CONTENT", "About ${env.REGION}"),
+        ("$URL", "http://localhost:8001/apps/${params.name}"),
+    ] {
+        fixture = fixture.replace(slot, plain);
+    }
+    fixture
+}
+
+#[tokio::test]
+async fn selection_tokens_complete_in_every_field_a_pushed_screen_reads() {
+    for (slot, text) in [
+        ("$TITLE", "App ${selection.$0}"),
+        ("$COMPONENT", "Detail of ${selection.$0}"),
+        ("$CONTENT", "About ${selection.$0}"),
+        ("$URL", "http://localhost:8001/apps/${selection.$0}"),
+    ] {
+        let (labels, items) = complete_at(&pushed(slot, text), "f.yaml", "yaml").await;
+        assert_eq!(
+            labels,
+            ["Name", "Owner"],
+            "the titles of the table one push reads (the other is a list): {slot}"
+        );
+        assert_eq!(items[0]["detail"], "column of `apps`", "{slot}");
+    }
+}
+
+#[tokio::test]
+async fn a_selection_on_a_root_screen_or_in_an_on_cursor_offers_no_titles() {
+    let root = pushed("$COMPONENT", "Detail").replace(
+        "title: \"Apps in ${env.REGION}\"",
+        "title: \"Apps ${selection.$0}\"",
+    );
+    let labels = labels_at(&root).await;
+    assert!(labels.is_empty(), "nothing pushes `main`: {labels:?}");
+    let on_cursor = pushed("$COMPONENT", "Detail").replace(
+        "      auto: true\n",
+        "      auto: true\n      on_cursor: {source: apps, bind: {name: \"${selection.$0}\"}}\n",
+    );
+    let labels = labels_at(&on_cursor).await;
+    assert!(
+        labels.is_empty(),
+        "an on_cursor reads `${{cursor…}}`: {labels:?}"
+    );
+}
+
+#[tokio::test]
+async fn a_prompted_variable_in_the_dashboards_templates_says_which_prompt_sets_it() {
+    let text = pushed("$COMPONENT", "Detail");
+    let mut client = opened(&text).await;
+    let tokens = [
+        "Apps in ${env.REGION}",
+        "About ${env.REGION}",
+        "App ${env.REGION}",
+    ];
+    for needle in tokens {
+        let token = offset_of(&text, needle) + needle.len() - "${env.REGION}".len();
+        let hover = client
+            .at(
+                "textDocument/hover",
+                "f.yaml",
+                utf16_position(&text, token + 3),
+                json!({}),
+            )
+            .await
+            .expect("a hover");
+        let value = hover["contents"]["value"].as_str().unwrap_or_default();
+        assert!(
+            value.starts_with(
+                "**`${env.REGION}`** — set by the boot prompt \"Region\" (`app.prompts`)"
+            ),
+            "{needle}: {value}"
+        );
+    }
+    let lines = text.lines().count() as u32;
+    let hints = client.inlay_hints(&uri("f.yaml"), 0, lines).await;
+    let prompted: Vec<Position> = hints
+        .iter()
+        .filter(|hint| hint["label"] == "from the boot prompt \"Region\"")
+        .map(|hint| serde_json::from_value(hint["position"].clone()).expect("a position"))
+        .collect();
+    let after = |needle: &str| utf16_position(&text, offset_of(&text, needle) + needle.len());
+    assert_eq!(prompted, tokens.map(after));
 }

@@ -16,6 +16,23 @@ const PATH_KEYS: &[&str] = &[
     "item", "label", "children", "group_by", "mark_key", "row_key",
 ];
 
+/// The keys of a component whose value is one display template.
+const TEMPLATE_KEYS: &[&str] = &[
+    "title",
+    "filter_placeholder",
+    "initial_filter",
+    "initial_query",
+    "root_label",
+    "content",
+];
+
+/// The keys of a component whose value is a list of display templates.
+const TEMPLATE_LIST_KEYS: &[&str] = &["items", "lines"];
+
+/// How deep a static tree's `root` or an inspector's nested `fields` are walked for templates,
+/// so a hostile document cannot exhaust the stack.
+const NESTING_DEPTH: usize = 64;
+
 /// A string value with its span, or `None` for any other value.
 fn spanned_str(node: &Node) -> Option<Spanned<String>> {
     node.as_str()
@@ -140,6 +157,7 @@ impl Decoder {
             start,
             on_cursor,
             paths,
+            templates: component_templates(map),
         })
     }
 
@@ -165,6 +183,60 @@ impl Decoder {
             hidden: get(map, "hidden")
                 .is_some_and(|entry| matches!(entry.value.value, Value::Bool(true))),
         })
+    }
+}
+
+/// A component's display templates, in the order [`TEMPLATE_KEYS`], the lists, a static tree's
+/// labels, an inspector's fields.
+fn component_templates(map: &Map) -> Vec<Spanned<Text>> {
+    let mut out: Vec<Spanned<Text>> = TEMPLATE_KEYS
+        .iter()
+        .filter_map(|key| text_at(map, key))
+        .collect();
+    for key in TEMPLATE_LIST_KEYS {
+        if let Some(Value::Seq(items)) = get(map, key).map(|entry| &entry.value.value) {
+            out.extend(items.iter().filter_map(template));
+        }
+    }
+    if let Some(root) = get(map, "root") {
+        tree_labels(&root.value, &mut out, 0);
+    }
+    if let Some(fields) = get(map, "fields") {
+        inspector_fields(&fields.value, &mut out, 0);
+    }
+    out
+}
+
+/// The `label` of a static tree node and of its `children`, depth first.
+fn tree_labels(node: &Node, out: &mut Vec<Spanned<Text>>, depth: usize) {
+    let Some(map) = as_map(node) else {
+        return;
+    };
+    if depth > NESTING_DEPTH {
+        return;
+    }
+    out.extend(text_at(map, "label"));
+    if let Some(Value::Seq(children)) = get(map, "children").map(|entry| &entry.value.value) {
+        for child in children {
+            tree_labels(child, out, depth + 1);
+        }
+    }
+}
+
+/// The `label` and `value` of each inspector field and of its `children`, depth first.
+fn inspector_fields(node: &Node, out: &mut Vec<Spanned<Text>>, depth: usize) {
+    let Value::Seq(fields) = &node.value else {
+        return;
+    };
+    if depth > NESTING_DEPTH {
+        return;
+    }
+    for field in fields.iter().filter_map(as_map) {
+        out.extend(text_at(field, "label"));
+        out.extend(text_at(field, "value"));
+        if let Some(children) = get(field, "children") {
+            inspector_fields(&children.value, out, depth + 1);
+        }
     }
 }
 
