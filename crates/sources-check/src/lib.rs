@@ -20,6 +20,7 @@ mod fix_all;
 mod fixes;
 mod graph;
 mod growing;
+pub mod hidden;
 mod ineffective;
 mod inherited;
 pub mod input;

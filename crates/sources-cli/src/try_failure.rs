@@ -2,27 +2,18 @@
 //! that ran out (or the default one) with the file and line to change it, `--demo` when the
 //! demo backend's address refused the connection, and, when the entry is refused before any I/O
 //! for what a lint error hidden by the settings file or a suppression comment says, that error
-//! and what hides it.
+//! and what hides it (`sources_eval::error::naming_hidden`, which the editor's "▶ try" calls too).
 
 use std::path::Path;
 
+use sources_check::hidden::Hidden;
 use sources_check::settings_file::Finder;
 use sources_config::Config;
-use sources_diagnostics::{Diagnostic, Severity};
 use sources_eval::error::{Cause, EvalError};
 use sources_eval::io::IoError;
 use sources_syntax::LineIndex;
 
 use crate::selection::Selection;
-
-/// A lint error that `try`'s check, like `sources lint`, does not count, and what hides it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Hidden {
-    /// The error as lint would report it without the setting or comment.
-    pub diagnostic: Diagnostic,
-    /// What hides it (`` `invalid-value = "off"` in sources-lint.toml:3 ``).
-    pub by: String,
-}
 
 /// Applies to `analysis` what `sources lint` applies to the file at `path`: the levels of the
 /// settings file found for it (suppression comments applied in the analysis). Returns every error
@@ -32,53 +23,9 @@ pub fn hide_as_lint_does(
     analysis: &mut sources_check::Analysis,
 ) -> Result<Vec<Hidden>, sources_check::settings_file::Error> {
     let found = Finder::new(None)?.for_file(Some(Path::new(path)))?;
-    let at = |index: &LineIndex, offset: usize| {
-        let position = index.line_col(offset);
-        format!("{path}:{}:{}", position.line, position.column)
-    };
-    let mut hidden: Vec<Hidden> = analysis
-        .silenced
-        .iter()
-        .map(|silenced| Hidden {
-            diagnostic: silenced.diagnostic.clone(),
-            by: format!(
-                "the suppression comment at {}",
-                at(&analysis.line_index, silenced.by.start())
-            ),
-        })
-        .collect();
-    let Some(found) = found else {
-        return Ok(hidden);
-    };
-    let errors: Vec<Diagnostic> = analysis
-        .diagnostics
-        .iter()
-        .filter(|diagnostic| diagnostic.severity == Severity::Error)
-        .cloned()
-        .collect();
-    Selection::default().apply(Some(&found.settings), &mut analysis.diagnostics);
-    for error in errors {
-        let still = analysis.diagnostics.iter().any(|diagnostic| {
-            diagnostic.severity == Severity::Error
-                && diagnostic.rule == error.rule
-                && diagnostic.span == error.span
-                && diagnostic.message == error.message
-        });
-        if still {
-            continue;
-        }
-        let (level, line) = found.settings.level(error.rule);
-        let by = format!(
-            "`{} = \"{}\"` in {}{}",
-            error.rule.code(),
-            level.as_str(),
-            found.path.display(),
-            line.map(|line| format!(":{line}")).unwrap_or_default()
-        );
-        hidden.push(Hidden {
-            diagnostic: error,
-            by,
-        });
+    let hidden = sources_check::hidden::find(analysis, path, found.as_deref());
+    if let Some(found) = found {
+        Selection::default().apply(Some(&found.settings), &mut analysis.diagnostics);
     }
     Ok(hidden)
 }
@@ -100,6 +47,9 @@ pub struct Tried<'a> {
 impl Tried<'_> {
     /// `error` as one line, with a hint where one helps.
     pub fn describe(&self, error: &EvalError) -> String {
+        if let Some(said) = sources_eval::error::naming_hidden(error, self.hidden, self.config) {
+            return said;
+        }
         let mut innermost = error;
         while let Cause::Child(child) = &innermost.cause {
             innermost = child;
@@ -109,44 +59,12 @@ impl Tried<'_> {
             Cause::Io(IoError::Connect { address, .. }) if !self.demo && is_demo(address) => Some(
                 "is the demo backend running? `--demo` serves its address in-process".to_owned(),
             ),
-            Cause::Refused { .. }
-            | Cause::Unsupported(_)
-            | Cause::Cycle(_)
-            | Cause::UnknownSource(_) => {
-                if let Some(hidden) = self.hidden_in(&innermost.entry) {
-                    // The lint finding says what to run `sources lint` for.
-                    let error = error.to_string().replace(sources_eval::error::RUN_LINT, "");
-                    return format!("{error} ({hidden})");
-                }
-                None
-            }
             _ => None,
         };
         match hint {
             Some(hint) => format!("{error} ({hint})"),
             None => error.to_string(),
         }
-    }
-
-    /// The first hidden lint error inside `entry`, said with where it is and what hides it.
-    fn hidden_in(&self, entry: &str) -> Option<String> {
-        let source = self.config.get(entry)?;
-        let inside =
-            |offset: usize| source.span.contains(offset) || source.name.span.contains(offset);
-        let hidden = self
-            .hidden
-            .iter()
-            .find(|hidden| inside(hidden.diagnostic.span.start()))?;
-        let position = self.line_index.line_col(hidden.diagnostic.span.start());
-        Some(format!(
-            "lint's `{}` error at {}:{}:{} says so: {}; {} hides it",
-            hidden.diagnostic.rule.code(),
-            self.path,
-            position.line,
-            position.column,
-            hidden.diagnostic.message,
-            hidden.by
-        ))
     }
 
     /// Where the `timeout` of `entry` is written, or where to write one.

@@ -1148,3 +1148,58 @@ fn a_client_that_pulls_is_never_pushed_to_and_is_asked_to_pull_again() {
         "pushed to a client that pulls: {pushed:?}"
     );
 }
+
+/// "▶ try" applies the settings file as `sources try` does: a rule it turns down to a warning does
+/// not refuse the document; and an entry the engine refuses before any I/O for what a hidden error
+/// says names that error and what hides it (the setting, or the suppression comment), in the words
+/// `sources try` uses (tests/settings.rs).
+#[test]
+fn try_in_the_editor_names_the_hidden_finding_as_the_command_line_does() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let settings = dir.path().join("sources-lint.toml");
+    std::fs::write(
+        &settings,
+        "[rules]\ninvalid-value = \"off\"\nunknown-field = \"warning\"\n",
+    )
+    .expect("write the settings");
+    let path = dir.path().join("h.yaml");
+    let text = "data:\n  sources:\n    h: {type: http, url: \"http://\"}\n    s:\n      type: http\n      url: \"http://\"  # sources: ignore[invalid-value]\n    w: {type: static, data: [{n: 1}], colour: red}\n";
+    std::fs::write(&path, text).expect("write the configuration");
+    let uri = format!("file://{}", path.display());
+    let mut lsp = Lsp::start();
+    initialize(&mut lsp);
+    lsp.notify(
+        "textDocument/didOpen",
+        json!({ "textDocument": { "uri": uri, "languageId": "yaml", "version": 1, "text": text } }),
+    );
+    assert_eq!(codes(&lsp.published(&uri)), ["unknown-field"]);
+    let mut id = 1;
+    let mut try_entry = |lsp: &mut Lsp, entry: &str| {
+        id += 1;
+        lsp.request(
+            id,
+            "workspace/executeCommand",
+            json!({ "command": "sources.try", "arguments": [uri, entry] }),
+        );
+        lsp.response(json!(id))["result"].clone()
+    };
+    assert_eq!(try_entry(&mut lsp, "w")["value"], json!([{ "n": 1 }]));
+    let shown = path.display();
+    assert_eq!(
+        try_entry(&mut lsp, "h")["error"],
+        format!(
+            "`h`: source `h`: cannot send GET http://: it is not a URL: empty host (lint's \
+             `invalid-value` error at {shown}:3:26 says so: `url` cannot be sent: it is not a \
+             URL: empty host; `invalid-value = \"off\"` in {}:2 hides it)",
+            settings.display()
+        )
+    );
+    assert_eq!(
+        try_entry(&mut lsp, "s")["error"],
+        format!(
+            "`s`: source `s`: cannot send GET http://: it is not a URL: empty host (lint's \
+             `invalid-value` error at {shown}:6:12 says so: `url` cannot be sent: it is not a \
+             URL: empty host; the suppression comment at {shown}:6:41 hides it)"
+        )
+    );
+}

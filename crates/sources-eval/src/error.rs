@@ -24,6 +24,22 @@ impl EvalError {
             cause: cause.into(),
         }
     }
+
+    /// The entry whose evaluation was refused before any I/O for what a lint error says (the
+    /// innermost failure), if that is how this one failed.
+    pub fn refused_before_io(&self) -> Option<&str> {
+        let mut innermost = self;
+        while let Cause::Child(child) = &innermost.cause {
+            innermost = child;
+        }
+        match &innermost.cause {
+            Cause::Refused { .. }
+            | Cause::Unsupported(_)
+            | Cause::Cycle(_)
+            | Cause::UnknownSource(_) => Some(&innermost.entry),
+            _ => None,
+        }
+    }
 }
 
 /// Why an entry could not be evaluated.
@@ -153,6 +169,22 @@ pub enum Cause {
     /// The configuration asks for something the engine cannot do (explained).
     #[error("{0}")]
     Unsupported(String),
+}
+
+/// `error` in one line naming the lint error that predicts it in place of [`RUN_LINT`], when the
+/// evaluator refused an entry of `config` before any I/O and one of `hidden` (errors the settings
+/// file or a suppression comment hides) lies inside it; `None` otherwise. What `sources try` and
+/// the editor's "▶ try" both say.
+pub fn naming_hidden(
+    error: &EvalError,
+    hidden: &[sources_check::hidden::Hidden],
+    config: &sources_config::Config,
+) -> Option<String> {
+    let entry = error.refused_before_io()?;
+    let finding = sources_check::hidden::name_in(hidden, config, entry)?;
+    // The finding says what running `sources lint` would have said.
+    let said = error.to_string().replace(RUN_LINT, "");
+    Some(format!("{said} ({finding})"))
 }
 
 impl From<EvalError> for Cause {

@@ -14,14 +14,16 @@ use std::time::Duration;
 
 use futures::StreamExt;
 use serde_json::{Value, json};
-use sources_check::Analysis;
-use sources_config::{Config, Enumeration};
-use sources_diagnostics::Severity;
+use sources_config::Enumeration;
 use sources_eval::engine::{Engine, EngineOptions, Output};
+use sources_eval::error::EvalError;
 use sources_eval::io::Io;
 use sources_eval::params::Bound;
 use sources_eval::snapshot::SnapshotWindow;
 use sources_eval::trace::Silent;
+use tower_lsp_server::ls_types::{DiagnosticSeverity, Uri};
+
+use crate::document::Analyzed;
 
 /// The command's name in `workspace/executeCommand`.
 pub(crate) const COMMAND: &str = "sources.try";
@@ -123,14 +125,21 @@ impl From<String> for Refusal {
 }
 
 /// Refuses a document with errors, an unknown entry, or missing parameters; else the entry's
-/// parameters, bound once for [`run`]. The errors are those the editor shows (its analysis drops
-/// rules turned off) and those past the diagnostics it keeps, which it counts.
-pub(crate) fn check(analysis: &Analysis, request: &Arguments) -> Result<Bound, Refusal> {
+/// parameters, bound once for [`run`]. The errors are those the editor shows as errors (its
+/// analysis drops rules turned off; its levels set the others' severity, as `sources try` applies
+/// the settings file) and those past the diagnostics it keeps, which it counts.
+pub(crate) fn check(analyzed: &Analyzed, request: &Arguments) -> Result<Bound, Refusal> {
+    let analysis = &analyzed.analysis;
     let config = &analysis.config;
     let errors: Vec<&sources_diagnostics::Diagnostic> = analysis
         .diagnostics
         .iter()
-        .filter(|diagnostic| diagnostic.severity == Severity::Error)
+        .filter(|diagnostic| {
+            analyzed
+                .levels
+                .severity(diagnostic.rule, diagnostic.severity)
+                == Some(DiagnosticSeverity::ERROR)
+        })
         .collect();
     let count = errors.len() + analysis.omitted_errors;
     if count > 0 {
@@ -186,16 +195,17 @@ pub(crate) fn check(analysis: &Analysis, request: &Arguments) -> Result<Bound, R
         .map_err(|message| Refusal::from(format!("`{}`: {message}", request.name)))
 }
 
-/// Fetches the entry. Blocking: it runs its own runtime on a thread of its own, whose stack is
+/// Fetches the entry of the document at `uri` analysed as `analyzed`. Blocking: it runs its own runtime on a thread of its own, whose stack is
 /// large enough for the deepest chain (`sources_eval::stack`), so call it off the server's threads.
-pub(crate) fn run(config: &Config, bound: &Bound, demo: bool) -> Outcome {
-    sources_eval::stack::with_evaluation_stack(|| run_here(config, bound, demo)).unwrap_or_else(
-        |error| Outcome::Refused(format!("trying `{}` failed: {error}", bound.entry()).into()),
-    )
+pub(crate) fn run(analyzed: &Analyzed, uri: &Uri, bound: &Bound, demo: bool) -> Outcome {
+    sources_eval::stack::with_evaluation_stack(|| run_here(analyzed, uri, bound, demo))
+        .unwrap_or_else(|error| {
+            Outcome::Refused(format!("trying `{}` failed: {error}", bound.entry()).into())
+        })
 }
 
 /// [`run`] on the calling thread.
-fn run_here(config: &Config, bound: &Bound, demo: bool) -> Outcome {
+fn run_here(analyzed: &Analyzed, uri: &Uri, bound: &Bound, demo: bool) -> Outcome {
     let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -206,7 +216,7 @@ fn run_here(config: &Config, bound: &Bound, demo: bool) -> Outcome {
         }
     };
     runtime.block_on(async {
-        match tokio::time::timeout(DEADLINE, fetch(config, bound, demo)).await {
+        match tokio::time::timeout(DEADLINE, fetch(analyzed, uri, bound, demo)).await {
             Ok(outcome) => outcome,
             Err(_) => Outcome::Refused(
                 format!(
@@ -220,7 +230,8 @@ fn run_here(config: &Config, bound: &Bound, demo: bool) -> Outcome {
     })
 }
 
-async fn fetch(config: &Config, bound: &Bound, demo: bool) -> Outcome {
+async fn fetch(analyzed: &Analyzed, uri: &Uri, bound: &Bound, demo: bool) -> Outcome {
+    let config = &analyzed.analysis.config;
     let name = bound.entry();
     let system: Arc<dyn Io> = match sources_eval::system::SystemIo::new() {
         Ok(system) => Arc::new(system),
@@ -244,7 +255,9 @@ async fn fetch(config: &Config, bound: &Bound, demo: bool) -> Outcome {
     let engine = Engine::new(config, io, Arc::new(Silent), options);
     let output = match engine.evaluate(bound).await {
         Ok(output) => output,
-        Err(error) => return Outcome::Refused(format!("`{name}`: {error}").into()),
+        Err(error) => {
+            return Outcome::Refused(describe_failure(analyzed, uri, name, &error).into());
+        }
     };
     match output {
         Output::Value(value) => {
@@ -275,6 +288,35 @@ async fn fetch(config: &Config, bound: &Bound, demo: bool) -> Outcome {
             }
         }
     }
+}
+
+/// What the editor says of a failed try of `name` in the document at `uri` analysed as `analyzed`:
+/// the error, naming the lint error that predicts it when the evaluator refused the entry before
+/// any I/O for what an error the settings file or a suppression comment hides says, as `sources
+/// try` does (`sources_eval::error::naming_hidden`). The analysis that keeps every diagnostic,
+/// which that needs, is made only then.
+pub(crate) fn describe_failure(
+    analyzed: &Analyzed,
+    uri: &Uri,
+    name: &str,
+    error: &EvalError,
+) -> String {
+    let said = error.refused_before_io().and_then(|_| {
+        let path = uri.to_file_path();
+        let shown = path.as_ref().map_or_else(
+            || uri.as_str().to_owned(),
+            |path| path.display().to_string(),
+        );
+        let settings = path
+            .as_ref()
+            .and_then(|path| path.parent())
+            .and_then(|dir| sources_check::settings_file::find(dir).ok().flatten());
+        let inputs = crate::samples::for_uri(uri);
+        let full = sources_check::analyze_with(analyzed.text(), analyzed.syntax, &inputs);
+        let hidden = sources_check::hidden::find(&full, &shown, settings.as_ref());
+        sources_eval::error::naming_hidden(error, &hidden, &full.config)
+    });
+    format!("`{name}`: {}", said.unwrap_or_else(|| error.to_string()))
 }
 
 /// Writes a fetched value to a temporary file named after the entry, and returns its path.

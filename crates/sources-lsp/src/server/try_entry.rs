@@ -25,14 +25,15 @@ impl Server {
         };
         let analyzed = snapshot.current.clone();
         let recording = analyzed.clone();
-        let checked = try_command::check(&analyzed.analysis, &request);
+        let checked = try_command::check(&analyzed, &request);
         let outcome = match checked {
             Err(refusal) => try_command::Outcome::Refused(refusal),
             Ok(bound) => {
                 let demo = self.settings.values().demo;
                 let name = request.name.clone();
+                let tried = uri.clone();
                 tokio::task::spawn_blocking(move || {
-                    try_command::run(&analyzed.analysis.config, &bound, demo)
+                    try_command::run(&analyzed, &tried, &bound, demo)
                 })
                 .await
                 .unwrap_or_else(|_| {
