@@ -1,6 +1,7 @@
 //! Parameters passed from one entry to another: an entry read by a reader that passes it none of
 //! its parameters (an operator that declares its own, which serve only its expressions; a join
-//! lookup, which binds only the names of its `on` map) renders each optional parameter without a
+//! lookup, which binds only the names of its `on` map; a `growing` condition, which reads its
+//! `source` with none) renders each optional parameter without a
 //! default empty, as `try` binds it; so does every entry that one passes its parameters through
 //! to. When a value it sends, starts or reads is refused only under
 //! that rendering (`runnable`'s rules, on `placeholders::Placeholders::with_empty`), the reference is
@@ -29,8 +30,8 @@ pub(crate) fn check_passed(config: &Config, file: &str, out: &mut Collector) {
     for (reader, reference) in config.references() {
         let supplied: Vec<&str> = match reference.field {
             ReferenceField::Lookup => lookup_binds(reader, reference.name.span),
-            // The growing condition reads its source as the window binds it.
-            ReferenceField::Growing => continue,
+            // The growing condition reads its source with no parameters at all.
+            ReferenceField::Growing => Vec::new(),
             // What a passing-through reader is given reaches the entry from its own caller.
             _ if passes_through(reader) => continue,
             _ => Vec::new(),
@@ -87,10 +88,12 @@ fn check_reached(
         .map(|name| format!("`{name}`"))
         .collect::<Vec<_>>()
         .join(", ");
-    let how = if reference.field == ReferenceField::Lookup {
-        "add the parameter to this lookup's `on` map"
-    } else {
-        "remove the reader's own `parameters`, so that it passes its caller's values through"
+    let how = match reference.field {
+        ReferenceField::Lookup => "add the parameter to this lookup's `on` map",
+        ReferenceField::Growing => {
+            "name in `growing.source` an entry that needs no value for it (the condition passes none)"
+        }
+        _ => "remove the reader's own `parameters`, so that it passes its caller's values through",
     };
     let through = if input.name.value == reference.name.value {
         String::new()

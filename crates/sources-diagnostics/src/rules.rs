@@ -494,8 +494,8 @@ declare_rules! {
     /// declares parameters keeps them for its own expressions and forwards nothing, so a required
     /// parameter of what it reads can never be bound. The message names the binding sites it
     /// looked at. Likewise an optional parameter without a `default` that such a reader (or a join
-    /// lookup's `on`, which binds only the names it lists) does not supply is empty when read
-    /// that way: when the entry's url, method, header, command or path cannot be sent with it
+    /// lookup's `on`, which binds only the names it lists, or a `growing` condition, which reads
+    /// its `source` with none) does not supply is empty when read that way: when the entry's url, method, header, command or path cannot be sent with it
     /// empty, the reference is reported, naming the parameter and what refuses it.
     ///
     /// **Why:** "A source that declares a required parameter with no default needs parameters: it

@@ -5,8 +5,10 @@
 //! Every entry of a clean configuration is evaluated, with each parameter it takes that has no
 //! default given a placeholder (`sources_check::placeholders::sample`), as a user would pass one:
 //! of the strictest type among the declarations the value reaches (an operator passing one value
-//! through to two entries that declare the name as `string` and `bool` is given a `bool`). A refusal before any I/O (`Cause::Refused`, a parameter that cannot be bound, an
-//! unknown entry, a cycle, an unsupported combination) is a disagreement, unless what the entry
+//! through to two entries that declare the name as `string` and `bool` is given a `bool`); so is
+//! the `source` of each `growing` condition, as the condition reads it: with no parameters. A
+//! refusal before any I/O (`Cause::Refused`, a parameter that cannot be bound, an unknown entry, a
+//! cycle, an unsupported combination) is a disagreement, unless what the entry
 //! sends depends on values only the run supplies (see [`judged_at_run_time`]).
 
 use std::collections::BTreeMap;
@@ -15,7 +17,7 @@ use std::sync::Arc;
 use futures::StreamExt;
 use serde_json::json;
 use sources_config::enums::ParamType;
-use sources_config::{Body, Config, Field, NamedMap, Template};
+use sources_config::{Body, Config, Field, Growing, NamedMap, Template};
 use sources_diagnostics::Severity;
 use sources_eval::engine::{Engine, EngineOptions, Output};
 use sources_eval::error::{Cause, EvalError};
@@ -132,7 +134,29 @@ async fn evaluate_all(config: &Config, io: Arc<FakeIo>) -> (usize, Vec<String>) 
             refused.push(format!("`{name}`: {why}"));
         }
     }
+    // A growing window's condition reads its `source` as a snapshot with no parameters (as the
+    // engine's explanation of it does).
+    for (name, source) in config.entries.iter().filter_map(growing_source) {
+        if let Err(error) = engine.snapshot(source, &BTreeMap::new()).await
+            && let Some(why) = before_io(&error)
+            && !judged_at_run_time(config, &error)
+        {
+            refused.push(format!("the `growing` condition of `{name}`: {why}"));
+        }
+    }
     (config.entries.len(), refused)
+}
+
+/// An entry's name and the entry its window's `growing` condition reads, when it has one.
+fn growing_source(source: &sources_config::Source) -> Option<(&str, &str)> {
+    let window = source.body.window()?;
+    match &window.value.growing.as_ref()?.value {
+        Growing::While(condition) => Some((
+            source.name.value.as_str(),
+            condition.source.as_ref()?.value.as_str(),
+        )),
+        Growing::Flag(_) => None,
+    }
 }
 
 /// The strictest type among the declarations of `param` that a value given to `entry` reaches:
