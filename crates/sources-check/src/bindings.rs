@@ -1,6 +1,7 @@
 //! Who reads a windowed source: the components of `tui.components` that bind entries
 //! (`window-binding`, `growing-binding`, a sortable column over a window that cannot sort, an event
-//! log's `start` over an anchored window) and the operators and pipes that consume one
+//! log's `start` over an anchored window, a `sorts`/`filters` key naming no column of the tables
+//! showing the entry) and the operators and pipes that consume one
 //! (`window-operator-input`). Each diagnostic also labels the other end.
 
 use sources_config::Enumeration;
@@ -9,7 +10,7 @@ use sources_config::template::WindowToken;
 use sources_config::{
     Body, Component, ComponentKind, Config, Growing, ReferenceField, Source, Window,
 };
-use sources_diagnostics::{Collector, Diagnostic, Rule, Span};
+use sources_diagnostics::{Collector, Diagnostic, Rule, Span, did_you_mean};
 
 use crate::references::References;
 use crate::window::command_tokens;
@@ -24,7 +25,100 @@ pub(crate) fn check_bindings(
     for component in &config.components {
         check_component(config, component, file, out);
     }
+    for entry in &config.entries {
+        check_mapped_columns(config, entry, file, out);
+    }
     check_operator_inputs(config, references, out);
+}
+
+/// `unknown-column` for a key of a window's `sorts` or `filters` that names no column of the
+/// tables showing the entry. A key is a column title as written (the dashboard resolves a typed
+/// `title:value` term to its column first, then looks the mapping up by that title); its value names the server's side (a sort field, a query
+/// parameter or an exec token name) and is not judged here. Judged only when every component
+/// bound to the entry is a table whose column titles are all written as plain text.
+fn check_mapped_columns(config: &Config, entry: &Source, file: &str, out: &mut Collector) {
+    let Some(window) = entry.body.window() else {
+        return;
+    };
+    let mut tables = config.components_bound_to(&entry.name.value).peekable();
+    if tables.peek().is_none() {
+        return;
+    }
+    let mut titles: Vec<&str> = Vec::new();
+    let mut shown_by: Vec<&Component> = Vec::new();
+    for component in tables {
+        let is_table = component
+            .kind
+            .as_ref()
+            .is_some_and(|kind| kind.value == ComponentKind::Table);
+        let plain = component.columns.iter().all(|column| {
+            column
+                .title
+                .as_ref()
+                .is_some_and(|title| !title.value.contains("${"))
+        });
+        if !is_table || component.columns.is_empty() || !plain {
+            return;
+        }
+        titles.extend(component.titles().map(|title| title.value.as_str()));
+        shown_by.push(component);
+    }
+    let tables = shown_by
+        .iter()
+        .map(|component| component.describe())
+        .collect::<Vec<_>>()
+        .join(" and ");
+    let w = &window.value;
+    // `sorts` where it cannot apply (an exec or an anchored window) is another rule's error.
+    let sorts = (matches!(entry.body, Body::Http(_)) && w.cursor.is_none())
+        .then_some(w.sorts.as_ref())
+        .flatten();
+    for (mapping, what) in [(sorts, "sorts"), (w.filters.as_ref(), "filters")] {
+        for named in mapping.iter().flat_map(|mapping| mapping.value.0.iter()) {
+            let key = &named.name;
+            if titles.contains(&key.value.as_str()) {
+                continue;
+            }
+            let mut diagnostic = Diagnostic::new(
+                Rule::UnknownColumn,
+                key.span,
+                format!(
+                    "`window.{what}` maps `{}`, which names no column of {tables}: the mapping is never used",
+                    key.value
+                ),
+            )
+            .with_label("not a column title");
+            if let Some(binding) = shown_by.first().and_then(|table| table.source.as_ref()) {
+                diagnostic = diagnostic.with_secondary(binding.span, "the table showing it");
+            }
+            let suggestions = did_you_mean(&key.value, titles.iter().copied());
+            diagnostic = match suggestions.first() {
+                Some(best) => {
+                    let diagnostic = diagnostic.with_help(format!(
+                        "did you mean `{best}`? a key of `{what}` is the title of the column it maps"
+                    ));
+                    if crate::fixes::written_as(file, key.span, &key.value) {
+                        diagnostic.with_replacement(
+                            format!("Rename `{}` to `{best}`", key.value),
+                            key.span,
+                            *best,
+                        )
+                    } else {
+                        diagnostic
+                    }
+                }
+                None => diagnostic.with_help(format!(
+                    "a key of `{what}` is the title of the column it maps; the columns are {}",
+                    titles
+                        .iter()
+                        .map(|title| format!("`{title}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )),
+            };
+            out.push(diagnostic);
+        }
+    }
 }
 
 /// Whether the window grows (`growing: true` or a map; `growing: false` is its own error).

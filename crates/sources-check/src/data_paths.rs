@@ -150,62 +150,6 @@ pub(crate) fn check_leaf_paths(source: &Source, entry: &EntryShapes, out: &mut C
     }
 }
 
-/// An `http` window's `sorts` and `filters` against the keys of each item (its response at
-/// `root`, or a sample of its items): what they send names a field of the rows (a sort field, a
-/// per-column filter parameter), written with a leading `-` or `+` for a direction and a trailing
-/// `__LOOKUP` (`host__icontains`) where a server takes one.
-pub(crate) fn check_window_mappings(source: &Source, entry: &EntryShapes, out: &mut Collector) {
-    let (Body::Http(http), Some(window)) = (&source.body, source.body.window()) else {
-        return;
-    };
-    let root = http.leaf.root.as_deref();
-    let items = match (&entry.response, &entry.output) {
-        (Some(response), _) => match root {
-            None => Some((response, &*response.shape)),
-            Some(root) => match response.shape.lookup(&root.value) {
-                PathLookup::Found(shape) => Some((response, shape)),
-                _ => None,
-            },
-        },
-        (None, Some(output)) => Some((output, &*output.shape)),
-        (None, None) => None,
-    };
-    let Some((shaped, Shape::Array(item))) = items else {
-        return;
-    };
-    let Shape::Object(item) = &**item else {
-        return;
-    };
-    let entry = &format!("`{}`", source.name.value);
-    let window = &window.value;
-    for (mapping, what) in [(&window.sorts, "sorts"), (&window.filters, "filters")] {
-        for named in mapping.iter().flat_map(|mapping| mapping.value.0.iter()) {
-            let written = named.value.value.as_str();
-            let bare = written.trim_start_matches(['-', '+']);
-            let field = bare.split_once("__").map_or(bare, |(field, _)| field);
-            if field.is_empty() {
-                continue;
-            }
-            let quotes = named.value.span.len().saturating_sub(written.len());
-            let start = named.value.span.start() + quotes / 2;
-            let offset = written.len() - bare.len();
-            let path = Spanned::new(
-                field.to_owned(),
-                if matches!(
-                    named.value.span.len().checked_sub(written.len()),
-                    Some(0 | 2)
-                ) {
-                    Span::new(start + offset, start + offset + field.len())
-                } else {
-                    named.value.span
-                },
-            );
-            let label = format!("window.{what}.{}", named.name.value);
-            report(shaped, entry, "items", &label, &path, item, out);
-        }
-    }
-}
-
 /// An anchored window whose value at `root` is an object, not the list of items it walks.
 fn not_a_list(
     response: &Shaped,

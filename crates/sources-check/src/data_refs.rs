@@ -55,7 +55,6 @@ pub(crate) fn check_data_refs(config: &Config, shapes: &Shapes, file: &str, out:
             }
         }
         crate::data_paths::check_leaf_paths(source, entry, out);
-        crate::data_paths::check_window_mappings(source, entry, out);
     }
     check_growing(config, shapes, file, out);
     crate::data_paths::check_components(config, shapes, out);

@@ -364,11 +364,17 @@ declare_rules! {
     /// `${selection.N}` past the table's column count. A title with spaces is written whole
     /// after the dot, as the origin's templating reference matches it exactly:
     /// `${cursor.Last Deploy}`. Only a table's tokens are checked, and only when its columns are
-    /// written.
+    /// written. Also finds a key of a window's `sorts` or `filters` that names no column of the
+    /// tables showing the entry (exactly: the dashboard resolves a typed `title:value` term to
+    /// its column, then looks the mapping up by that column's title; judged only when every
+    /// component showing the entry is a table with plain column titles): those keys are column titles, and their values the
+    /// server's names, which are not judged.
     ///
     /// **Why:** the dashboard renders an unknown cursor token empty and leaves an unknown
     /// selection token literal, so the entry is fetched with an empty or a `${…}` parameter:
-    /// a request that silently finds nothing.
+    /// a request that silently finds nothing. A `sorts` or `filters` key naming no column never
+    /// applies: that column sorts by its title and its `title:value` terms go out as bare search
+    /// terms.
     ///
     /// **Example** (warns: the column is `Id`, not `Ident`):
     ///
@@ -395,8 +401,8 @@ declare_rules! {
     ///
     /// **Fix:** use a column title of the driving table (the message suggests close ones), or a
     /// cell number within its columns; add a `hidden: true` column for an identity the table
-    /// should not draw.
-    UnknownColumn => "unknown-column", Warning, "A `${cursor.Title}` or `${selection.Title}` naming no column of the driving table, or a cell number past its columns.";
+    /// should not draw; key `sorts` and `filters` by the title of the column each maps.
+    UnknownColumn => "unknown-column", Warning, "A `${cursor.Title}` or `${selection.Title}` naming no column of the driving table, a cell number past its columns, or a window `sorts`/`filters` key naming no column of the table showing the entry.";
     /// Finds entries that reference each other in a cycle, through any reference field (`from`,
     /// `sources`, `children`, `parts`, `driver`, `lookups`, `growing.source`). The diagnostic names the
     /// whole cycle, with a label on each edge.
@@ -921,8 +927,11 @@ declare_rules! {
     /// expression (`where`, `keep`, `compute`, `by`, a join's `on`, a growing window's `while` over
     /// its `source`'s value), a table column's `value` (of a list of paths, when none can lead
     /// anywhere), a tree's `label`, `children` or `group_by`, a list's `item`, `mark_key` and
-    /// `row_key`, a leaf's `root`, `paginate.next_path`, `window.total_path` and `window.cursor`, and
-    /// the fields an `http` window's `sorts` and `filters` send.
+    /// `row_key`, a leaf's `root`, `paginate.next_path`, `window.total_path` and `window.cursor`.
+    /// The values of a window's `sorts` and `filters` are not judged: they are the server's names
+    /// (the sort field its API expects, the query parameter or exec token a scoped term goes to),
+    /// which neither the format's origin nor our specification ties to a key of the rows; a key of
+    /// those maps is a column title, `unknown-column`'s to check.
     ///
     /// **Why:** a missing key is not an error at run time: the expression reads null and filters out
     /// every row, the column shows nothing, and the dashboard gives no hint why. The checker knows
