@@ -97,23 +97,11 @@ fn check_mapped_columns(config: &Config, entry: &Source, file: &str, out: &mut C
                     let diagnostic = diagnostic.with_help(format!(
                         "did you mean `{best}`? a key of `{what}` is the title of the column it maps"
                     ));
-                    if crate::fixes::written_as(file, key.span, &key.value) {
-                        diagnostic.with_replacement(
-                            format!("Rename `{}` to `{best}`", key.value),
-                            key.span,
-                            *best,
-                        )
-                    } else {
-                        diagnostic
-                    }
+                    crate::drivers::with_rename(diagnostic, file, key.span, &key.value, best)
                 }
                 None => diagnostic.with_help(format!(
                     "a key of `{what}` is the title of the column it maps; the columns are {}",
-                    titles
-                        .iter()
-                        .map(|title| format!("`{title}`"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
+                    crate::drivers::quoted(&titles)
                 )),
             };
             out.push(diagnostic);

@@ -371,25 +371,37 @@ fn check_tokens(
                     template.span,
                     start..start + name.len(),
                 );
-                if crate::fixes::written_as(file, name_span, name) {
-                    diagnostic.with_replacement(
-                        format!("Rename `{name}` to `{best}`"),
-                        name_span,
-                        *best,
-                    )
-                } else {
-                    diagnostic
-                }
+                with_rename(diagnostic, file, name_span, name, best)
             }
             None => diagnostic.with_help(format!(
                 "the columns of `{driver_name}` are {}",
-                titles
-                    .iter()
-                    .map(|title| format!("`{title}`"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                quoted(&titles)
             )),
         };
         out.push(diagnostic);
+    }
+}
+
+/// Column titles as a message lists them: "`Name`, `Region`".
+pub(crate) fn quoted(titles: &[&str]) -> String {
+    titles
+        .iter()
+        .map(|title| format!("`{title}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// `diagnostic` with the fix renaming `name` to `best`, when `name` is written at `span` as is.
+pub(crate) fn with_rename(
+    diagnostic: Diagnostic,
+    file: &str,
+    span: Span,
+    name: &str,
+    best: &str,
+) -> Diagnostic {
+    if crate::fixes::written_as(file, span, name) {
+        diagnostic.with_replacement(format!("Rename `{name}` to `{best}`"), span, best)
+    } else {
+        diagnostic
     }
 }
