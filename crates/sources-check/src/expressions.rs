@@ -2,9 +2,10 @@
 //! `window.growing.while` is compiled with the `cel` crate (the engine `try` evaluates with), and a
 //! compile error becomes an `expression` diagnostic at the exact byte inside the file.
 
-use std::collections::HashMap;
 use std::ops::Range;
 use std::sync::{Arc, Mutex, PoisonError};
+
+use foldhash::HashMap;
 
 use sources_config::Text;
 use sources_config::model::{Body, Source};
@@ -202,7 +203,7 @@ impl CompileMemo {
         }
         self.bytes += source.len();
         self.outcomes
-            .get_or_insert_with(HashMap::new)
+            .get_or_insert_with(HashMap::default)
             .insert(source.to_owned(), outcome);
     }
 }

@@ -10,8 +10,7 @@
 //! so any value is as good as any other. A value that starts with a token (a url or program taken
 //! from the environment) is left to run time.
 
-use std::collections::HashMap;
-
+use foldhash::HashMap;
 use sources_config::enums::ParamType;
 use sources_config::template::{Segment, Template, TokenKind, WindowToken};
 use sources_config::{Field, Source};
@@ -200,7 +199,7 @@ mod tests {
 
     fn placeholders() -> Placeholders {
         Placeholders {
-            params: HashMap::from([("host".to_owned(), "a b".to_owned())]),
+            params: [("host".to_owned(), "a b".to_owned())].into_iter().collect(),
             anchored: true,
         }
     }

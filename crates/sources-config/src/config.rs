@@ -1,8 +1,10 @@
 //! The decoded document: the entries of `data.sources` in source order, the components that bind
 //! them, and the references between them.
 
-use std::hash::{BuildHasher, RandomState};
+use std::hash::BuildHasher;
 use std::sync::OnceLock;
+
+use foldhash::fast::RandomState;
 
 use sources_syntax::Span;
 
@@ -39,7 +41,7 @@ const EMPTY: u32 = u32::MAX;
 fn name_hash(name: &str) -> usize {
     static KEYS: OnceLock<RandomState> = OnceLock::new();
     // Only the low bits pick a slot: truncating on a 32-bit target keeps them.
-    KEYS.get_or_init(RandomState::new).hash_one(name) as usize
+    KEYS.get_or_init(RandomState::default).hash_one(name) as usize
 }
 
 /// Which field a reference is written in.

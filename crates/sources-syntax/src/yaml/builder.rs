@@ -2,9 +2,9 @@
 //! keys, duplicate keys, anchors and aliases.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
 
 use ecow::EcoString;
+use foldhash::{HashMap, HashMapExt};
 use saphyr_parser::{Event, Parser, ScalarStyle as YamlStyle, Tag};
 
 use super::MAX_DEPTH;

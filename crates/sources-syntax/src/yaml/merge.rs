@@ -33,7 +33,7 @@ pub(super) fn merge_into(entries: &mut Vec<Entry>, merges: Vec<Node>) {
             .collect(),
         _ => Vec::new(),
     });
-    let mut names: std::collections::HashSet<EcoString> =
+    let mut names: foldhash::HashSet<EcoString> =
         entries.iter().map(|entry| entry.key.name.clone()).collect();
     for map in maps {
         for entry in map.entries.into_vec() {
