@@ -199,7 +199,9 @@ mod tests {
 
     fn placeholders() -> Placeholders {
         Placeholders {
-            params: [("host".to_owned(), "a b".to_owned())].into_iter().collect(),
+            params: [("host".to_owned(), "a b".to_owned())]
+                .into_iter()
+                .collect(),
             anchored: true,
         }
     }

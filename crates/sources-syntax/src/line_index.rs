@@ -1,6 +1,6 @@
 //! Byte offsets to line/column positions, for the CLI (Unicode scalar columns) and LSP (negotiated).
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// A 1-based line and column; the column counts Unicode scalar values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -70,23 +70,36 @@ fn column_offset(line_text: &str, character: u32, encoding: PositionEncoding) ->
 #[derive(Clone, Debug)]
 pub struct LineIndex {
     text: Arc<String>,
-    line_starts: Vec<usize>,
+    /// Made on first use by [`LineIndex::new`]'s index (a lint that finds nothing never asks), at
+    /// once by [`LineIndex::shared`]'s.
+    line_starts: OnceLock<Vec<usize>>,
 }
 
 impl LineIndex {
-    /// Indexes a copy of `text`. A line ends after `\n`; a `\r` before it belongs to that line's
-    /// end.
+    /// Indexes a copy of `text`, finding its lines when first asked. A line ends after `\n`; a
+    /// `\r` before it belongs to that line's end.
     pub fn new(text: &str) -> LineIndex {
-        LineIndex::shared(Arc::new(text.to_owned()))
+        LineIndex {
+            text: Arc::new(text.to_owned()),
+            line_starts: OnceLock::new(),
+        }
     }
 
     /// Indexes `text` without copying it: the index shares it with its other holders (the
-    /// language server's document version).
+    /// language server's document version). Its lines are found now, on the calling thread (the
+    /// server's analysis thread, which also frees them: see ARCHITECTURE.md on mimalloc).
     pub fn shared(text: Arc<String>) -> LineIndex {
-        LineIndex {
-            line_starts: line_starts(&text),
+        let index = LineIndex {
             text,
-        }
+            line_starts: OnceLock::new(),
+        };
+        index.starts();
+        index
+    }
+
+    /// The byte offset of each line's start, found on first use.
+    fn starts(&self) -> &[usize] {
+        self.line_starts.get_or_init(|| line_starts(&self.text))
     }
 
     /// The indexed text.
@@ -96,7 +109,7 @@ impl LineIndex {
 
     /// Number of lines (an empty text has one).
     pub fn line_count(&self) -> usize {
-        self.line_starts.len()
+        self.starts().len()
     }
 
     /// The 0-based line containing `offset` and that line's start, with `offset` clamped to the
@@ -106,8 +119,9 @@ impl LineIndex {
         while !self.text.is_char_boundary(offset) {
             offset -= 1;
         }
-        let line = self.line_starts.partition_point(|&start| start <= offset) - 1;
-        (line, self.line_starts[line], offset)
+        let starts = self.starts();
+        let line = starts.partition_point(|&start| start <= offset) - 1;
+        (line, starts[line], offset)
     }
 
     /// The 1-based line and Unicode scalar column of a byte offset.
@@ -135,9 +149,9 @@ impl LineIndex {
     /// The byte offset of a 0-based line and character counted in `encoding`. A character past the
     /// end of the line clamps to the line end; a line past the end of the text gives `None`.
     pub fn offset(&self, line: u32, character: u32, encoding: PositionEncoding) -> Option<usize> {
-        let start = *self.line_starts.get(line as usize)?;
-        let end = self
-            .line_starts
+        let starts = self.starts();
+        let start = *starts.get(line as usize)?;
+        let end = starts
             .get(line as usize + 1)
             .map_or(self.text.len(), |next| next - 1);
         Some(start + column_offset(&self.text[start..end], character, encoding))
