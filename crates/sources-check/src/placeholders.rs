@@ -31,15 +31,16 @@ pub const ENV_SAMPLE: &str = "0";
 pub const ENCODED_SAMPLE: &str = "0";
 
 /// The values one entry's tokens stand for.
-pub(crate) struct Placeholders {
-    params: HashMap<String, String>,
+pub(crate) struct Placeholders<'s> {
+    /// Each parameter's value, borrowed from the entry (or a sample of its type).
+    params: HashMap<&'s str, &'s str>,
     /// Whether the entry's window is anchored (has a `cursor`): its first request has no offset.
     anchored: bool,
 }
 
-impl Placeholders {
+impl<'s> Placeholders<'s> {
     /// The placeholders of `source`'s declared parameters.
-    pub(crate) fn of(source: &Source) -> Placeholders {
+    pub(crate) fn of(source: &'s Source) -> Placeholders<'s> {
         let declared = source
             .body
             .common()
@@ -50,16 +51,15 @@ impl Placeholders {
             .map(|param| {
                 let declared = &param.value.value;
                 let value = match &declared.default {
-                    Some(default) => default.value.clone(),
+                    Some(default) => default.value.as_str(),
                     None => sample(
                         declared
                             .kind
                             .as_ref()
                             .map_or(ParamType::String, field_value),
-                    )
-                    .to_owned(),
+                    ),
                 };
-                (param.name.value.clone(), value)
+                (param.name.value.as_str(), value)
             })
             .collect();
         let window = match &source.body {
@@ -99,10 +99,10 @@ impl Placeholders {
     }
 
     /// The placeholders of `source` with the parameters `empty` rendered empty.
-    pub(crate) fn with_empty(source: &Source, empty: &[String]) -> Placeholders {
+    pub(crate) fn with_empty(source: &'s Source, empty: &'s [String]) -> Placeholders<'s> {
         let mut placeholders = Placeholders::of(source);
         for name in empty {
-            placeholders.params.insert(name.clone(), String::new());
+            placeholders.params.insert(name, "");
         }
         placeholders
     }
@@ -110,7 +110,7 @@ impl Placeholders {
     /// The value standing for one token (`None`: it stays as written, as in `try`).
     fn value(&self, kind: &TokenKind<'_>) -> Option<String> {
         match kind {
-            TokenKind::Param(name) => self.params.get(*name).cloned(),
+            TokenKind::Param(name) => self.params.get(*name).map(|value| (*value).to_owned()),
             TokenKind::Env(_) => Some(ENV_SAMPLE.to_owned()),
             // Filled in by the dashboard; `try`, which has none, leaves it as written.
             TokenKind::Selection(_) => Some(ENCODED_SAMPLE.to_owned()),
@@ -197,11 +197,9 @@ fn judged(text: &str) -> Option<Template<'_>> {
 mod tests {
     use super::*;
 
-    fn placeholders() -> Placeholders {
+    fn placeholders() -> Placeholders<'static> {
         Placeholders {
-            params: [("host".to_owned(), "a b".to_owned())]
-                .into_iter()
-                .collect(),
+            params: [("host", "a b")].into_iter().collect(),
             anchored: true,
         }
     }
