@@ -321,7 +321,7 @@ fn result_kind(node: &IdedExpr) -> ResultKind {
 }
 
 /// `offset` moved back to a character boundary of `text` and clamped to its length.
-fn clamp(text: &str, offset: usize) -> usize {
+pub(crate) fn clamp(text: &str, offset: usize) -> usize {
     let mut offset = offset.min(text.len());
     while !text.is_char_boundary(offset) {
         offset -= 1;
@@ -330,7 +330,7 @@ fn clamp(text: &str, offset: usize) -> usize {
 }
 
 /// The range of the key `name` selected by the dot at `dot`.
-fn after_dot(text: &str, dot: usize, name: &str) -> Range<usize> {
+pub(crate) fn after_dot(text: &str, dot: usize, name: &str) -> Range<usize> {
     let rest = text.get(dot..).unwrap_or("");
     match rest.find(name) {
         Some(at) => dot + at..dot + at + name.len(),

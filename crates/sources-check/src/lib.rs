@@ -26,6 +26,7 @@ mod inherited;
 pub mod input;
 mod merge;
 mod operators;
+mod param_expressions;
 mod params;
 mod passed;
 pub mod placeholders;
@@ -47,6 +48,7 @@ pub use expressions::{CompileError, MAX_EXPRESSION_LEN, MAX_EXPRESSION_NESTING, 
 pub use expressions::{ExpressionSite, sites as expression_sites};
 pub use fix_all::{AppliedFix, Fixed, fix_all};
 pub use graph::{EdgeKind, Graph, GraphEdge, GraphNode, NodeKind};
+pub use param_expressions::{params_variable, to_cel};
 pub use reuse::Memo;
 use std::cell::RefCell;
 use std::rc::Rc;

@@ -14,7 +14,7 @@ use sources_config::Source;
 use sources_diagnostics::{Collector, Diagnostic};
 use sources_syntax::{Node, Span, Value};
 
-use crate::{anchored, expressions, merge, runnable, templates, window};
+use crate::{anchored, expressions, merge, param_expressions, runnable, templates, window};
 
 /// The most diagnostics a [`Memo`] keeps: a document with more is checked whole on every version
 /// rather than holding them all (the editor shows only the first 1,000 anyway).
@@ -57,6 +57,7 @@ pub(crate) fn check_entry(source: &Source, file: &str, out: &mut Collector) {
     anchored::check_anchored(entries, out);
     templates::check_template_uses(entries, file, out);
     expressions::check_expressions(entries, file, out);
+    param_expressions::check_param_expressions(entries, file, out);
     runnable::check_runnable(entries, file, out);
 }
 

@@ -56,6 +56,23 @@ pub fn parse_param_value(kind: ParamType, text: &str) -> Result<ParamValue, Para
     }
 }
 
+/// A bound value of type `kind` as an expression sees it under `params`: an `int` is a number, a
+/// `bool` a boolean, a `string` or `duration` the text; an empty value (an optional parameter
+/// nobody supplied) is `null` unless the type is `string`. The evaluator binds with this, and
+/// lint judges the parts of an expression over parameters with it.
+pub fn expression_value(kind: ParamType, text: &str) -> serde_json::Value {
+    use serde_json::Value;
+    match (kind, parse_param_value(kind, text)) {
+        (ParamType::String | ParamType::Duration, _) if !text.is_empty() => {
+            Value::String(text.to_owned())
+        }
+        (ParamType::String, _) => Value::String(String::new()),
+        (_, Ok(ParamValue::Int(number))) => Value::from(number),
+        (_, Ok(ParamValue::Bool(flag))) => Value::Bool(flag),
+        _ => Value::Null,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -902,10 +902,18 @@ declare_rules! {
     /// **Fix:** complete the map (`while: status == "running"`), or write `growing: true`.
     GrowingInvalid => "growing-invalid", Error, "A `growing` declaration that cannot work.";
     /// Finds a CEL expression that does not compile: a filter's `where`, the values of `keep` and
-    /// `compute`, a sort's `by`, a join lookup's `on` values, or `window.growing.while`.
+    /// `compute`, a sort's `by`, a join lookup's `on` values, or `window.growing.while`. Also a
+    /// part of one that reads only parameters, is evaluated for every row, and fails whatever
+    /// values they have: `params.NAME` where the entry does not declare `NAME` (an operator that
+    /// declares none passes its caller's values through to what it reads, but its own expressions
+    /// see none of them), or an operation its type cannot take (`params.floor + 1` with `floor` a
+    /// `string`). The part is evaluated as the engine evaluates it, with the parameter's default
+    /// and values of its type a caller may give; a part under `&&`, `||` or `?:` past the first
+    /// operand, or a parameter only a caller sets that some value would satisfy, is left alone.
     ///
-    /// **Why:** an expression that does not compile fails on every row at run time. In an expression the
-    /// item's fields are top-level names and `params.NAME` holds parameters.
+    /// **Why:** an expression that does not compile, or such a part, fails on every row at run
+    /// time. In an expression the item's fields are top-level names and `params.NAME` holds the
+    /// entry's own parameters.
     ///
     /// **Example** (fails: `=` is not a comparison):
     ///
@@ -922,7 +930,10 @@ declare_rules! {
     /// ```
     ///
     /// **Fix:** correct the expression at the reported position (`health == "Healthy"`).
-    Expression => "expression", Error, "A CEL expression that does not compile.";
+    ///
+    /// A parameter the entry does not declare fails the same way: declare it under `parameters`,
+    /// or correct the name.
+    Expression => "expression", Error, "A CEL expression that does not compile, or fails on every row whatever its parameters.";
     /// Finds a reference into an entry's data that names a key the data does not have: a name in an
     /// expression (`where`, `keep`, `compute`, `by`, a join's `on`, a growing window's `while` over
     /// its `source`'s value), a table column's `value` (of a list of paths, when none can lead

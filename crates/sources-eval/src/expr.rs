@@ -4,11 +4,10 @@
 //! have is `null` rather than an error (also under a missing parent: `status.phase` on an item
 //! without `status`), and a predicate is true for `true`, a non-zero number or a non-empty string.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::{Mutex, PoisonError};
 
 use cel::common::ast::{EntryExpr, Expr as Node};
-use cel::objects::{Key, Map};
 use cel::{Context, IdedExpr, Program};
 use serde_json::Value;
 
@@ -129,16 +128,8 @@ impl Expr {
         if !fields.contains_key("item") {
             context.add_variable_from_value("item", to_cel(item));
         }
-        let params: HashMap<Key, cel::Value> = params
-            .iter()
-            .map(|(name, value)| (Key::String(Arc::new(name.clone())), to_cel(value)))
-            .collect();
-        context.add_variable_from_value(
-            "params",
-            cel::Value::Map(Map {
-                map: Arc::new(params),
-            }),
-        );
+        // `params` as lint builds it to judge the parts of an expression over parameters alone.
+        context.add_variable_from_value("params", sources_check::params_variable(params));
         let result = self
             .program
             .execute(&context)
@@ -337,32 +328,7 @@ fn chain(node: &IdedExpr) -> Option<Vec<String>> {
     }
 }
 
-/// Converts JSON to a CEL value; integers become `int` when they fit, so `rev > 3` works.
-pub fn to_cel(value: &Value) -> cel::Value {
-    match value {
-        Value::Null => cel::Value::Null,
-        Value::Bool(flag) => cel::Value::Bool(*flag),
-        Value::Number(number) => {
-            if let Some(int) = number.as_i64() {
-                cel::Value::Int(int)
-            } else if let Some(uint) = number.as_u64() {
-                cel::Value::UInt(uint)
-            } else {
-                cel::Value::Float(number.as_f64().unwrap_or(f64::NAN))
-            }
-        }
-        Value::String(text) => cel::Value::String(Arc::new(text.clone())),
-        Value::Array(items) => cel::Value::List(Arc::new(items.iter().map(to_cel).collect())),
-        Value::Object(fields) => cel::Value::Map(Map {
-            map: Arc::new(
-                fields
-                    .iter()
-                    .map(|(name, value)| (Key::String(Arc::new(name.clone())), to_cel(value)))
-                    .collect(),
-            ),
-        }),
-    }
-}
+pub use sources_check::to_cel;
 
 #[cfg(test)]
 mod tests {

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use sources_config::enums::{Enumeration, ParamType};
-use sources_config::param_value::{ParamValue, parse_param_value};
+use sources_config::param_value::{expression_value, parse_param_value};
 use sources_config::{Config, Field, Named, Parameter, Source, passes_through};
 
 /// Checks `value` against a parameter type (through the one parser in `sources_config`); the
@@ -23,21 +23,11 @@ pub fn typed(
     declared: &[ParamDecl],
     bound: &BTreeMap<String, String>,
 ) -> BTreeMap<String, serde_json::Value> {
-    use serde_json::Value;
     bound
         .iter()
         .filter_map(|(name, text)| {
             let kind = declared.iter().find(|decl| &decl.name == name)?.kind;
-            let value = match (kind, parse_param_value(kind, text)) {
-                (ParamType::String | ParamType::Duration, _) if !text.is_empty() => {
-                    Value::String(text.clone())
-                }
-                (ParamType::String, _) => Value::String(String::new()),
-                (_, Ok(ParamValue::Int(number))) => Value::from(number),
-                (_, Ok(ParamValue::Bool(flag))) => Value::Bool(flag),
-                _ => Value::Null,
-            };
-            Some((name.clone(), value))
+            Some((name.clone(), expression_value(kind, text)))
         })
         .collect()
 }

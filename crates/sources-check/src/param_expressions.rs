@@ -1,0 +1,402 @@
+//! The parts of row expressions over parameters alone: `expression` where such a part, evaluated
+//! whatever the row, fails for every value the parameters it reads can have (a name the entry does
+//! not declare, which is absent from `params`; a `string` default added to a number; a method its
+//! type lacks). Each part is evaluated by the interpreter the evaluator runs (`cel`), with `params`
+//! built as the evaluator builds it ([`params_variable`], from
+//! `sources_config::param_value::expression_value`). Only parts evaluated for every row are
+//! judged: not a branch of `&&`, `||` or `?:` past its first operand, nor the body of a macro.
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+use std::sync::Arc;
+
+use cel::common::ast::{EntryExpr, Expr};
+use cel::objects::{Key, Map};
+use cel::{Context, IdedExpr};
+use serde_json::Value;
+use sources_config::enums::{Enumeration, ParamType};
+use sources_config::param_value::expression_value;
+use sources_config::{NamedMap, Parameter, Source};
+use sources_diagnostics::{Collector, Diagnostic, Rule, did_you_mean};
+
+use crate::expression_refs::{after_dot, clamp};
+use crate::expressions::{self, ExpressionSite};
+
+/// A JSON value as CEL sees it.
+pub fn to_cel(value: &Value) -> cel::Value {
+    match value {
+        Value::Null => cel::Value::Null,
+        Value::Bool(flag) => cel::Value::Bool(*flag),
+        Value::Number(number) => {
+            if let Some(int) = number.as_i64() {
+                cel::Value::Int(int)
+            } else if let Some(uint) = number.as_u64() {
+                cel::Value::UInt(uint)
+            } else {
+                cel::Value::Float(number.as_f64().unwrap_or(f64::NAN))
+            }
+        }
+        Value::String(text) => cel::Value::String(Arc::new(text.clone())),
+        Value::Array(items) => cel::Value::List(Arc::new(items.iter().map(to_cel).collect())),
+        Value::Object(fields) => cel::Value::Map(Map {
+            map: Arc::new(
+                fields
+                    .iter()
+                    .map(|(name, value)| (Key::String(Arc::new(name.clone())), to_cel(value)))
+                    .collect(),
+            ),
+        }),
+    }
+}
+
+/// The `params` variable of an expression: the entry's own bound parameters, typed.
+pub fn params_variable(params: &BTreeMap<String, Value>) -> cel::Value {
+    cel::Value::Map(Map {
+        map: Arc::new(
+            params
+                .iter()
+                .map(|(name, value)| (Key::String(Arc::new(name.clone())), to_cel(value)))
+                .collect(),
+        ),
+    })
+}
+
+/// The most value combinations one part is evaluated with.
+const MAX_COMBINATIONS: usize = 64;
+
+/// `expression` at each part over parameters alone that fails for every value they can have.
+pub(crate) fn check_param_expressions(entries: &[Source], file: &str, out: &mut Collector) {
+    for source in entries {
+        let declared = crate::params::declared(source);
+        let stages = source
+            .body
+            .common()
+            .and_then(|common| common.pipe.as_ref())
+            .into_iter()
+            .flat_map(|pipe| pipe.value.iter().map(|stage| &stage.value.body));
+        for body in std::iter::once(&source.body).chain(stages) {
+            for site in expressions::sites(body) {
+                check_site(source, declared, &site, file, out);
+            }
+        }
+    }
+}
+
+fn check_site(
+    source: &Source,
+    declared: Option<&NamedMap<Parameter>>,
+    site: &ExpressionSite<'_>,
+    file: &str,
+    out: &mut Collector,
+) {
+    let text = site.text.text.as_str();
+    // Expressions that do not compile are reported by `expressions`.
+    let Ok(program) = expressions::parse_program(text) else {
+        return;
+    };
+    let info = program.source_info();
+    let range = |id: u64| -> Range<usize> {
+        info.offset_for(id)
+            .map(|(start, stop)| clamp(text, start as usize)..clamp(text, stop as usize + 1))
+            .unwrap_or(0..0)
+    };
+    let mut parts = Vec::new();
+    unconditional_parts(program.expression(), &mut parts);
+    for part in parts {
+        let Some(names) = names_read(part) else {
+            continue;
+        };
+        let Some(failure) = fails_for_every_value(part, &names, declared) else {
+            continue;
+        };
+        let undeclared = names
+            .iter()
+            .find(|(name, _)| declared.is_none_or(|declared| declared.get(name).is_none()));
+        let diagnostic = match undeclared {
+            Some((name, id)) => {
+                let at = site.span_of(file, after_dot(text, range(*id).start, name));
+                undeclared_diagnostic(source, declared, site, name, at, &failure)
+            }
+            None => {
+                let at = range(part.id);
+                let about: Vec<String> = names
+                    .iter()
+                    .map(|(name, _)| describe(name, declared))
+                    .collect();
+                Diagnostic::new(
+                    Rule::Expression,
+                    site.span_of(file, at),
+                    format!(
+                        "`{}` fails on every row, whatever value {} has: {failure}",
+                        site.field,
+                        about.join(" and ")
+                    ),
+                )
+                .with_label("fails for every value of the parameter")
+                .with_help(format!(
+                    "convert the parameter where it is used (`int(params.{name})`, `string(params.{name})`), or declare it with the `type` the expression needs",
+                    name = names[0].0
+                ))
+            }
+        };
+        out.push(diagnostic);
+    }
+}
+
+/// The diagnostic for `params.NAME` where the entry does not declare `name`.
+fn undeclared_diagnostic(
+    source: &Source,
+    declared: Option<&NamedMap<Parameter>>,
+    site: &ExpressionSite<'_>,
+    name: &str,
+    at: sources_diagnostics::Span,
+    failure: &str,
+) -> Diagnostic {
+    let entry = &source.name.value;
+    let names: Vec<&str> = declared
+        .map(|declared| {
+            declared
+                .iter()
+                .map(|param| param.name.value.as_str())
+                .collect()
+        })
+        .unwrap_or_default();
+    let help = match did_you_mean(name, names.iter().copied()).first() {
+        Some(best) => format!("did you mean `params.{best}`?"),
+        None if names.is_empty() => format!(
+            "an expression sees only the parameters its entry declares (not those it passes through to what it reads): declare `{name}` under `parameters` of `{entry}`"
+        ),
+        None => format!(
+            "declare `{name}` under `parameters` of `{entry}`, or read one it declares ({})",
+            names
+                .iter()
+                .map(|name| format!("`{name}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    };
+    Diagnostic::new(
+        Rule::Expression,
+        at,
+        format!(
+            "`{}` reads `params.{name}`, which `{entry}` does not declare: it fails on every row ({failure})",
+            site.field
+        ),
+    )
+    .with_label(format!("`{name}` is not a parameter of `{entry}`"))
+    .with_help(help)
+}
+
+/// How a parameter is declared, for a message (`` `n` (declared `int`, default `3`) ``).
+fn describe(name: &str, declared: Option<&NamedMap<Parameter>>) -> String {
+    let Some(param) = declared.and_then(|declared| declared.get(name)) else {
+        return format!("`{name}`");
+    };
+    let declaration = &param.value.value;
+    let kind = declaration
+        .kind
+        .as_ref()
+        .map_or(ParamType::String, |kind| kind.value);
+    match &declaration.default {
+        Some(default) => format!(
+            "`{name}` (declared `{}`, default `{}`)",
+            kind.as_str(),
+            default.value
+        ),
+        None => format!("`{name}` (declared `{}`)", kind.as_str()),
+    }
+}
+
+/// The error every combination of values of `names` gives `part`, or `None` when one evaluates
+/// (or there are too many combinations to try).
+fn fails_for_every_value(
+    part: &IdedExpr,
+    names: &[(String, u64)],
+    declared: Option<&NamedMap<Parameter>>,
+) -> Option<String> {
+    // Every declared name is bound (empty when nobody supplies it); each read one takes each value
+    // it can have, the default first.
+    let mut fixed: BTreeMap<String, Value> = BTreeMap::new();
+    let mut varying: Vec<(String, Vec<Value>)> = Vec::new();
+    for param in declared.iter().flat_map(|declared| declared.iter()) {
+        let name = param.name.value.to_string();
+        let values = values_of(&param.value.value);
+        if names.iter().any(|(read, _)| *read == name) {
+            varying.push((name, values));
+        } else if let Some(first) = values.into_iter().next() {
+            fixed.insert(name, first);
+        }
+    }
+    let combinations = varying.iter().try_fold(1_usize, |count, (_, values)| {
+        count.checked_mul(values.len())
+    })?;
+    if combinations == 0 || combinations > MAX_COMBINATIONS {
+        return None;
+    }
+    let mut first = None;
+    for index in 0..combinations {
+        let mut params = fixed.clone();
+        let mut rest = index;
+        for (name, values) in &varying {
+            params.insert(name.clone(), values[rest % values.len()].clone());
+            rest /= values.len();
+        }
+        let mut context = Context::default();
+        context.add_variable_from_value("params", params_variable(&params));
+        match cel::Value::resolve(part, &context) {
+            Ok(_) => return None,
+            Err(error) => {
+                first.get_or_insert_with(|| error.to_string());
+            }
+        }
+    }
+    first
+}
+
+/// Each value a parameter can have as an expression sees it: its default, then values of its
+/// type that a caller may give (including none, for an optional one without a default).
+fn values_of(declaration: &Parameter) -> Vec<Value> {
+    let kind = declaration
+        .kind
+        .as_ref()
+        .map_or(ParamType::String, |kind| kind.value);
+    let samples: &[&str] = match kind {
+        ParamType::String => &["", "x", "7", "-1", "true", "1s", "2026-01-01T00:00:00Z"],
+        ParamType::Int => &["0", "7", "-1"],
+        ParamType::Bool => &["true", "false"],
+        ParamType::Duration => &["1s", "90m"],
+    };
+    let required = declaration
+        .required
+        .as_ref()
+        .is_some_and(|required| required.value);
+    let default = declaration
+        .default
+        .as_ref()
+        .map(|default| default.value.as_str());
+    let empty = (!required && default.is_none()).then_some("");
+    let mut values: Vec<Value> = Vec::new();
+    for text in default
+        .into_iter()
+        .chain(empty)
+        .chain(samples.iter().copied())
+    {
+        let value = expression_value(kind, text);
+        if !values.contains(&value) {
+            values.push(value);
+        }
+    }
+    values
+}
+
+/// The parts of `node` evaluated for every row, outermost first, that read nothing but `params`
+/// (and literals): the largest such parts, each once.
+fn unconditional_parts<'e>(node: &'e IdedExpr, out: &mut Vec<&'e IdedExpr>) {
+    // An explicit stack: a long chain of operators is a deep tree.
+    let mut stack = vec![node];
+    while let Some(node) = stack.pop() {
+        match reads(node) {
+            Reads::ParamsOnly => {
+                out.push(node);
+                continue;
+            }
+            Reads::Nothing => continue,
+            Reads::Row => {}
+        }
+        match &node.expr {
+            Expr::Call(call) => {
+                if matches!(
+                    call.func_name.as_str(),
+                    "_&&_" | "_||_" | "_?_:_" | "@not_strictly_false"
+                ) {
+                    stack.extend(call.args.first());
+                } else {
+                    stack.extend(call.args.iter().rev());
+                    stack.extend(call.target.as_deref());
+                }
+            }
+            Expr::Select(select) => stack.push(&select.operand),
+            Expr::Comprehension(comprehension) => stack.push(&comprehension.iter_range),
+            Expr::List(list) => stack.extend(list.elements.iter().rev()),
+            Expr::Map(map) => stack.extend(map.entries.iter().rev().flat_map(entry_parts)),
+            Expr::Struct(structure) => {
+                stack.extend(structure.entries.iter().rev().flat_map(entry_parts));
+            }
+            Expr::Ident(_) | Expr::Literal(_) | Expr::Unspecified => {}
+        }
+    }
+}
+
+fn entry_parts(entry: &cel::common::ast::IdedEntryExpr) -> Vec<&IdedExpr> {
+    match &entry.expr {
+        EntryExpr::MapEntry(map) => vec![&map.value, &map.key],
+        EntryExpr::StructField(field) => vec![&field.value],
+    }
+}
+
+/// What a part reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Reads {
+    /// Literals only.
+    Nothing,
+    /// `params` and literals.
+    ParamsOnly,
+    /// The row (a field, `item`, a macro's variable).
+    Row,
+}
+
+/// What `node` reads, walking it on an explicit stack.
+fn reads(node: &IdedExpr) -> Reads {
+    let mut found = Reads::Nothing;
+    let mut stack = vec![node];
+    while let Some(node) = stack.pop() {
+        match &node.expr {
+            Expr::Ident(name) if name == "params" => found = Reads::ParamsOnly,
+            Expr::Ident(_) | Expr::Comprehension(_) => return Reads::Row,
+            Expr::Call(call) => {
+                stack.extend(call.args.iter());
+                stack.extend(call.target.as_deref());
+            }
+            Expr::Select(select) => stack.push(&select.operand),
+            Expr::List(list) => stack.extend(list.elements.iter()),
+            Expr::Map(map) => stack.extend(map.entries.iter().flat_map(entry_parts)),
+            Expr::Struct(structure) => {
+                stack.extend(structure.entries.iter().flat_map(entry_parts));
+            }
+            Expr::Literal(_) | Expr::Unspecified => {}
+        }
+    }
+    found
+}
+
+/// The names a part reads as `params.NAME`, each with the id of its select, in order; `None`
+/// when it reads `params` in any other way (`params[k]`, `size(params)`): what it reads is then
+/// not known.
+fn names_read(part: &IdedExpr) -> Option<Vec<(String, u64)>> {
+    let mut names: Vec<(String, u64)> = Vec::new();
+    let mut stack = vec![part];
+    while let Some(node) = stack.pop() {
+        match &node.expr {
+            Expr::Select(select) => match &select.operand.expr {
+                Expr::Ident(name) if name == "params" => {
+                    if !names.iter().any(|(read, _)| *read == select.field) {
+                        names.push((select.field.clone(), node.id));
+                    }
+                }
+                _ => stack.push(&select.operand),
+            },
+            Expr::Ident(name) if name == "params" => return None,
+            Expr::Call(call) => {
+                stack.extend(call.args.iter().rev());
+                stack.extend(call.target.as_deref());
+            }
+            Expr::List(list) => stack.extend(list.elements.iter().rev()),
+            Expr::Map(map) => stack.extend(map.entries.iter().rev().flat_map(entry_parts)),
+            Expr::Struct(structure) => {
+                stack.extend(structure.entries.iter().rev().flat_map(entry_parts));
+            }
+            Expr::Ident(_) | Expr::Comprehension(_) | Expr::Literal(_) | Expr::Unspecified => {}
+        }
+    }
+    Some(names)
+}
