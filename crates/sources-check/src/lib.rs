@@ -140,11 +140,10 @@ pub fn analyze_parsed_with(
     analyze_indexed(
         text,
         syntax,
-        parse,
+        Parsed::Owned(parse),
         || LineIndex::new(text),
         None,
         inputs,
-        None,
     )
 }
 
@@ -173,19 +172,19 @@ pub fn analyze_bounded_with(
     analyze_indexed(
         text,
         syntax,
-        parse,
+        Parsed::Owned(parse),
         || LineIndex::shared(Arc::clone(text)),
         Some(bounded),
         inputs,
-        None,
     )
 }
 
 /// Analyses the editor's next version of a document as [`analyze_bounded_with`] does (or, without
 /// `bounded`, as [`analyze_with`] does), from `tree`, the document's tree updated to `text`.
 /// `memo` holds what the analysis of the version the tree was updated from kept (empty at first)
-/// and is replaced by what this one keeps: the checks of one entry alone are not run again for
-/// an entry the update kept. Gives exactly what a fresh analysis of `text` gives.
+/// and is replaced by what this one keeps: an entry the update kept is neither copied out of the
+/// tree and decoded again nor checked again by the checks of one entry alone. Gives exactly what
+/// a fresh analysis of `text` gives.
 pub fn analyze_edited(
     text: &Arc<String>,
     tree: &Tree,
@@ -204,14 +203,22 @@ pub fn analyze_edited(
     let analysis = analyze_indexed(
         text,
         tree.syntax(),
-        parse.clone(),
+        Parsed::Kept(parse, &mut reuse),
         || LineIndex::shared(Arc::clone(text)),
         bounded,
         inputs,
-        Some(&mut reuse),
     );
     *memo = reuse.finish();
     analysis
+}
+
+/// The parse an analysis works from.
+enum Parsed<'a> {
+    /// Taken by value: the decoder moves its strings into the model.
+    Owned(sources_syntax::Parse),
+    /// The editor's kept tree, with what the previous version's analysis left for reuse: the
+    /// decoder copies only the entries it decodes again.
+    Kept(&'a sources_syntax::Parse, &'a mut reuse::Reuse),
 }
 
 /// Analyses `text` from its parse; `index` makes its line index, once the tree is gone. Every
@@ -221,12 +228,15 @@ pub fn analyze_edited(
 fn analyze_indexed(
     text: &str,
     syntax: Syntax,
-    parse: sources_syntax::Parse,
+    parsed: Parsed<'_>,
     index: impl FnOnce() -> LineIndex,
     bounded: Option<Bounded>,
     inputs: &ShapeInputs,
-    reuse: Option<&mut reuse::Reuse>,
 ) -> Analysis {
+    let parse = match &parsed {
+        Parsed::Owned(parse) => parse,
+        Parsed::Kept(parse, _) => *parse,
+    };
     let (mut out, keep) = match bounded {
         Some(bounded) => (
             Collector::bounded(bounded.limit),
@@ -266,9 +276,19 @@ fn analyze_indexed(
         });
     }
     out.extend(syntax_errors);
-    let config = match parse.root {
-        Some(root) => sources_config::decode_into(root, &mut out),
-        None => Config::default(),
+    let parsed_cleanly = parse.errors.is_empty();
+    let (config, reuse) = match parsed {
+        Parsed::Owned(parse) => match parse.root {
+            Some(root) => (sources_config::decode_into(root, &mut out), None),
+            None => (Config::default(), None),
+        },
+        Parsed::Kept(parse, reuse) => match &parse.root {
+            Some(root) => (
+                sources_config::decode_edited(root, &mut out, &mut *reuse),
+                Some(reuse),
+            ),
+            None => (Config::default(), Some(reuse)),
+        },
     };
     let shapes = if config.has_sources() {
         let shapes = Shapes::of(&config, text, inputs);
@@ -279,7 +299,7 @@ fn analyze_indexed(
     };
     // The suppressions' own diagnostics come last, once every other diagnostic had its chance to
     // use them; only the front end's filter and the bound apply to them.
-    let parsed = parse.errors.is_empty();
+    let parsed = parsed_cleanly;
     out.set_stage(move |diagnostic| kept(keep.as_deref(), diagnostic));
     out.extend(suppressions.unused(parsed));
     let collected = out.finish();

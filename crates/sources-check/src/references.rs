@@ -48,7 +48,7 @@ impl References {
         config: &'a Config,
     ) -> impl Iterator<Item = (&'a Source, &'a SourceRef)> {
         self.with_makers()
-            .filter_map(|(maker, reference)| Some((config.entries.get(maker)?, reference)))
+            .filter_map(|(maker, reference)| Some((config.entries.get(maker)?.as_ref(), reference)))
     }
 }
 

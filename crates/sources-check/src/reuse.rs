@@ -1,18 +1,25 @@
-//! What the editor's analysis of one version keeps for the next: the diagnostics of the checks
-//! that read one entry alone ([`check_entry`]), entry by entry, so that the entries an edit did
-//! not touch are not checked again.
+//! What the editor's analysis of one version keeps for the next, entry by entry of
+//! `data.sources`: the decoded entry with its decoding diagnostics, and the diagnostics of the
+//! checks that read one entry alone ([`check_entry`]), so that the entries an edit did not touch
+//! are neither decoded nor checked again.
 //!
 //! Which entries those are comes from the tree: after [`sources_syntax::Tree::update`] spliced one
 //! entry in, every other entry's subtree is the previous one, moved by the change of the text's
-//! length when it lies after the edit ([`sources_syntax::Tree::reparsed`]). A check of one entry
-//! reads only that entry's model and its own text, so its diagnostics for a kept entry are the
-//! previous ones moved the same way. The cross-entry checks run on every version, over the
-//! whole model. The kept diagnostics are the raw ones, before the analysis's stages (suppressions,
-//! the front end's filter and bound), which every version runs again.
+//! length when it lies after the edit ([`sources_syntax::Tree::reparsed`]). Decoding an entry
+//! whose value is a map reads only its subtree, and a check of one entry reads only that entry's
+//! model and its own text, so for a kept entry both give the previous results moved the same way:
+//! the model's spans by [`sources_config::shift::Shift`] (a copy of the entry when it moved, the
+//! previous one shared when it did not), the diagnostics' by [`shift`]. The cross-entry checks run
+//! on every version, over the whole model. The kept diagnostics are the raw ones, before the
+//! analysis's stages (suppressions, the front end's filter and bound), which every version runs
+//! again.
 
-use sources_config::Source;
+use std::sync::Arc;
+
+use sources_config::shift::Shift;
+use sources_config::{EntryReuse, Source};
 use sources_diagnostics::{Collector, Diagnostic};
-use sources_syntax::{Node, Span, Value};
+use sources_syntax::{Key, Node, Span, Value};
 
 use crate::{anchored, expressions, merge, param_expressions, runnable, templates, window};
 
@@ -20,8 +27,8 @@ use crate::{anchored, expressions, merge, param_expressions, runnable, templates
 /// rather than holding them all (the editor shows only the first 1,000 anyway).
 const MAX_KEPT: usize = 2_000;
 
-/// The per-entry diagnostics of a document's last analysed version, for the analysis of the next
-/// one ([`crate::analyze_edited`]). Empty at first: then nothing is reused.
+/// What a document's last analysed version kept of each entry, for the analysis of the next one
+/// ([`crate::analyze_edited`]). Empty at first: then nothing is reused.
 #[derive(Debug, Default)]
 pub struct Memo {
     /// The length of the text they were found in.
@@ -30,7 +37,10 @@ pub struct Memo {
     sources_path: Option<[usize; 2]>,
     /// Per entry of `data.sources`, in order.
     entries: Vec<Kept>,
-    /// How many entries the analysis that made it took from the memo before it.
+    /// How many entries the analysis that made it took from the memo before it without decoding
+    /// them.
+    decoded_reused: usize,
+    /// How many entries the analysis that made it did not check again.
     reused: usize,
 }
 
@@ -40,12 +50,21 @@ impl Memo {
     pub fn reused(&self) -> usize {
         self.reused
     }
+
+    /// How many entries the analysis that made this memo did not decode again (it took their
+    /// model from the previous version's memo).
+    pub fn decoded_reused(&self) -> usize {
+        self.decoded_reused
+    }
 }
 
-/// One entry's diagnostics, with where its name started then.
-#[derive(Debug)]
+/// One entry: where its name started, its model and decoding diagnostics (when it was decoded
+/// from a map), and its checks' diagnostics.
+#[derive(Debug, Default)]
 struct Kept {
     start: usize,
+    source: Option<Arc<Source>>,
+    decoded: Vec<Diagnostic>,
     found: Vec<Diagnostic>,
 }
 
@@ -84,7 +103,7 @@ pub(crate) fn sources_path(root: Option<&Node>) -> Option<[usize; 2]> {
 /// What an analysis reuses from the previous version's [`Memo`], and what it keeps for the next.
 pub(crate) struct Reuse {
     previous: Memo,
-    /// Per entry of the previous version: by how much its diagnostics move, when they still hold.
+    /// Per entry of the previous version: by how much its spans move, when it still holds.
     moves: Vec<Option<isize>>,
     next: Memo,
     /// How many diagnostics `next` holds.
@@ -117,27 +136,38 @@ impl Reuse {
             next: Memo {
                 text_len,
                 sources_path,
-                entries: Vec::new(),
-                reused: 0,
+                ..Memo::default()
             },
             kept: 0,
             over: false,
         }
     }
 
+    /// The previous version's entry at `index` and by how much it moved, when the tree update
+    /// kept it and its name still starts at `start`.
+    fn previous(&mut self, index: usize, start: usize) -> Option<(&mut Kept, isize)> {
+        let delta = self.moves.get(index).copied().flatten()?;
+        let kept = self.previous.entries.get_mut(index)?;
+        (kept.start.checked_add_signed(delta) == Some(start)).then_some((kept, delta))
+    }
+
+    /// Counts `count` more kept diagnostics; `false` once the memo is over [`MAX_KEPT`].
+    fn keep(&mut self, count: usize) -> bool {
+        self.kept += count;
+        self.over |= self.kept > MAX_KEPT;
+        !self.over
+    }
+
     /// Runs [`check_entry`] on the entry at `index` of `data.sources`, or gives the previous
     /// version's diagnostics for it when its subtree was kept, pushing them into `out`.
     pub(crate) fn check(&mut self, index: usize, source: &Source, file: &str, out: &mut Collector) {
         let start = source.name.span.start();
-        let reused = self.moves.get(index).copied().flatten().and_then(|delta| {
-            let kept = self.previous.entries.get_mut(index)?;
-            (kept.start.checked_add_signed(delta) == Some(start)).then(|| {
-                let mut found = std::mem::take(&mut kept.found);
-                for diagnostic in &mut found {
-                    shift(diagnostic, delta);
-                }
-                found
-            })
+        let reused = self.previous(index, start).map(|(kept, delta)| {
+            let mut found = std::mem::take(&mut kept.found);
+            for diagnostic in &mut found {
+                shift(diagnostic, delta);
+            }
+            found
         });
         self.next.reused += usize::from(reused.is_some());
         let found = reused.unwrap_or_else(|| {
@@ -145,14 +175,22 @@ impl Reuse {
             check_entry(source, file, &mut fresh);
             fresh.finish().diagnostics
         });
-        self.kept += found.len();
-        if self.over || self.kept > MAX_KEPT {
-            self.over = true;
+        if !self.keep(found.len()) {
             out.extend(found);
             return;
         }
         out.extend(found.iter().cloned());
-        self.next.entries.push(Kept { start, found });
+        let count = self.next.entries.len();
+        match self.next.entries.get_mut(index) {
+            Some(kept) if kept.start == start => kept.found = found,
+            None if count == index => self.next.entries.push(Kept {
+                start,
+                found,
+                ..Kept::default()
+            }),
+            // Out of step with the entries (which cannot happen): nothing is kept for them.
+            _ => self.over = true,
+        }
     }
 
     /// What this analysis keeps for the next version.
@@ -161,6 +199,50 @@ impl Reuse {
             return Memo::default();
         }
         self.next
+    }
+}
+
+impl EntryReuse for Reuse {
+    fn reused(&mut self, index: usize, key: &Key, out: &mut Collector) -> Option<Arc<Source>> {
+        let (kept, delta) = self.previous(index, key.span.start())?;
+        let previous = kept.source.take()?;
+        if previous.name.value != key.name {
+            return None;
+        }
+        let mut decoded = std::mem::take(&mut kept.decoded);
+        let source = if delta == 0 {
+            previous
+        } else {
+            let mut moved = Source::clone(&previous);
+            moved.shift(delta);
+            for diagnostic in &mut decoded {
+                shift(diagnostic, delta);
+            }
+            Arc::new(moved)
+        };
+        self.next.decoded_reused += 1;
+        out.extend(decoded.iter().cloned());
+        self.remember(index, &source, decoded);
+        Some(source)
+    }
+
+    fn decoded(&mut self, index: usize, source: &Arc<Source>, diagnostics: &[Diagnostic]) {
+        self.remember(index, source, diagnostics.to_vec());
+    }
+}
+
+impl Reuse {
+    /// Keeps the decoded entry at `index` for the next version.
+    fn remember(&mut self, index: usize, source: &Arc<Source>, decoded: Vec<Diagnostic>) {
+        if !self.keep(decoded.len()) || self.next.entries.len() != index {
+            return;
+        }
+        self.next.entries.push(Kept {
+            start: source.name.span.start(),
+            source: Some(Arc::clone(source)),
+            decoded,
+            found: Vec::new(),
+        });
     }
 }
 

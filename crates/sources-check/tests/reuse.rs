@@ -1,5 +1,6 @@
-//! The editor's analysis of an edited version reuses the previous version's per-entry
-//! diagnostics (`analyze_edited`) and gives exactly what a fresh analysis gives: over every file of
+//! The editor's analysis of an edited version reuses the previous version's decoded entries and
+//! per-entry diagnostics (`analyze_edited`) and gives exactly what a fresh analysis gives (the
+//! diagnostics, the model with its spans, the shapes): over every file of
 //! `testdata/` and a generated configuration, a seeded sequence of random edits (characters
 //! inserted, replaced and deleted, lines indented, duplicated and deleted, keys added), each
 //! undone by the next version, every version analysed both ways, unbounded and bounded, with the
@@ -71,16 +72,25 @@ fn bounded(limit: usize) -> Bounded {
     }
 }
 
+/// How many entries the reusing analyses took from the previous version.
+#[derive(Default)]
+struct Reused {
+    /// Not checked again.
+    checked: usize,
+    /// Not decoded again.
+    decoded: usize,
+}
+
 /// Edits `text` `EDITS_PER_FILE` times, comparing each version's reusing analysis with a fresh
 /// one; how many entries were reused.
-fn check_file(name: &str, text: String, syntax: Syntax, seed: u64) -> usize {
+fn check_file(name: &str, text: String, syntax: Syntax, seed: u64) -> Reused {
     let inputs = ShapeInputs::default();
     let mut random = Random(seed.max(1));
     let base = Arc::new(text);
     let mut text = Arc::clone(&base);
     let mut tree = Tree::new(&text, syntax);
     let (mut memo, mut bounded_memo) = (Memo::default(), Memo::default());
-    let mut reused = 0;
+    let mut reused = Reused::default();
     for step in 0..=EDITS_PER_FILE {
         // Every other version is an edit of the file, and the next one undoes it: an edit that
         // breaks the syntax (after which the tree is parsed whole) does not end the reuse.
@@ -99,6 +109,7 @@ fn check_file(name: &str, text: String, syntax: Syntax, seed: u64) -> usize {
             "{name}, edit {step}: the reusing analysis differs from a fresh one on\n{text}"
         );
         assert_eq!(got.config, want.config, "{name}, edit {step}");
+        assert_eq!(got.shapes, want.shapes, "{name}, edit {step}");
         let got = analyze_edited(&text, &tree, &mut bounded_memo, Some(bounded(3)), &inputs);
         let want = analyze_bounded_with(&text, syntax, tree.parse().clone(), bounded(3), &inputs);
         assert_eq!(
@@ -106,7 +117,8 @@ fn check_file(name: &str, text: String, syntax: Syntax, seed: u64) -> usize {
             (want.diagnostics, want.omitted, want.omitted_errors),
             "{name}, edit {step}: the bounded reusing analysis differs on\n{text}"
         );
-        reused += memo.reused();
+        reused.checked += memo.reused();
+        reused.decoded += memo.decoded_reused();
     }
     reused
 }
@@ -114,7 +126,7 @@ fn check_file(name: &str, text: String, syntax: Syntax, seed: u64) -> usize {
 #[test]
 fn reusing_per_entry_results_gives_the_fresh_analysis_over_testdata_and_a_generated_config() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata");
-    let (mut files, mut reused) = (0, 0);
+    let (mut files, mut reused) = (0, Reused::default());
     for (index, path) in sources_testkit::files_under(&root).iter().enumerate() {
         let Some(syntax) = Syntax::from_path(path) else {
             continue;
@@ -122,7 +134,9 @@ fn reusing_per_entry_results_gives_the_fresh_analysis_over_testdata_and_a_genera
         let Ok(text) = fs::read_to_string(path) else {
             continue;
         };
-        reused += check_file(&path.display().to_string(), text, syntax, index as u64 + 1);
+        let file = check_file(&path.display().to_string(), text, syntax, index as u64 + 1);
+        reused.checked += file.checked;
+        reused.decoded += file.decoded;
         files += 1;
     }
     let generated = sources_syntax::bench_support::generate_config(60);
@@ -130,12 +144,17 @@ fn reusing_per_entry_results_gives_the_fresh_analysis_over_testdata_and_a_genera
     assert!(files > 200, "only {files} files were read");
     // An edit keeps all entries but the one it is in, unless it breaks the syntax (then the tree
     // is parsed whole, for that version and the one undoing it): many are reused.
-    assert!(
-        generated_reused > 60 * EDITS_PER_FILE / 3,
-        "only {generated_reused} entries of the generated configuration were reused"
-    );
-    assert!(
-        reused > 1_000,
-        "only {reused} entries of testdata were reused"
-    );
+    for (what, generated, testdata) in [
+        ("checked", generated_reused.checked, reused.checked),
+        ("decoded", generated_reused.decoded, reused.decoded),
+    ] {
+        assert!(
+            generated > 60 * EDITS_PER_FILE / 3,
+            "only {generated} entries of the generated configuration were reused, not {what} again"
+        );
+        assert!(
+            testdata > 1_000,
+            "only {testdata} entries of testdata were reused, not {what} again"
+        );
+    }
 }

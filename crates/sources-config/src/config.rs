@@ -2,7 +2,7 @@
 //! them, and the references between them.
 
 use std::hash::BuildHasher;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use foldhash::fast::RandomState;
 
@@ -15,8 +15,9 @@ use crate::spanned::Spanned;
 /// The decoded configuration of one document.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Config {
-    /// The entries of `data.sources`, in source order.
-    pub entries: Vec<Source>,
+    /// The entries of `data.sources`, in source order, each shared: the editor's analysis of an
+    /// edited version takes the entries the edit did not touch from the previous version's model.
+    pub entries: Vec<Arc<Source>>,
     /// The components of `tui.components` (only read when the document has `data.sources`).
     pub components: Vec<Component>,
     /// The screens, push actions and boot prompts (only read when the document has
@@ -153,6 +154,7 @@ impl Config {
     pub fn get(&self, name: &str) -> Option<&Source> {
         self.position(name)
             .and_then(|index| self.entries.get(index))
+            .map(Arc::as_ref)
     }
 
     /// The index in [`Config::entries`] of the first entry named `name`.
@@ -187,6 +189,7 @@ impl Config {
         self.entries
             .iter()
             .find(|source| source.name.span.contains(offset) || source.span.contains(offset))
+            .map(Arc::as_ref)
     }
 
     /// The component whose map contains `offset`.
@@ -209,7 +212,7 @@ impl Config {
                 source
                     .references()
                     .into_iter()
-                    .map(move |reference| (source, reference))
+                    .map(move |reference| (source.as_ref(), reference))
             })
             .collect()
     }

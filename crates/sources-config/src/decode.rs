@@ -8,7 +8,6 @@ use ecow::EcoString;
 use sources_diagnostics::{Collector, Diagnostic, Rule, did_you_mean};
 use sources_syntax::{Entry, Key, Map, Node, Span, Value};
 
-use crate::config::Config;
 use crate::enums::{Enumeration, EventlogStart, Kind};
 use crate::fields::{self, Section};
 use crate::model::*;
@@ -16,103 +15,11 @@ use crate::reference::Block;
 use crate::spanned::{AnyValue, Field, Spanned};
 
 mod components;
+mod root;
 mod sections;
 mod values;
 
-/// Decodes the document's root into the model, reporting every decoding problem (sorted).
-///
-/// The tree is taken by value: its strings move into the model rather than being copied, and each
-/// part of it is freed as soon as it is decoded.
-///
-/// A document without a `data.sources` block decodes to an empty [`Config`] whose
-/// [`Config::has_sources`] is false, with no diagnostics: such files are not ours.
-pub fn decode(root: Node) -> (Config, Vec<Diagnostic>) {
-    let mut diagnostics = Collector::unbounded();
-    let config = decode_into(root, &mut diagnostics);
-    (config, diagnostics.finish().diagnostics)
-}
-
-/// Decodes the document's root into the model like [`decode`], pushing every decoding problem
-/// into `out` (which may bound what it keeps).
-pub fn decode_into(root: Node, out: &mut Collector) -> Config {
-    let mut decoder = Decoder {
-        diagnostics: std::mem::take(out),
-        key_span: Span::default(),
-    };
-    let config = decode_root(&mut decoder, root);
-    *out = decoder.diagnostics;
-    config
-}
-
-/// Decodes the root with `decoder`.
-fn decode_root(decoder: &mut Decoder, root: Node) -> Config {
-    let mut config = Config::default();
-    let Value::Map(root_map) = root.value else {
-        return config;
-    };
-    let (mut data, mut tui, mut app, mut actions) = (None, None, None, None);
-    for entry in root_map.entries {
-        match entry.key.name.as_str() {
-            "data" if data.is_none() => data = Some(entry.value),
-            "tui" if tui.is_none() => tui = Some(entry.value),
-            "app" if app.is_none() => app = Some(entry.value),
-            "actions" if actions.is_none() => actions = Some(entry.value),
-            _ => {}
-        }
-    }
-    let sources = data.and_then(|data| match data.value {
-        Value::Map(map) => map
-            .entries
-            .into_iter()
-            .find(|entry| entry.key.name == "sources"),
-        _ => None,
-    });
-    let Some(sources) = sources else {
-        return config;
-    };
-    config.sources_key = Some(sources.key.span);
-    config.sources_span = Some(sources.value.span);
-    match sources.value.value {
-        Value::Map(map) => {
-            config.entries.reserve_exact(map.entries.len());
-            for entry in map.entries {
-                let name = Spanned::new(entry.key.name, entry.key.span);
-                let source = match config.entries.last() {
-                    Some(previous) if decoder.misplaced_field(previous, &name, &entry.value) => {
-                        Source {
-                            name,
-                            span: entry.value.span,
-                            kind: None,
-                            body: Body::Unknown,
-                            keys: Box::default(),
-                        }
-                    }
-                    _ => decoder.source(name, entry.value),
-                };
-                config.entries.push(source);
-            }
-        }
-        Value::Null | Value::Invalid => {}
-        other => decoder.report(
-            Diagnostic::new(
-                Rule::InvalidValue,
-                sources.value.span,
-                format!(
-                    "`data.sources` must be a map from entry names to entries, found {}",
-                    describe(&other)
-                ),
-            )
-            .with_help("write each source as `NAME:` followed by its fields, under `data.sources`"),
-        ),
-    }
-    let tui = tui.as_ref().and_then(as_map);
-    if let Some(components) = tui.and_then(|tui| get(tui, "components")) {
-        config.components = decoder.components(&components.value);
-    }
-    config.dashboard = components::dashboard(tui, actions.as_ref(), app.as_ref().and_then(as_map));
-    config.build_index();
-    config
-}
+pub use root::{EntryReuse, decode, decode_edited, decode_into};
 
 fn get<'a>(map: &'a Map, name: &str) -> Option<&'a Entry> {
     map.entries.iter().find(|entry| entry.key.name == name)

@@ -25,6 +25,7 @@ pub mod param_value;
 mod path;
 pub mod reference;
 pub mod schema;
+pub mod shift;
 mod spanned;
 pub mod template;
 #[cfg(test)]
@@ -37,7 +38,7 @@ pub use dashboard::{
     Action, ActionBinding, Bind, Column, Component, ComponentKind, Dashboard, OnCursor, Prompt,
     Push, Screen,
 };
-pub use decode::{decode, decode_into, name_span};
+pub use decode::{EntryReuse, decode, decode_edited, decode_into, name_span};
 pub use duration::{DurationError, GoDuration, format_duration, parse_duration};
 pub use enums::{
     Anchor, Emit, Enumeration, EventlogStart, Format, Kind, Method, OnError, Order, ParamType,

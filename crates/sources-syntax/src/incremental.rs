@@ -382,26 +382,11 @@ fn shift_span(span: &mut Span, delta: isize) {
 
 /// Moves an entry's key and value by `delta` bytes.
 fn shift_entry(entry: &mut Entry, delta: isize) {
-    shift_span(&mut entry.key.span, delta);
-    shift_node(&mut entry.value, delta);
-}
-
-/// Moves a node and everything in it by `delta` bytes.
-fn shift_node(node: &mut Node, delta: isize) {
-    let mut stack = vec![node];
-    while let Some(node) = stack.pop() {
-        shift_span(&mut node.span, delta);
-        match &mut node.value {
-            Value::Seq(items) => stack.extend(items.iter_mut()),
-            Value::Map(map) => {
-                for entry in &mut map.entries {
-                    shift_span(&mut entry.key.span, delta);
-                    stack.push(&mut entry.value);
-                }
-            }
-            _ => {}
-        }
+    if delta == 0 {
+        return;
     }
+    shift_span(&mut entry.key.span, delta);
+    entry.value.shift(delta);
 }
 
 /// After a splice at the end of `path`: moves the entries after each step's entry, and ends each

@@ -94,6 +94,30 @@ impl Node {
         Node { value, span }
     }
 
+    /// Moves this node and everything in it by `delta` bytes (text before it changed length).
+    pub fn shift(&mut self, delta: isize) {
+        let moved = |span: Span| {
+            Span::new(
+                span.start().wrapping_add_signed(delta),
+                span.end().wrapping_add_signed(delta),
+            )
+        };
+        let mut stack = vec![self];
+        while let Some(node) = stack.pop() {
+            node.span = moved(node.span);
+            match &mut node.value {
+                Value::Seq(items) => stack.extend(items.iter_mut()),
+                Value::Map(map) => {
+                    for entry in &mut map.entries {
+                        entry.key.span = moved(entry.key.span);
+                        stack.push(&mut entry.value);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
     /// The decoded text when this is a string.
     pub fn as_str(&self) -> Option<&str> {
         match &self.value {
