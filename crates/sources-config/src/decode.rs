@@ -15,10 +15,12 @@ use crate::reference::Block;
 use crate::spanned::{AnyValue, Field, Spanned};
 
 mod components;
+mod message_path;
 mod root;
 mod sections;
 mod values;
 
+pub(crate) use message_path::Path;
 pub use root::{EntryReuse, decode, decode_edited, decode_into};
 
 fn get<'a>(map: &'a Map, name: &str) -> Option<&'a Entry> {
@@ -65,46 +67,6 @@ pub fn name_span(span: Span, name: &str) -> Option<Span> {
         Some(Span::new(span.start() + 1, span.end() - 1))
     } else {
         None
-    }
-}
-
-/// Where a value is, as messages name it (`url`, `parameters.id.default`, `command[1]`): a chain of
-/// borrowed pieces, written out only when a message or a section's reader needs the text.
-#[derive(Clone, Copy)]
-pub(crate) enum Path<'a> {
-    /// A field of the entry, or a name as written.
-    Name(&'a str),
-    /// `parent.name`: a field of a section, or a key of a map.
-    Child(&'a Path<'a>, &'a str),
-    /// `parent[index]`: an item of a list.
-    Index(&'a Path<'a>, usize),
-}
-
-impl Path<'_> {
-    /// Appends the path's text to `out`.
-    fn write_to(&self, out: &mut String) {
-        match self {
-            Path::Name(name) => out.push_str(name),
-            Path::Child(parent, name) => {
-                parent.write_to(out);
-                out.push('.');
-                out.push_str(name);
-            }
-            Path::Index(parent, index) => {
-                parent.write_to(out);
-                out.push('[');
-                out.push_str(&index.to_string());
-                out.push(']');
-            }
-        }
-    }
-}
-
-impl std::fmt::Display for Path<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let mut text = String::new();
-        self.write_to(&mut text);
-        f.write_str(&text)
     }
 }
 

@@ -73,11 +73,8 @@ fn without_entries(root: &Node) -> (Node, Option<&[Entry]>) {
     let Value::Map(map) = &root.value else {
         return (root.clone(), None);
     };
-    let read = ["data", "tui", "app", "actions"].map(|name| {
-        map.entries
-            .iter()
-            .position(|entry| entry.key.name == name)
-    });
+    let read = ["data", "tui", "app", "actions"]
+        .map(|name| map.entries.iter().position(|entry| entry.key.name == name));
     let mut sources_entries = None;
     let entries = map
         .entries
