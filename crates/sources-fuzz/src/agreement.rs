@@ -136,7 +136,11 @@ async fn evaluate_all(config: &Config, io: Arc<FakeIo>) -> (usize, Vec<String>) 
     }
     // A growing window's condition reads its `source` as a snapshot with no parameters (as the
     // engine's explanation of it does).
-    for (name, source) in config.entries.iter().filter_map(growing_source) {
+    for (name, source) in config
+        .entries
+        .iter()
+        .filter_map(|source| growing_source(source))
+    {
         if let Err(error) = engine.snapshot(source, &BTreeMap::new()).await
             && let Some(why) = before_io(&error)
             && !judged_at_run_time(config, &error)
