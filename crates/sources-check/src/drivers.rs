@@ -1,7 +1,8 @@
 //! What the dashboard's bindings point at: a `push` or `tui.initial` names a screen
 //! (`unknown-screen`), a driver (`on_cursor.source`, an action's `from`) has a focused row
-//! (`driver-kind`), and the `${cursor…}` / `${selection…}` tokens of a binding read a column the
-//! driving table has (`unknown-column`).
+//! (`driver-kind`), and the `${cursor…}` / `${selection…}` tokens of a binding, and the
+//! `${selection…}` tokens a pushed screen reads, name a column the driving table has
+//! (`unknown-column`).
 
 use sources_config::template::{Template, TemplateErrorKind, TokenKind};
 use sources_config::{Bind, Component, ComponentKind, Config, Spanned, Text};
@@ -51,6 +52,80 @@ pub(crate) fn check_drivers(config: &Config, file: &str, out: &mut Collector) {
             for template in templates {
                 check_tokens(driver, Some(template), RowNamespace::Selection, file, out);
             }
+        }
+    }
+    check_pushed_screens(config, file, out);
+}
+
+/// `unknown-column` for the `${selection…}` tokens a pushed screen reads outside its bindings: its
+/// `title`, the templates of the components it places and the fields of the entries they show,
+/// against the `from` component of the pushes that open it. A template reached from screens
+/// pushed from different drivers is left alone (a title may be right for one and not another).
+fn check_pushed_screens(config: &Config, file: &str, out: &mut Collector) {
+    let dashboard = &config.dashboard;
+    // Each template with the one driver whose selection fills it, `None` once two disagree.
+    let mut read: Vec<(Spanned<Text>, Option<&Component>)> = Vec::new();
+    fn note<'a>(
+        read: &mut Vec<(Spanned<Text>, Option<&'a Component>)>,
+        template: Spanned<Text>,
+        driver: &'a Component,
+    ) {
+        if !template.value.text.contains("${selection.") {
+            return;
+        }
+        match read.iter_mut().find(|(seen, _)| seen.span == template.span) {
+            Some((_, known)) => {
+                if known.is_some_and(|known| !std::ptr::eq(known, driver)) {
+                    *known = None;
+                }
+            }
+            None => read.push((template, Some(driver))),
+        }
+    }
+    for screen in &dashboard.screens {
+        let Some(name) = &screen.name else {
+            continue;
+        };
+        let mut drivers = dashboard
+            .pushes()
+            .filter(|push| push.target.value == name.value)
+            .filter_map(|push| driver_named(config, &push.binding.from.as_ref()?.value));
+        let Some(driver) = drivers.next() else {
+            continue;
+        };
+        if drivers.any(|other| !std::ptr::eq(other, driver)) {
+            continue;
+        }
+        if let Some(title) = &screen.title {
+            note(&mut read, title.clone(), driver);
+        }
+        let placed = config
+            .components
+            .iter()
+            .filter(|component| component.name().is_some_and(|own| screen.places(own)));
+        for component in placed {
+            for template in &component.templates {
+                note(&mut read, template.clone(), driver);
+            }
+            let Some(entry) = component
+                .source
+                .as_ref()
+                .and_then(|source| config.get(&source.value))
+            else {
+                continue;
+            };
+            for site in crate::templates::sites(entry) {
+                let text = Text {
+                    text: site.text.into(),
+                    style: site.style,
+                };
+                note(&mut read, Spanned::new(text, site.span), driver);
+            }
+        }
+    }
+    for (template, driver) in &read {
+        if let Some(driver) = driver {
+            check_tokens(driver, Some(template), RowNamespace::Selection, file, out);
         }
     }
 }

@@ -359,7 +359,9 @@ declare_rules! {
     /// **Fix:** drive the binding from a table, list or tree that shows the rows to pick from.
     DriverKind => "driver-kind", Error, "An `on_cursor.source` or `from` naming a component with no focused row (not a table, list or tree).";
     /// Finds a `${cursor.Title}` (in an `on_cursor.bind`) or `${selection.Title}` (in an action
-    /// binding's `bind` or `confirm`) whose `Title` is no column title of the driving table
+    /// binding's `bind` or `confirm`, and on a pushed screen in its `title`, in the templates of
+    /// the components it places and in the fields of the entries they show, when every push
+    /// opening it reads the same driver) whose `Title` is no column title of the driving table
     /// (compared case-insensitively, hidden columns included), and a `${cursor.N}` or
     /// `${selection.N}` past the table's column count. A title with spaces is written whole
     /// after the dot, as the origin's templating reference matches it exactly:
