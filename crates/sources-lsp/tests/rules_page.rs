@@ -13,7 +13,7 @@ fn render() -> String {
          Every diagnostic of `sources lint` and `sources lsp` carries one of these codes. Editors link\n\
          each diagnostic to its section here; `sources explain CODE` prints the same text.\n\
          This page is generated from the rule declarations in\n\
-         `crates/sources-diagnostics/src/rules.rs` (`UPDATE_EXPECT=1 cargo test -p sources-lsp --test rules_page`).\n",
+         `crates/sources-diagnostics/src/rules/` (`UPDATE_EXPECT=1 cargo test -p sources-lsp --test rules_page`).\n",
     );
     for rule in Rule::ALL {
         page.push_str(&format!(

@@ -1,0 +1,139 @@
+//! The rules of expressions and references into the data: compiling, field names, functions and operand types.
+
+/// Appends this group's rules to those gathered and hands them all to the next macro of the
+/// chain that `declare_rules!` ends.
+macro_rules! data_rules {
+    ($next:ident $(, $rest:ident)*; $($gathered:tt)*) => {
+        $next! { $($rest),*; $($gathered)*
+            /// Finds a CEL expression that does not compile: a filter's `where`, the values of `keep` and
+            /// `compute`, a sort's `by`, a join lookup's `on` values, or `window.growing.while`. Also a
+            /// part of one that reads only parameters, is evaluated for every row, and fails whatever
+            /// values they have: `params.NAME` where the entry does not declare `NAME` (an operator that
+            /// declares none passes its caller's values through to what it reads, but its own expressions
+            /// see none of them), or an operation its type cannot take (`params.floor + 1` with `floor` a
+            /// `string`). The part is evaluated as the engine evaluates it, with the parameter's default
+            /// and values of its type a caller may give; a part under `&&`, `||` or `?:` past the first
+            /// operand, or a parameter only a caller sets that some value would satisfy, is left alone.
+            ///
+            /// **Why:** an expression that does not compile, or such a part, fails on every row at run
+            /// time. In an expression the item's fields are top-level names and `params.NAME` holds the
+            /// entry's own parameters.
+            ///
+            /// **Example** (fails: `=` is not a comparison):
+            ///
+            /// ```yaml lint=expression
+            /// data:
+            ///   sources:
+            ///     apps:
+            ///       type: http
+            ///       url: https://api.example.com/apps
+            ///     healthy:
+            ///       type: filter
+            ///       from: apps
+            ///       where: health = "Healthy"
+            /// ```
+            ///
+            /// **Fix:** correct the expression at the reported position (`health == "Healthy"`).
+            ///
+            /// A parameter the entry does not declare fails the same way: declare it under `parameters`,
+            /// or correct the name.
+            Expression => "expression", Error, "A CEL expression that does not compile, or fails on every row whatever its parameters.";
+            /// Finds a reference into an entry's data that names a key the data does not have: a name in an
+            /// expression (`where`, `keep`, `compute`, `by`, a join's `on`, a growing window's `while` over
+            /// its `source`'s value), a table column's `value` (of a list of paths, when none can lead
+            /// anywhere), a tree's `label`, `children` or `group_by`, a list's `item`, `mark_key` and
+            /// `row_key`, a leaf's `root`, `paginate.next_path`, `window.total_path` and `window.cursor`.
+            /// The values of a window's `sorts` and `filters` are not judged: they are the server's names
+            /// (the sort field its API expects, the query parameter or exec token a scoped term goes to),
+            /// which neither the format's origin nor our specification ties to a key of the rows; a key of
+            /// those maps is a column title, `unknown-column`'s to check.
+            ///
+            /// **Why:** a missing key is not an error at run time: the expression reads null and filters out
+            /// every row, the column shows nothing, and the dashboard gives no hint why. The checker knows
+            /// what the data looks like (its *shape*) exactly for `static` data, for the demo backend's
+            /// routes and through every operator (`project` writes its `keep` keys, `union` and `merge` put
+            /// tags under `meta_key`, a `join` gives `{row, LOOKUP}`), and from a sample recorded by
+            /// `sources try NAME --record`. A reference missing an exact shape is an error; missing a
+            /// sample's shape it is a warning (the sample may lack rows that have the key). Where nothing
+            /// is known nothing is reported. The message lists the keys that are there, and the help gives
+            /// the exact path when the key sits one level down (a tag under `_meta`, a driver's field
+            /// under a join's `row`).
+            ///
+            /// **Example** (fails: the tags are under `_meta`, so `cluster` is `_meta.cluster`):
+            ///
+            /// ```yaml lint=unknown-data-field
+            /// data:
+            ///   sources:
+            ///     prod:
+            ///       type: static
+            ///       data: [{name: web, state: open}]
+            ///     staging:
+            ///       type: static
+            ///       data: [{name: api, state: closed}]
+            ///     all:
+            ///       type: union
+            ///       sources: [prod, staging]
+            ///       tag_field: cluster
+            ///     prod_only:
+            ///       type: filter
+            ///       from: all
+            ///       where: cluster == "prod"
+            /// ```
+            ///
+            /// **Fix:** read the key where it is (`_meta.cluster == "prod"`, or `meta_key: ""` on the
+            /// union to write tags at the top level), or correct the name from the keys the message lists.
+            UnknownDataField => "unknown-data-field", Error, "A reference into an entry's data that names a key the data does not have.";
+            /// Finds a call of a function the expression language does not have, such as `lower(name)` or
+            /// `len(items)` written in another language's style.
+            ///
+            /// **Why:** expressions are CEL. A call of an unknown function compiles, but evaluating it fails on
+            /// every row, so a filter or a projection over it never gives anything.
+            ///
+            /// **Example** (fails: CEL has no `lower`):
+            ///
+            /// ```yaml lint=unknown-function
+            /// data:
+            ///   sources:
+            ///     apps:
+            ///       type: static
+            ///       data: [{name: Web}]
+            ///     web:
+            ///       type: filter
+            ///       from: apps
+            ///       where: lower(name) == "web"
+            /// ```
+            ///
+            /// **Fix:** use CEL's function (`name.matches('(?i)^web$')`, `size(items)`,
+            /// `name.endsWith(".biz")`); the help names it for the usual ones.
+            UnknownFunction => "unknown-function", Error, "A call of a function the expression language does not have.";
+            /// Finds an operator applied to a value whose type it cannot take, where the data's shape is
+            /// exact (`static` data, the demo backend, the keys an operator writes): an ordering (`<`, `>`,
+            /// …) between a string and a number, arithmetic or a negation (`-status`) on a string or a
+            /// boolean, `!` or `&&`/`||` on something other than a boolean, and an equality (`==`, `!=`)
+            /// between values of different kinds, which is never true.
+            ///
+            /// **Why:** CEL does not convert between types. `name > 3` with `name` a string fails on every
+            /// row, so a filter keeps nothing and `try` reports an error for each row; `rev == "3"` with
+            /// `rev` a number compiles and runs but is false for every row. A shape recorded in a sample is
+            /// not trusted for this: a field may hold other kinds in rows the sample did not have.
+            ///
+            /// **Example** (fails: `rev` is a number in these rows, `"3"` a string):
+            ///
+            /// ```yaml lint=operand-type
+            /// data:
+            ///   sources:
+            ///     apps:
+            ///       type: static
+            ///       data: [{name: web, rev: 3}]
+            ///     third:
+            ///       type: filter
+            ///       from: apps
+            ///       where: rev == "3"
+            /// ```
+            ///
+            /// **Fix:** compare values of one kind (`rev == 3`), or convert one side (`string(rev) == "3"`,
+            /// `int(count) > 3` when a string holds digits).
+            OperandType => "operand-type", Error, "An operator applied to a value whose type it cannot take.";
+        }
+    };
+}

@@ -1,0 +1,235 @@
+//! The rules of names and the references between them: entries, components, screens, drivers, column titles, cycles and depth.
+
+/// Appends this group's rules to those gathered and hands them all to the next macro of the
+/// chain that `declare_rules!` ends.
+macro_rules! names_rules {
+    ($next:ident $(, $rest:ident)*; $($gathered:tt)*) => {
+        $next! { $($rest),*; $($gathered)*
+            /// Finds a reference to an entry that does not exist in `data.sources`: an operator's `from`, a
+            /// merge/union's `sources` or `children[].source`, a compose's `parts` values, a join's `driver.from`
+            /// or `lookups.*.from`, `window.growing.source`, or a `tui` component's `source`.
+            ///
+            /// **Why:** leaves and operators share one namespace and address each other by name; a dangling name
+            /// means the screen or operator has nothing to read.
+            ///
+            /// **Example** (fails: `aps` is not defined):
+            ///
+            /// ```yaml lint=unknown-source
+            /// data:
+            ///   sources:
+            ///     apps:
+            ///       type: http
+            ///       url: https://api.example.com/apps
+            ///     healthy:
+            ///       type: filter
+            ///       from: aps
+            ///       where: health == "Healthy"
+            /// ```
+            ///
+            /// **Fix:** correct the name (the message suggests close ones: `apps`), or define the entry.
+            UnknownSource => "unknown-source", Error, "A reference to an entry that does not exist.";
+            /// Finds an `on_cursor.source` of a `tui` component, or a `from` of a screen's action
+            /// binding, that names a component the file does not define under `tui.components`.
+            ///
+            /// **Why:** the binding reads that component's focused row (`${cursor…}` or
+            /// `${selection…}`); a dangling name means no row ever feeds it, so the bound entry never gets
+            /// its parameters and never runs. (`on_cursor.source` names a component, not an entry of
+            /// `data.sources`.)
+            ///
+            /// **Example** (fails: `app` is not a component; `apps` is):
+            ///
+            /// ```yaml lint=unknown-component
+            /// tui:
+            ///   components:
+            ///     apps:
+            ///       type: table
+            ///       source: apps
+            ///       columns: [{title: Id, value: id}]
+            ///     jobs:
+            ///       type: table
+            ///       source: jobs
+            ///       on_cursor: {source: app, bind: {id: "${cursor.Id}"}}
+            /// data:
+            ///   sources:
+            ///     apps: {type: http, url: https://api.example.com/apps}
+            ///     jobs:
+            ///       type: http
+            ///       url: https://api.example.com/apps/${params.id}/jobs
+            ///       parameters:
+            ///         id: {required: true}
+            /// ```
+            ///
+            /// **Fix:** correct the name (the message suggests close ones: `apps`), or define the component.
+            UnknownComponent => "unknown-component", Error, "An `on_cursor.source` or an action's `from` that names no component of `tui.components`.";
+            /// Finds a `push` (on a screen's action binding, or on the `actions` entry a binding names)
+            /// and a `tui.initial` that name no screen of `tui.screens`.
+            ///
+            /// **Why:** the dashboard opens the named screen; a dangling name means the binding opens
+            /// nothing (or the application has no first screen), and the entries that screen would show
+            /// never get the parameters the push binds.
+            ///
+            /// **Example** (fails: the screen is `pod`, not `pods_detail`):
+            ///
+            /// ```yaml lint=unknown-screen
+            /// actions:
+            ///   open_pod: {push: pods_detail}
+            /// tui:
+            ///   initial: pods
+            ///   components:
+            ///     pods_table:
+            ///       type: table
+            ///       source: pods
+            ///       columns: [{title: Name, value: name}]
+            ///   screens:
+            ///     pods:
+            ///       layout: {component: pods_table}
+            ///       actions:
+            ///         - {key: enter, action: open_pod, from: pods_table}
+            ///     pod:
+            ///       layout: {component: pods_table}
+            /// data:
+            ///   sources:
+            ///     pods: {type: http, url: https://api.example.com/pods}
+            /// ```
+            ///
+            /// **Fix:** correct the name (the message suggests close ones), or define the screen under
+            /// `tui.screens`.
+            UnknownScreen => "unknown-screen", Error, "A `push` or `tui.initial` that names no screen of `tui.screens`.";
+            /// Finds an `on_cursor.source` or an action binding's `from` that names a component of a kind
+            /// with no focused row to read: only a table, a list or a tree has one.
+            ///
+            /// **Why:** `${cursor…}` and `${selection…}` read the driver's focused row; an inspector, a
+            /// log view, a text view or an event log has none, so the bound parameters would never be
+            /// filled.
+            ///
+            /// **Example** (fails: `detail` is an inspector):
+            ///
+            /// ```yaml lint=driver-kind
+            /// tui:
+            ///   components:
+            ///     detail: {type: inspector, source: app, auto: true}
+            ///     jobs:
+            ///       type: table
+            ///       source: jobs
+            ///       on_cursor: {source: detail, bind: {id: "${cursor}"}}
+            /// data:
+            ///   sources:
+            ///     app: {type: http, url: https://api.example.com/app}
+            ///     jobs:
+            ///       type: http
+            ///       url: https://api.example.com/apps/${params.id}/jobs
+            ///       parameters:
+            ///         id: {required: true}
+            /// ```
+            ///
+            /// **Fix:** drive the binding from a table, list or tree that shows the rows to pick from.
+            DriverKind => "driver-kind", Error, "An `on_cursor.source` or `from` naming a component with no focused row (not a table, list or tree).";
+            /// Finds a `${cursor.Title}` (in an `on_cursor.bind`) or `${selection.Title}` (in an action
+            /// binding's `bind` or `confirm`, and on a pushed screen in its `title`, in the templates of
+            /// the components it places and in the fields of the entries they show, when every push
+            /// opening it reads the same driver) whose `Title` is no column title of the driving table
+            /// (compared case-insensitively, hidden columns included), and a `${cursor.N}` or
+            /// `${selection.N}` past the table's column count. A title with spaces is written whole
+            /// after the dot, as the origin's templating reference matches it exactly:
+            /// `${cursor.Last Deploy}`. Only a table's tokens are checked, and only when its columns are
+            /// written. Also finds a key of a window's `sorts` or `filters` that names no column of the
+            /// tables showing the entry (exactly: the dashboard resolves a typed `title:value` term to
+            /// its column, then looks the mapping up by that column's title; judged only when every
+            /// component showing the entry is a table with plain column titles): those keys are column titles, and their values the
+            /// server's names, which are not judged.
+            ///
+            /// **Why:** the dashboard renders an unknown cursor token empty and leaves an unknown
+            /// selection token literal, so the entry is fetched with an empty or a `${…}` parameter:
+            /// a request that silently finds nothing. A `sorts` or `filters` key naming no column never
+            /// applies: that column sorts by its title and its `title:value` terms go out as bare search
+            /// terms.
+            ///
+            /// **Example** (warns: the column is `Id`, not `Ident`):
+            ///
+            /// ```yaml lint=unknown-column
+            /// tui:
+            ///   components:
+            ///     apps:
+            ///       type: table
+            ///       source: apps
+            ///       columns: [{title: Name, value: name}, {title: Id, value: id}]
+            ///     jobs:
+            ///       type: table
+            ///       source: jobs
+            ///       on_cursor: {source: apps, bind: {id: "${cursor.Ident}"}}
+            /// data:
+            ///   sources:
+            ///     apps: {type: http, url: https://api.example.com/apps}
+            ///     jobs:
+            ///       type: http
+            ///       url: https://api.example.com/apps/${params.id}/jobs
+            ///       parameters:
+            ///         id: {required: true}
+            /// ```
+            ///
+            /// **Fix:** use a column title of the driving table (the message suggests close ones), or a
+            /// cell number within its columns; add a `hidden: true` column for an identity the table
+            /// should not draw; key `sorts` and `filters` by the title of the column each maps.
+            UnknownColumn => "unknown-column", Warning, "A `${cursor.Title}` or `${selection.Title}` naming no column of the driving table, a cell number past its columns, or a window `sorts`/`filters` key naming no column of the table showing the entry.";
+            /// Finds entries that reference each other in a cycle, through any reference field (`from`,
+            /// `sources`, `children`, `parts`, `driver`, `lookups`, `growing.source`). The diagnostic names the
+            /// whole cycle, with a label on each edge.
+            ///
+            /// **Why:** an entry's value is computed from the entries it names; in a cycle no entry can be
+            /// computed first.
+            ///
+            /// **Example** (fails: `a` reads `b`, which reads `a`):
+            ///
+            /// ```yaml lint=reference-cycle
+            /// data:
+            ///   sources:
+            ///     a:
+            ///       type: passthrough
+            ///       from: b
+            ///     b:
+            ///       type: sort
+            ///       from: a
+            ///       by: name
+            /// ```
+            ///
+            /// **Fix:** break the cycle: make one of the entries read a leaf source instead.
+            ReferenceCycle => "reference-cycle", Error, "Entries that reference each other in a cycle.";
+            /// Finds a chain of entries that read each other deeper than 64 entries (`a` reads `b` reads
+            /// `c` …, through any reference field but `growing.source`), counting each entry once.
+            ///
+            /// **Why:** `sources try` and the dashboard follow a chain of reads to its leaves; past 64 entries
+            /// they stop rather than exhaust the stack, so the top of such a chain can never be fetched.
+            /// This is the one limit on chain depth; the diagnostic stands at the entry that starts the
+            /// chain and names the limit.
+            ///
+            /// **Example** (fails: `s64` starts a chain of 65 entries, `s64` → `s63` → … → `s0`):
+            ///
+            /// ```yaml lint=reference-depth
+            /// data:
+            ///   sources: {
+            ///     s0: {type: static, data: []}, s1: {type: passthrough, from: s0}, s2: {type: passthrough, from: s1}, s3: {type: passthrough, from: s2},
+            ///     s4: {type: passthrough, from: s3}, s5: {type: passthrough, from: s4}, s6: {type: passthrough, from: s5}, s7: {type: passthrough, from: s6},
+            ///     s8: {type: passthrough, from: s7}, s9: {type: passthrough, from: s8}, s10: {type: passthrough, from: s9}, s11: {type: passthrough, from: s10},
+            ///     s12: {type: passthrough, from: s11}, s13: {type: passthrough, from: s12}, s14: {type: passthrough, from: s13}, s15: {type: passthrough, from: s14},
+            ///     s16: {type: passthrough, from: s15}, s17: {type: passthrough, from: s16}, s18: {type: passthrough, from: s17}, s19: {type: passthrough, from: s18},
+            ///     s20: {type: passthrough, from: s19}, s21: {type: passthrough, from: s20}, s22: {type: passthrough, from: s21}, s23: {type: passthrough, from: s22},
+            ///     s24: {type: passthrough, from: s23}, s25: {type: passthrough, from: s24}, s26: {type: passthrough, from: s25}, s27: {type: passthrough, from: s26},
+            ///     s28: {type: passthrough, from: s27}, s29: {type: passthrough, from: s28}, s30: {type: passthrough, from: s29}, s31: {type: passthrough, from: s30},
+            ///     s32: {type: passthrough, from: s31}, s33: {type: passthrough, from: s32}, s34: {type: passthrough, from: s33}, s35: {type: passthrough, from: s34},
+            ///     s36: {type: passthrough, from: s35}, s37: {type: passthrough, from: s36}, s38: {type: passthrough, from: s37}, s39: {type: passthrough, from: s38},
+            ///     s40: {type: passthrough, from: s39}, s41: {type: passthrough, from: s40}, s42: {type: passthrough, from: s41}, s43: {type: passthrough, from: s42},
+            ///     s44: {type: passthrough, from: s43}, s45: {type: passthrough, from: s44}, s46: {type: passthrough, from: s45}, s47: {type: passthrough, from: s46},
+            ///     s48: {type: passthrough, from: s47}, s49: {type: passthrough, from: s48}, s50: {type: passthrough, from: s49}, s51: {type: passthrough, from: s50},
+            ///     s52: {type: passthrough, from: s51}, s53: {type: passthrough, from: s52}, s54: {type: passthrough, from: s53}, s55: {type: passthrough, from: s54},
+            ///     s56: {type: passthrough, from: s55}, s57: {type: passthrough, from: s56}, s58: {type: passthrough, from: s57}, s59: {type: passthrough, from: s58},
+            ///     s60: {type: passthrough, from: s59}, s61: {type: passthrough, from: s60}, s62: {type: passthrough, from: s61}, s63: {type: passthrough, from: s62},
+            ///     s64: {type: passthrough, from: s63}
+            ///   }
+            /// ```
+            ///
+            /// **Fix:** read a nearer entry: most long chains repeat a step a single `filter`, `derive` or
+            /// `pipe` could do.
+            ReferenceDepth => "reference-depth", Error, "A chain of entries reading each other deeper than the 64-entry limit.";
+        }
+    };
+}
