@@ -4,11 +4,12 @@
 //! analyses an edited version (the kept tree updated, then `analyze_edited` with the memo the
 //! previous version's analysis kept). Each edit flips
 //! the fourth letter of the first `from: apps_0` (`apps_0` <-> `appz_0`), as
-//! `scripts/bench-lsp-latency` does. The analysis is handed the demo backend's published shapes,
+//! `scripts/bench-lsp-latency` does; with `insert`, it inserts a letter there and the next edit
+//! deletes it (`apps_0` <-> `appzs_0`), so the text's length changes and every entry after it moves. The analysis is handed the demo backend's published shapes,
 //! as the server hands them (no samples). Run with 0 and with N edits: the difference over N is
 //! the cost of one edit. Allocates with mimalloc, as `sources` does.
 //!
-//! Usage: `edit_cost FILE EDITS` prints the number of diagnostics of the last version.
+//! Usage: `edit_cost FILE EDITS [insert]` prints the number of diagnostics of the last version.
 
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -25,9 +26,13 @@ const LIMIT: usize = 1001;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let [path, edits] = args.as_slice() else {
-        eprintln!("usage: edit_cost FILE EDITS");
-        return ExitCode::from(2);
+    let (path, edits, insert) = match args.as_slice() {
+        [path, edits] => (path, edits, false),
+        [path, edits, mode] if mode == "insert" => (path, edits, true),
+        _ => {
+            eprintln!("usage: edit_cost FILE EDITS [insert]");
+            return ExitCode::from(2);
+        }
     };
     let (Ok(text), Ok(edits)) = (std::fs::read_to_string(path), edits.parse::<usize>()) else {
         eprintln!("edit_cost: cannot read {path}, or EDITS is not a number");
@@ -50,9 +55,14 @@ fn main() -> ExitCode {
     let mut memo = Memo::default();
     let mut analysis = analyze_edited(&text, &tree, &mut memo, Some(bounded()), &inputs);
     for edit in 0..edits {
-        let letter = if edit % 2 == 0 { "z" } else { "s" };
         let mut next = text.as_ref().clone();
-        next.replace_range(flip..flip + 1, letter);
+        match (insert, edit % 2 == 0) {
+            (false, even) => next.replace_range(flip..flip + 1, if even { "z" } else { "s" }),
+            (true, true) => next.insert(flip, 'z'),
+            (true, false) => {
+                next.remove(flip);
+            }
+        }
         let next = Arc::new(next);
         tree.update(&text, &next);
         let replaced = std::mem::replace(
