@@ -48,7 +48,7 @@ pub use expressions::{CompileError, MAX_EXPRESSION_LEN, MAX_EXPRESSION_NESTING, 
 pub use expressions::{ExpressionSite, sites as expression_sites};
 pub use fix_all::{AppliedFix, Fixed, fix_all};
 pub use graph::{EdgeKind, Graph, GraphEdge, GraphNode, NodeKind};
-pub use param_expressions::{params_variable, to_cel};
+pub use param_expressions::{params_variable, reads_row, to_cel};
 pub use reuse::Memo;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -358,6 +358,7 @@ fn check(
     ineffective::check_ineffective(config, text, out);
     passed::check_passed(config, text, out);
     passed::check_shared_types(config, out);
+    passed::check_lookup_values(config, out);
     data_refs::check_data_refs(config, shapes, text, out);
     for (index, source) in config.entries.iter().enumerate() {
         match reuse.as_deref_mut() {

@@ -240,6 +240,10 @@ fn check_bound_kind(
     out: &mut Collector,
 ) {
     let text = bound.value.value.as_str();
+    // One that does not read the row is evaluated exactly (`passed::check_lookup_values`).
+    if !crate::param_expressions::reads_row(text) {
+        return;
+    }
     let Ok(refs) = crate::expressions::compile(text) else {
         return;
     };

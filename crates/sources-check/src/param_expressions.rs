@@ -1,9 +1,12 @@
 //! The parts of row expressions over parameters alone: `expression` where such a part, evaluated
-//! whatever the row, fails for every value the parameters it reads can have (a name the entry does
+//! whatever the row, fails for the values the parameters it reads are judged with (a name the
+//! entry does
 //! not declare, which is absent from `params`; a `string` default added to a number; a method its
 //! type lacks). Each part is evaluated by the interpreter the evaluator runs (`cel`), with `params`
 //! built as the evaluator builds it ([`params_variable`], from
-//! `sources_config::param_value::expression_value`). Only parts evaluated for every row are
+//! `sources_config::param_value::expression_value`): a parameter with a default at its default
+//! (what every run that does not give it binds, as `runnable` renders it), one without at values
+//! of its type a caller may give. Only parts evaluated for every row are
 //! judged: not a branch of `&&`, `||` or `?:` past its first operand, nor the body of a macro.
 
 use std::collections::BTreeMap;
@@ -106,7 +109,7 @@ fn check_site(
         let Some(names) = names_read(part) else {
             continue;
         };
-        let Some(failure) = fails_for_every_value(part, &names, declared) else {
+        let Some(failure) = refused_every_time(part, &names, declared, |_| Ok(())) else {
             continue;
         };
         let undeclared = names
@@ -127,7 +130,7 @@ fn check_site(
                     Rule::Expression,
                     site.span_of(file, at),
                     format!(
-                        "`{}` fails on every row, whatever value {} has: {failure}",
+                        "`{}` fails on every row with {}: {failure}",
                         site.field,
                         about.join(" and ")
                     ),
@@ -187,7 +190,7 @@ fn undeclared_diagnostic(
     .with_help(help)
 }
 
-/// How a parameter is declared, for a message (`` `n` (declared `int`, default `3`) ``).
+/// The values a parameter was judged with, for a message (`` `n` at its default `3` ``).
 fn describe(name: &str, declared: Option<&NamedMap<Parameter>>) -> String {
     let Some(param) = declared.and_then(|declared| declared.get(name)) else {
         return format!("`{name}`");
@@ -198,24 +201,54 @@ fn describe(name: &str, declared: Option<&NamedMap<Parameter>>) -> String {
         .as_ref()
         .map_or(ParamType::String, |kind| kind.value);
     match &declaration.default {
-        Some(default) => format!(
-            "`{name}` (declared `{}`, default `{}`)",
-            kind.as_str(),
-            default.value
-        ),
-        None => format!("`{name}` (declared `{}`)", kind.as_str()),
+        Some(default) => format!("`{name}` at its default `{}`", default.value),
+        None => format!("every `{}` value of `{name}`", kind.as_str()),
     }
 }
 
-/// The error every combination of values of `names` gives `part`, or `None` when one evaluates
-/// (or there are too many combinations to try).
-fn fails_for_every_value(
+/// Whether the expression `text` reads the driver's or the item's row (a field, `item`, a
+/// macro's variable): its value is then known only at run time. `false` for one that does not
+/// compile (reported as such).
+pub fn reads_row(text: &str) -> bool {
+    expressions::parse_program(text).is_ok_and(|program| reads(program.expression()) == Reads::Row)
+}
+
+/// What refuses the value of the expression `text` (one that does not read the row) for every
+/// value of the parameters of `declared` it reads: its evaluation, or `accept` on the value as
+/// text (as the engine binds a join lookup's `on` value); `None` when one is accepted, or when
+/// what it reads is not known.
+pub(crate) fn refused_for_every_value(
+    text: &str,
+    declared: Option<&NamedMap<Parameter>>,
+    accept: impl Fn(String) -> Result<(), String>,
+) -> Option<String> {
+    let program = expressions::parse_program(text).ok()?;
+    let root = program.expression();
+    if reads(root) == Reads::Row {
+        return None;
+    }
+    let names = names_read(root)?;
+    refused_every_time(root, &names, declared, |value| {
+        let value = value
+            .json()
+            .map_err(|_| format!("the value ({value:?}) has no JSON form"))?;
+        accept(match value {
+            Value::String(text) => text,
+            other => other.to_string(),
+        })
+    })
+}
+
+/// The first refusal of `part`, for every combination of values of `names` (each declared one
+/// takes each value it can have, the default first): its evaluation's error, or what `accept`
+/// says of its value; `None` when one is accepted (or there are too many combinations to try).
+fn refused_every_time(
     part: &IdedExpr,
     names: &[(String, u64)],
     declared: Option<&NamedMap<Parameter>>,
+    accept: impl Fn(&cel::Value) -> Result<(), String>,
 ) -> Option<String> {
-    // Every declared name is bound (empty when nobody supplies it); each read one takes each value
-    // it can have, the default first.
+    // Every declared name is bound (empty when nobody supplies it).
     let mut fixed: BTreeMap<String, Value> = BTreeMap::new();
     let mut varying: Vec<(String, Vec<Value>)> = Vec::new();
     for param in declared.iter().flat_map(|declared| declared.iter()) {
@@ -243,18 +276,20 @@ fn fails_for_every_value(
         }
         let mut context = Context::default();
         context.add_variable_from_value("params", params_variable(&params));
-        match cel::Value::resolve(part, &context) {
-            Ok(_) => return None,
-            Err(error) => {
-                first.get_or_insert_with(|| error.to_string());
-            }
-        }
+        let refusal = match cel::Value::resolve(part, &context) {
+            Ok(value) => match accept(&value) {
+                Ok(()) => return None,
+                Err(refusal) => refusal,
+            },
+            Err(error) => error.to_string(),
+        };
+        first.get_or_insert(refusal);
     }
     first
 }
 
-/// Each value a parameter can have as an expression sees it: its default, then values of its
-/// type that a caller may give (including none, for an optional one without a default).
+/// The values a parameter is judged with, as an expression sees them: its default alone, else
+/// values of its type a caller may give (and none, for an optional one).
 fn values_of(declaration: &Parameter) -> Vec<Value> {
     let kind = declaration
         .kind
@@ -266,21 +301,18 @@ fn values_of(declaration: &Parameter) -> Vec<Value> {
         ParamType::Bool => &["true", "false"],
         ParamType::Duration => &["1s", "90m"],
     };
+    // A default is what every run that does not give the parameter binds (as `runnable` renders
+    // it): judged alone.
+    if let Some(default) = &declaration.default {
+        return vec![expression_value(kind, &default.value)];
+    }
     let required = declaration
         .required
         .as_ref()
         .is_some_and(|required| required.value);
-    let default = declaration
-        .default
-        .as_ref()
-        .map(|default| default.value.as_str());
-    let empty = (!required && default.is_none()).then_some("");
+    let empty = (!required).then_some("");
     let mut values: Vec<Value> = Vec::new();
-    for text in default
-        .into_iter()
-        .chain(empty)
-        .chain(samples.iter().copied())
-    {
+    for text in empty.into_iter().chain(samples.iter().copied()) {
         let value = expression_value(kind, text);
         if !values.contains(&value) {
             values.push(value);

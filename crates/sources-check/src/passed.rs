@@ -20,8 +20,9 @@ use sources_config::accepted::forwards_through;
 use sources_config::enums::{Enumeration, ParamType};
 use sources_config::param_value::parse_param_value;
 use sources_config::{AcceptedParam, Body, Config, ReferenceField, Source, passes_through};
-use sources_diagnostics::{Collector, Diagnostic, Rule};
+use sources_diagnostics::{Collector, Diagnostic, Rule, Span};
 
+use crate::param_expressions;
 use crate::placeholders::Placeholders;
 use crate::runnable::check_requests;
 
@@ -29,7 +30,9 @@ use crate::runnable::check_requests;
 pub(crate) fn check_passed(config: &Config, file: &str, out: &mut Collector) {
     for (reader, reference) in config.references() {
         let supplied: Vec<&str> = match reference.field {
-            ReferenceField::Lookup => lookup_binds(reader, reference.name.span),
+            ReferenceField::Lookup => {
+                lookup_binds(reader, &reference.name.value, reference.name.span)
+            }
             // The growing condition reads its source with no parameters at all.
             ReferenceField::Growing => Vec::new(),
             // What a passing-through reader is given reaches the entry from its own caller.
@@ -290,25 +293,92 @@ fn default_conflict(
     diagnostic
 }
 
-/// The names a join lookup binds with its `on` map (the lookup whose `from` is at `span`).
-fn lookup_binds(reader: &Source, span: sources_diagnostics::Span) -> Vec<&str> {
+/// The names a join lookup binds with its `on` map (the lookup of `entry` whose `from` is at
+/// `span`).
+fn lookup_binds<'a>(reader: &'a Source, entry: &'a str, span: Span) -> Vec<&'a str> {
     let Body::Join(join) = &reader.body else {
         return Vec::new();
     };
-    join.lookups
-        .iter()
-        .flat_map(|lookups| lookups.value.iter())
+    join.lookups_reading(entry)
         .filter(|lookup| {
             lookup
-                .value
-                .value
                 .from
                 .as_ref()
                 .is_some_and(|from| from.value_span == span)
         })
-        .flat_map(|lookup| lookup.value.value.on.iter())
+        .flat_map(|lookup| lookup.on.iter())
         .flat_map(|on| on.value.iter().map(|bound| bound.name.value.as_str()))
         .collect()
+}
+
+/// `join-lookup` at each `on` value that does not read the driver's row (a literal, or an
+/// expression over the join's own parameters) and that, evaluated as the engine evaluates it, gives
+/// for every value of those parameters a text the looked-up entry's parameter refuses (as binding
+/// refuses it: `sources_config::param_value::parse_param_value`).
+pub(crate) fn check_lookup_values(config: &Config, out: &mut Collector) {
+    for reader in &config.entries {
+        let Body::Join(join) = &reader.body else {
+            continue;
+        };
+        let declared = crate::params::declared(reader);
+        for lookup in join.lookups.iter().flat_map(|lookups| lookups.value.iter()) {
+            let lookup = &lookup.value.value;
+            let (Some(from), Some(on)) = (&lookup.from, &lookup.on) else {
+                continue;
+            };
+            let accepted = config.accepted_declarations(&from.value);
+            for item in on.value.iter() {
+                let Some(declaration) = accepted.iter().find(|accepted| {
+                    accepted.name() == item.name.value && kind(accepted).is_some()
+                }) else {
+                    continue;
+                };
+                let Some(kind) = kind(declaration) else {
+                    continue;
+                };
+                let text = &item.value.value.text;
+                let refusal = param_expressions::refused_for_every_value(text, declared, |value| {
+                    parse_param_value(kind.value, &value)
+                        .map(drop)
+                        .map_err(|error| format!("`{value}`: {error}"))
+                });
+                let Some(refusal) = refusal else {
+                    continue;
+                };
+                out.push(
+                    Diagnostic::new(
+                        Rule::JoinLookup,
+                        item.value.span,
+                        format!(
+                            "`{}` binds `{}` of `{}` to a value its type `{}` refuses, on every row: {refusal}",
+                            reader.name.value,
+                            item.name.value,
+                            declaration.entry.name.value,
+                            kind.value.as_str()
+                        ),
+                    )
+                    .with_label(format!("never a `{}`", kind.value.as_str()))
+                    .with_secondary(kind.value_span, "declared here")
+                    .with_help(format!(
+                        "give `{}` a value of type `{}` (a field of the driver's row, or a literal such as {})",
+                        item.name.value,
+                        kind.value.as_str(),
+                        example(kind.value)
+                    )),
+                );
+            }
+        }
+    }
+}
+
+/// A literal of `kind` as an `on` value.
+fn example(kind: ParamType) -> &'static str {
+    match kind {
+        ParamType::Int => "`\"42\"`",
+        ParamType::Bool => "`\"true\"`",
+        ParamType::Duration => "`\"'30s'\"`",
+        ParamType::String => "`\"'text'\"`",
+    }
 }
 
 /// The first refusal of `input`'s values under `placeholders` that its own placeholders do not

@@ -597,6 +597,18 @@ pub struct Join {
     pub on_error: Option<Field<OnError>>,
 }
 
+impl Join {
+    /// The lookups whose `from` names `entry`: the ones that read it, each binding the names of
+    /// its `on` map.
+    pub fn lookups_reading<'a>(&'a self, entry: &'a str) -> impl Iterator<Item = &'a JoinLookup> {
+        self.lookups
+            .iter()
+            .flat_map(|lookups| lookups.value.iter())
+            .map(|lookup| &lookup.value.value)
+            .filter(move |lookup| lookup.from.as_ref().is_some_and(|from| from.value == entry))
+    }
+}
+
 /// A join's `driver`.
 #[derive(Clone, Debug, Default, PartialEq, JsonSchema)]
 pub struct JoinDriver {

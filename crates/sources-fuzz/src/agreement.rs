@@ -186,29 +186,18 @@ fn strictest(config: &Config, entry: &str, param: &str) -> ParamType {
         .unwrap_or(ParamType::String)
 }
 
-/// Whether a join looks `entry` up with an `on` expression that reads the driver's row.
+/// Whether a join looks `entry` up with an `on` expression that reads the driver's row (data the
+/// driver's I/O returned): lint judges the other `on` values (literals, expressions over the
+/// join's own parameters), through the iterator `passed` reads them with.
 fn bound_by_rows(config: &Config, entry: &str) -> bool {
     config.entries.iter().any(|source| {
         let Body::Join(join) = &source.body else {
             return false;
         };
-        join.lookups
-            .iter()
-            .flat_map(|lookups| lookups.value.iter())
-            .filter(|lookup| {
-                lookup
-                    .value
-                    .value
-                    .from
-                    .as_ref()
-                    .is_some_and(|from| from.value == entry)
-            })
-            .flat_map(|lookup| lookup.value.value.on.iter())
+        join.lookups_reading(entry)
+            .flat_map(|lookup| lookup.on.iter())
             .flat_map(|on| on.value.iter())
-            .any(|bound| {
-                let text = bound.value.value.as_str().trim();
-                text.parse::<i64>().is_err() && !matches!(text, "true" | "false")
-            })
+            .any(|bound| sources_check::reads_row(&bound.value.value.text))
     })
 }
 
@@ -228,8 +217,8 @@ fn before_io(error: &EvalError) -> Option<String> {
 /// Whether what the failing entry sends depends on what only the run supplies: its url or program
 /// starts with a `${…}` token (a base url or program from the environment), a value holds a
 /// `${selection…}` token (filled in by the dashboard; `try` has no selection and leaves it as
-/// written), or a parameter it refuses may come from a join lookup's `on` expression over the
-/// driver's rows (data the driver's I/O returned; lint judges only a literal or a comparison).
+/// written), or a parameter it refuses may come from a join lookup's `on` expression that reads
+/// the driver's row (data the driver's I/O returned; lint evaluates every other `on` value).
 /// Lint cannot know these values and says nothing.
 fn judged_at_run_time(config: &Config, error: &EvalError) -> bool {
     if let Cause::Child(inner) = &error.cause {

@@ -8,7 +8,10 @@ macro_rules! joins_rules {
             /// Finds a join lookup whose `from` is not a leaf source that declares parameters (an operator,
             /// or a leaf without `parameters`), a lookup whose `on` leaves a required parameter of that
             /// source unbound, and an `on` expression that evidently gives a kind of value (a boolean from
-            /// a comparison, a number) that the parameter's declared `type` never accepts.
+            /// a comparison, a number) that the parameter's declared `type` never accepts. An `on`
+            /// value that does not read the driver's row (a literal, an expression over the join's
+            /// own parameters at their defaults) is evaluated as the lookup evaluates it, and its
+            /// text checked as binding checks it.
             ///
             /// **Why:** a lookup is fetched once per driver row with the parameters `on` binds from that row.
             /// An operator cannot be fetched that way, a source without parameters would return the same
