@@ -266,12 +266,7 @@ fn movement(reparsed: &[usize], entry: [usize; 3], delta: isize) -> Option<isize
 
 /// Moves every span of `diagnostic` by `delta` bytes.
 fn shift(diagnostic: &mut Diagnostic, delta: isize) {
-    let moved = |span: Span| {
-        Span::new(
-            span.start().saturating_add_signed(delta),
-            span.end().saturating_add_signed(delta),
-        )
-    };
+    let moved = |span: Span| span.shifted(delta);
     diagnostic.span = moved(diagnostic.span);
     for label in &mut diagnostic.labels {
         label.span = moved(label.span);

@@ -19,10 +19,7 @@ pub trait Shift {
 
 impl Shift for Span {
     fn shift(&mut self, delta: isize) {
-        *self = Span::new(
-            self.start().saturating_add_signed(delta),
-            self.end().saturating_add_signed(delta),
-        );
+        *self = self.shifted(delta);
     }
 }
 

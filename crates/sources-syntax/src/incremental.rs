@@ -372,20 +372,12 @@ fn line_start(text: &str, at: usize) -> Option<usize> {
     )
 }
 
-/// Moves a span by `delta` bytes.
-fn shift_span(span: &mut Span, delta: isize) {
-    *span = Span::new(
-        span.start().wrapping_add_signed(delta),
-        span.end().wrapping_add_signed(delta),
-    );
-}
-
 /// Moves an entry's key and value by `delta` bytes.
 fn shift_entry(entry: &mut Entry, delta: isize) {
     if delta == 0 {
         return;
     }
-    shift_span(&mut entry.key.span, delta);
+    entry.key.span = entry.key.span.shifted(delta);
     entry.value.shift(delta);
 }
 

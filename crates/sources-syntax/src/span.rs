@@ -75,6 +75,15 @@ impl Span {
         self.start() <= offset && offset <= self.end()
     }
 
+    /// This span moved by `delta` bytes, as when text before it changed length (an offset moved
+    /// past either end of `usize` saturates there, like [`Span::new`]).
+    pub const fn shifted(self, delta: isize) -> Span {
+        Span::new(
+            self.start().saturating_add_signed(delta),
+            self.end().saturating_add_signed(delta),
+        )
+    }
+
     /// The smallest span covering both.
     pub fn cover(self, other: Span) -> Span {
         Span {
@@ -93,6 +102,13 @@ impl From<Range<usize>> for Span {
 #[cfg(test)]
 mod tests {
     use super::Span;
+
+    #[test]
+    fn a_shifted_span_moves_both_ends_and_saturates() {
+        assert_eq!(Span::new(10, 14).shifted(5), Span::new(15, 19));
+        assert_eq!(Span::new(10, 14).shifted(-10), Span::new(0, 4));
+        assert_eq!(Span::new(2, 4).shifted(-3), Span::new(0, 1));
+    }
 
     #[test]
     fn a_span_is_two_u32_offsets() {

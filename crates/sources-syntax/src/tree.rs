@@ -96,12 +96,7 @@ impl Node {
 
     /// Moves this node and everything in it by `delta` bytes (text before it changed length).
     pub fn shift(&mut self, delta: isize) {
-        let moved = |span: Span| {
-            Span::new(
-                span.start().wrapping_add_signed(delta),
-                span.end().wrapping_add_signed(delta),
-            )
-        };
+        let moved = |span: Span| span.shifted(delta);
         let mut stack = vec![self];
         while let Some(node) = stack.pop() {
             node.span = moved(node.span);
