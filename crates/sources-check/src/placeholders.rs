@@ -10,7 +10,6 @@
 //! so any value is as good as any other. A value that starts with a token (a url or program taken
 //! from the environment) is left to run time.
 
-use foldhash::HashMap;
 use sources_config::enums::ParamType;
 use sources_config::template::{Segment, Template, TokenKind, WindowToken};
 use sources_config::{Field, Source};
@@ -32,8 +31,10 @@ pub const ENCODED_SAMPLE: &str = "0";
 
 /// The values one entry's tokens stand for.
 pub(crate) struct Placeholders<'s> {
-    /// Each parameter's value, borrowed from the entry (or a sample of its type).
-    params: HashMap<&'s str, &'s str>,
+    /// Each parameter's value, borrowed from the entry (or a sample of its type); for a name
+    /// listed twice the last one holds. An entry declares a few parameters: a list is searched
+    /// faster than a table is built.
+    params: Vec<(&'s str, &'s str)>,
     /// Whether the entry's window is anchored (has a `cursor`): its first request has no offset.
     anchored: bool,
 }
@@ -102,15 +103,24 @@ impl<'s> Placeholders<'s> {
     pub(crate) fn with_empty(source: &'s Source, empty: &'s [String]) -> Placeholders<'s> {
         let mut placeholders = Placeholders::of(source);
         for name in empty {
-            placeholders.params.insert(name, "");
+            placeholders.params.push((name, ""));
         }
         placeholders
+    }
+
+    /// The value standing for the parameter `name`, when it is declared.
+    fn param(&self, name: &str) -> Option<&'s str> {
+        self.params
+            .iter()
+            .rev()
+            .find(|(declared, _)| *declared == name)
+            .map(|(_, value)| *value)
     }
 
     /// The value standing for one token (`None`: it stays as written, as in `try`).
     fn value(&self, kind: &TokenKind<'_>) -> Option<String> {
         match kind {
-            TokenKind::Param(name) => self.params.get(*name).map(|value| (*value).to_owned()),
+            TokenKind::Param(name) => self.param(name).map(str::to_owned),
             TokenKind::Env(_) => Some(ENV_SAMPLE.to_owned()),
             // Filled in by the dashboard; `try`, which has none, leaves it as written.
             TokenKind::Selection(_) => Some(ENCODED_SAMPLE.to_owned()),
@@ -131,26 +141,32 @@ impl<'s> Placeholders<'s> {
         }
     }
 
-    /// Whether `text` has a `${params.NAME}` token naming no declared parameter (it stays as
+    /// Whether `template` has a `${params.NAME}` token naming no declared parameter (it stays as
     /// written, and `params` reports it).
-    pub(crate) fn names_undeclared(&self, text: &str) -> bool {
-        Template::parse(text).segments.iter().any(|segment| {
+    pub(crate) fn names_undeclared(&self, template: &Template<'_>) -> bool {
+        template.segments.iter().any(|segment| {
             matches!(segment, Segment::Token(token)
-                if matches!(token.kind, TokenKind::Param(name) if !self.params.contains_key(name)))
+                if matches!(token.kind, TokenKind::Param(name) if self.param(name).is_none()))
         })
     }
 
-    /// `text` rendered whatever it starts with (a malformed token stays as written): for a value
-    /// whose every rendering is judged alike (a NUL byte, an empty path).
-    pub(crate) fn render_whole(&self, text: &str) -> String {
-        Template::parse(text).render(|kind| self.value(kind))
+    /// `template` rendered whatever it starts with (a malformed token stays as written): for a
+    /// value whose every rendering is judged alike (a NUL byte, an empty path).
+    pub(crate) fn render_whole(&self, template: &Template<'_>) -> String {
+        template.render(|kind| self.value(kind))
     }
 
     /// An `http` or websocket url rendered as `try` renders it (see [`Placeholders::render`]).
-    pub(crate) fn render_url(&self, text: &str) -> Option<String> {
-        let template = judged(text)?;
+    pub(crate) fn render_url(&self, template: &Template<'_>) -> Option<String> {
+        if !judged(template) {
+            return None;
+        }
         let mut parts = template.url_parts().into_iter();
-        let mut out = String::with_capacity(text.len());
+        let written = template.segments.iter().map(|segment| match segment {
+            Segment::Literal(literal) => literal.len(),
+            Segment::Token(token) => token.written.len(),
+        });
+        let mut out = String::with_capacity(written.sum());
         for segment in &template.segments {
             match segment {
                 Segment::Literal(literal) => out.push_str(literal),
@@ -170,8 +186,7 @@ impl<'s> Placeholders<'s> {
     /// An anchored window's `body` rendered for its first request, as `try` renders it: window
     /// text tokens escaped for a JSON string; `None` when it holds a `${selection…}` token (filled
     /// in only by the dashboard) or cannot be judged.
-    pub(crate) fn render_body(&self, text: &str) -> Option<String> {
-        let template = Template::parse(text);
+    pub(crate) fn render_body(&self, template: &Template<'_>) -> Option<String> {
         if !template.errors.is_empty() {
             return None;
         }
@@ -186,11 +201,11 @@ fn field_value<T: Copy>(field: &Field<T>) -> T {
     field.value
 }
 
-/// `text` parsed, when it can be judged before run time.
-fn judged(text: &str) -> Option<Template<'_>> {
-    let template = Template::parse(text);
+/// Whether a url can be judged before run time: it parsed without errors and does not start
+/// with a token.
+fn judged(template: &Template<'_>) -> bool {
     let starts_with_token = matches!(template.segments.first(), Some(Segment::Token(_)));
-    (template.errors.is_empty() && !starts_with_token).then_some(template)
+    template.errors.is_empty() && !starts_with_token
 }
 
 #[cfg(test)]
@@ -199,7 +214,7 @@ mod tests {
 
     fn placeholders() -> Placeholders<'static> {
         Placeholders {
-            params: [("host", "a b")].into_iter().collect(),
+            params: vec![("host", "a b")],
             anchored: true,
         }
     }
@@ -207,28 +222,30 @@ mod tests {
     #[test]
     fn urls_render_encoded_parts_with_a_sample_and_the_host_as_it_is() {
         let p = placeholders();
+        let render_url = |text: &str| p.render_url(&Template::parse(text));
         assert_eq!(
-            p.render_url("https://api.example.com/x/${params.host}?q=${env.Q}#${selection.id}"),
+            render_url("https://api.example.com/x/${params.host}?q=${env.Q}#${selection.id}"),
             Some("https://api.example.com/x/0?q=0#0".to_owned())
         );
         // After a token in the host nothing can be placed, so nothing is encoded, as in `try`.
         assert_eq!(
-            p.render_url("https://${params.host}/x/${params.host}?q=${env.Q}#${selection.id}"),
+            render_url("https://${params.host}/x/${params.host}?q=${env.Q}#${selection.id}"),
             Some("https://a b/x/a b?q=0#0".to_owned())
         );
-        assert_eq!(p.render_url("${env.BASE}/items"), None);
-        assert_eq!(p.render_url("https://x/${params.bad"), None);
+        assert_eq!(render_url("${env.BASE}/items"), None);
+        assert_eq!(render_url("https://x/${params.bad"), None);
     }
 
     #[test]
     fn an_anchored_body_renders_first_request_values() {
         let p = placeholders();
+        let render_body = |text: &str| p.render_body(&Template::parse(text));
         assert_eq!(
-            p.render_body(
+            render_body(
                 r#"{"size": ${window.limit}, "q": ${window.search}, "from": ${window.offset}}"#
             ),
             Some(r#"{"size": 1, "q": , "from": }"#.to_owned())
         );
-        assert_eq!(p.render_body(r#"{"id": ${selection.id}}"#), None);
+        assert_eq!(render_body(r#"{"id": ${selection.id}}"#), None);
     }
 }

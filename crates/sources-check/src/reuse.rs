@@ -71,13 +71,14 @@ struct Kept {
 /// The checks of one entry that read nothing but that entry and its text.
 pub(crate) fn check_entry(source: &Source, file: &str, out: &mut Collector) {
     let entries = std::slice::from_ref(source);
+    let parsed = templates::EntryTemplates::of(source);
     merge::check_merge(entries, out);
     window::check_window(entries, file, out);
     anchored::check_anchored(entries, out);
-    templates::check_template_uses(entries, file, out);
+    templates::check_template_uses(source, &parsed, file, out);
     expressions::check_expressions(entries, file, out);
     param_expressions::check_param_expressions(entries, file, out);
-    runnable::check_runnable(entries, file, out);
+    runnable::check_runnable(source, &parsed, file, out);
 }
 
 /// Where `data.sources` is in the tree: the indexes of the first `data` in the root's mapping and

@@ -16,22 +16,37 @@ use sources_diagnostics::{Collector, Diagnostic, Rule};
 
 use crate::placeholders::Placeholders;
 use crate::request::{self, Refusal};
+use crate::templates::EntryTemplates;
 
-/// Every can-it-run rule, for every entry.
-pub(crate) fn check_runnable(entries: &[Source], file: &str, out: &mut Collector) {
-    for source in entries {
-        if let Some(leaf) = source.body.leaf() {
-            check_leaf(source, leaf, out);
-        }
-        check_requests(source, file, &Placeholders::of(source), out);
+/// Every can-it-run rule, for one entry whose templates `templates` holds parsed.
+pub(crate) fn check_runnable(
+    source: &Source,
+    templates: &EntryTemplates<'_>,
+    file: &str,
+    out: &mut Collector,
+) {
+    if let Some(leaf) = source.body.leaf() {
+        check_leaf(source, leaf, out);
     }
+    check_requests_with(source, templates, file, &Placeholders::of(source), out);
 }
 
 /// The rules that build what `source` sends, starts or reads with `request`'s constructors, on
-/// its values rendered with `placeholders` (also called by `passed`, with the values an entry
-/// gets from a reader that passes it no parameters).
+/// its values rendered with `placeholders` (called by `passed`, with the values an entry gets
+/// from a reader that passes it no parameters).
 pub(crate) fn check_requests(
     source: &Source,
+    file: &str,
+    placeholders: &Placeholders,
+    out: &mut Collector,
+) {
+    check_requests_with(source, &EntryTemplates::of(source), file, placeholders, out);
+}
+
+/// [`check_requests`] with the entry's templates parsed.
+fn check_requests_with<'a>(
+    source: &'a Source,
+    templates: &EntryTemplates<'a>,
     file: &str,
     placeholders: &Placeholders,
     out: &mut Collector,
@@ -39,34 +54,34 @@ pub(crate) fn check_requests(
     match &source.body {
         Body::Exec(exec) => {
             if let Some(command) = &exec.command {
-                check_command(command, exec.env.as_ref(), placeholders, out);
+                check_command(command, exec.env.as_ref(), templates, placeholders, out);
             }
             check_window(exec.window.as_deref(), out);
         }
         Body::Http(http) => {
             if let Some(url) = &http.url {
-                check_http_url(url, file, placeholders, out);
+                check_http_url(url, file, templates, placeholders, out);
             }
             if let Some(method) = &http.method {
-                check_method(method, placeholders, out);
+                check_method(method, templates, placeholders, out);
             }
-            check_headers(http.headers.as_ref(), placeholders, out);
+            check_headers(http.headers.as_ref(), templates, placeholders, out);
             check_window(http.window.as_deref(), out);
             if let (Some(body), Some(window)) = (&http.body, &http.window)
                 && window.value.cursor.is_some()
             {
-                check_anchored_body(body, placeholders, out);
+                check_anchored_body(body, templates, placeholders, out);
             }
         }
         Body::Websocket(socket) => {
             if let Some(url) = &socket.url {
-                check_websocket_url(url, file, placeholders, out);
+                check_websocket_url(url, file, templates, placeholders, out);
             }
-            check_headers(socket.headers.as_ref(), placeholders, out);
+            check_headers(socket.headers.as_ref(), templates, placeholders, out);
         }
         Body::File(read) => {
             if let Some(path) = &read.path {
-                check_path(path, placeholders, out);
+                check_path(path, templates, placeholders, out);
             }
         }
         _ => {}
@@ -138,9 +153,10 @@ fn check_static_root(
 
 /// `invalid-value` for an empty `command`, a literally empty program, or an argument or variable
 /// no process can receive (`request::command`).
-fn check_command(
-    command: &Field<Vec<sources_config::Spanned<Template>>>,
-    env: Option<&Field<NamedMap<Template>>>,
+fn check_command<'a>(
+    command: &'a Field<Vec<sources_config::Spanned<Template>>>,
+    env: Option<&'a Field<NamedMap<Template>>>,
+    templates: &EntryTemplates<'a>,
     placeholders: &Placeholders,
     out: &mut Collector,
 ) {
@@ -176,7 +192,7 @@ fn check_command(
         Some(_) => {}
     }
     // Only a NUL byte is left to refuse, and no placeholder holds one: render every value.
-    let render = |text: &str| placeholders.render_whole(text);
+    let render = |text: &'a str| placeholders.render_whole(&templates.parse(text));
     let argv: Vec<String> = command
         .value
         .iter()
@@ -227,15 +243,16 @@ fn check_command(
 
 /// `invalid-value` for an `http` url that is empty, relative, not `http(s)://`, or that the url
 /// parser refuses once rendered (`request::http_url`).
-fn check_http_url(
-    url: &Field<Template>,
+fn check_http_url<'a>(
+    url: &'a Field<Template>,
     file: &str,
+    templates: &EntryTemplates<'a>,
     placeholders: &Placeholders,
     out: &mut Collector,
 ) {
     let text = url.value.as_str();
     let example = "https://api.example.com/items";
-    let Some(rendered) = rendered_url(url, example, placeholders, out) else {
+    let Some(rendered) = rendered_url(url, example, templates, placeholders, out) else {
         return;
     };
     let Err(refusal) = request::http_url(&rendered) else {
@@ -249,7 +266,7 @@ fn check_http_url(
         ));
         return;
     }
-    let template = Parsed::parse(text);
+    let template = templates.parse(text);
     let Some(literal) = literal_start(&template) else {
         return;
     };
@@ -281,9 +298,10 @@ fn check_http_url(
 
 /// A url rendered with placeholders; `None` when it is empty (reported here, with `example` as
 /// the fix) or can be judged only at run time.
-fn rendered_url(
-    url: &Field<Template>,
+fn rendered_url<'a>(
+    url: &'a Field<Template>,
     example: &str,
+    templates: &EntryTemplates<'a>,
     placeholders: &Placeholders,
     out: &mut Collector,
 ) -> Option<String> {
@@ -295,7 +313,7 @@ fn rendered_url(
         );
         return None;
     }
-    placeholders.render_url(url.value.as_str())
+    placeholders.render_url(&templates.parse(url.value.as_str()))
 }
 
 /// An `invalid-value` error at a whole value that its constructor refuses.
@@ -307,21 +325,22 @@ fn refused(field: &Field<Template>, message: String, help: &str) -> Diagnostic {
 
 /// `invalid-value` for a websocket url that is empty, or that the websocket client refuses once
 /// rendered (`request::websocket_request`): another scheme, an upper-case one, no host, a space.
-fn check_websocket_url(
-    url: &Field<Template>,
+fn check_websocket_url<'a>(
+    url: &'a Field<Template>,
     file: &str,
+    templates: &EntryTemplates<'a>,
     placeholders: &Placeholders,
     out: &mut Collector,
 ) {
     let text = url.value.as_str();
     let example = "wss://stream.example.com/ticks";
-    let Some(rendered) = rendered_url(url, example, placeholders, out) else {
+    let Some(rendered) = rendered_url(url, example, templates, placeholders, out) else {
         return;
     };
     let Err(refusal) = request::websocket_request(&rendered, &[]) else {
         return;
     };
-    let template = Parsed::parse(text);
+    let template = templates.parse(text);
     let scheme_end = literal_start(&template)
         .filter(|_| !url_scheme::fits(text, url_scheme::WEBSOCKET))
         .map(|literal| literal.find("://").map_or(literal.len(), |at| at + 3));
@@ -351,13 +370,18 @@ fn check_websocket_url(
 }
 
 /// `invalid-value` for a `method` that is not an HTTP method once rendered (`request::http_method`).
-fn check_method(method: &Field<Template>, placeholders: &Placeholders, out: &mut Collector) {
-    let text = method.value.as_str();
-    if placeholders.names_undeclared(text) {
+fn check_method<'a>(
+    method: &'a Field<Template>,
+    templates: &EntryTemplates<'a>,
+    placeholders: &Placeholders,
+    out: &mut Collector,
+) {
+    let template = templates.parse(method.value.as_str());
+    if placeholders.names_undeclared(&template) {
         // `params` reports it: left as written, the token is no method.
         return;
     }
-    let rendered = placeholders.render_whole(text);
+    let rendered = placeholders.render_whole(&template);
     if let Err(refusal) = request::http_method(Some(&rendered)) {
         out.push(refused(
             method,
@@ -369,15 +393,16 @@ fn check_method(method: &Field<Template>, placeholders: &Placeholders, out: &mut
 
 /// `invalid-value` at each header name HTTP does not allow, and at each value that holds a line
 /// break or another control character once rendered (`request::header`).
-fn check_headers(
-    headers: Option<&Field<NamedMap<Template>>>,
+fn check_headers<'a>(
+    headers: Option<&'a Field<NamedMap<Template>>>,
+    templates: &EntryTemplates<'a>,
     placeholders: &Placeholders,
     out: &mut Collector,
 ) {
     for header in headers.iter().flat_map(|headers| headers.value.iter()) {
         let name = &header.name.value;
         let value = header.value.value.as_str();
-        let rendered = placeholders.render_whole(value);
+        let rendered = placeholders.render_whole(&templates.parse(value));
         match request::header(name, &rendered) {
             Ok(_) => {}
             Err(Refusal::HeaderName(_)) => out.push(
@@ -406,8 +431,13 @@ fn check_headers(
 
 /// `invalid-value` for a `file` `path` that is empty or holds a NUL byte once rendered
 /// (`request::file_path`).
-fn check_path(path: &Field<Template>, placeholders: &Placeholders, out: &mut Collector) {
-    let rendered = placeholders.render_whole(path.value.as_str());
+fn check_path<'a>(
+    path: &'a Field<Template>,
+    templates: &EntryTemplates<'a>,
+    placeholders: &Placeholders,
+    out: &mut Collector,
+) {
+    let rendered = placeholders.render_whole(&templates.parse(path.value.as_str()));
     if let Err(refusal) = request::file_path(&rendered) {
         let help = match refusal {
             Refusal::EmptyPath => "write the file to read: `path: /var/log/app/events.json`",
@@ -427,8 +457,13 @@ fn check_path(path: &Field<Template>, placeholders: &Placeholders, out: &mut Col
 
 /// `invalid-value` for the `body` of an anchored window that is not a JSON object once rendered
 /// for the first request (`request::anchored_body`): `older`/`newer` are merged into it.
-fn check_anchored_body(body: &Field<Template>, placeholders: &Placeholders, out: &mut Collector) {
-    let Some(rendered) = placeholders.render_body(body.value.as_str()) else {
+fn check_anchored_body<'a>(
+    body: &'a Field<Template>,
+    templates: &EntryTemplates<'a>,
+    placeholders: &Placeholders,
+    out: &mut Collector,
+) {
+    let Some(rendered) = placeholders.render_body(&templates.parse(body.value.as_str())) else {
         return;
     };
     if let Err(refusal) = request::anchored_body(&rendered) {

@@ -3,6 +3,7 @@
 //! (`window-token-misplaced`), including `${window.filters.NAME}` naming no declared filter, and
 //! `url` tokens whose value cannot be percent-encoded (`url-template-unencoded`).
 
+use std::borrow::Cow;
 use std::ops::Range;
 
 use sources_config::AnyValue;
@@ -390,20 +391,55 @@ pub(crate) struct ParsedSite<'a> {
     pub(crate) template: Template<'a>,
 }
 
-/// The checks that read an entry's templates, entry by entry: each template is parsed once, for
-/// the template rules and for `undeclared-param-reference`, and only one entry's parses are held
-/// at a time.
-pub(crate) fn check_template_uses(entries: &[Source], file: &str, out: &mut Collector) {
-    let mut parsed: Vec<ParsedSite<'_>> = Vec::new();
-    for source in entries {
-        parsed.clear();
-        parsed.extend(sites(source).into_iter().map(|site| ParsedSite {
-            template: Template::parse(site.text),
-            site,
-        }));
-        params::check_references(source, &parsed, file, out);
-        check_templates(source, &parsed, file, out);
+/// One entry's template sites, each parsed once for every check of that entry that reads its
+/// templates (the template rules, `undeclared-param-reference`, and `runnable`, which renders
+/// them with placeholders).
+pub(crate) struct EntryTemplates<'a> {
+    parsed: Vec<ParsedSite<'a>>,
+}
+
+impl<'a> EntryTemplates<'a> {
+    /// Every template site of `source`, parsed.
+    pub(crate) fn of(source: &'a Source) -> EntryTemplates<'a> {
+        let parsed = sites(source)
+            .into_iter()
+            .map(|site| ParsedSite {
+                template: Template::parse(site.text),
+                site,
+            })
+            .collect();
+        EntryTemplates { parsed }
     }
+
+    /// The sites with their parses, in the order of [`sites`].
+    pub(crate) fn sites(&self) -> &[ParsedSite<'a>] {
+        &self.parsed
+    }
+
+    /// The parse of `text`, a template string of the entry: the one made for its site (the same
+    /// bytes of the model, not merely equal text), or made now for a text that is no site.
+    pub(crate) fn parse(&self, text: &'a str) -> Cow<'_, Template<'a>> {
+        match self
+            .parsed
+            .iter()
+            .find(|parsed| std::ptr::eq(parsed.site.text, text))
+        {
+            Some(parsed) => Cow::Borrowed(&parsed.template),
+            None => Cow::Owned(Template::parse(text)),
+        }
+    }
+}
+
+/// The checks that read an entry's templates: each template was parsed once (`templates`), for
+/// the template rules and for `undeclared-param-reference`.
+pub(crate) fn check_template_uses(
+    source: &Source,
+    templates: &EntryTemplates<'_>,
+    file: &str,
+    out: &mut Collector,
+) {
+    params::check_references(source, templates.sites(), file, out);
+    check_templates(source, templates.sites(), file, out);
 }
 
 /// `invalid-template`, `unknown-namespace` and `window-token-misplaced` over the templates of one

@@ -213,11 +213,7 @@ impl<'a> Template<'a> {
         let mut parts = Vec::new();
         for segment in &self.segments {
             match segment {
-                Segment::Literal(literal) => {
-                    for (index, c) in literal.char_indices() {
-                        part = part.after(c, &literal[index..]);
-                    }
-                }
+                Segment::Literal(literal) => part = part.after_literal(literal),
                 Segment::Token(token) => {
                     parts.push(part);
                     part = match (part, &token.kind) {
@@ -279,17 +275,32 @@ impl UrlPart {
         matches!(self, UrlPart::Path | UrlPart::Query | UrlPart::Fragment)
     }
 
-    /// The part after literal character `c`; `rest` is the literal text from `c` on. A token
-    /// right after `://` stands in the host.
-    fn after(self, c: char, rest: &str) -> UrlPart {
+    /// The part after the literal text `literal`. Only ASCII characters move it, so the text is
+    /// walked byte by byte (a multi-byte character moves it as its first byte does); the fragment
+    /// and an unknown part are never left, so the walk stops there.
+    fn after_literal(self, literal: &str) -> UrlPart {
+        let bytes = literal.as_bytes();
+        let mut part = self;
+        for (index, &byte) in bytes.iter().enumerate() {
+            if matches!(part, UrlPart::Fragment | UrlPart::Unknown) {
+                break;
+            }
+            part = part.after(byte, &bytes[index..]);
+        }
+        part
+    }
+
+    /// The part after the literal byte `c`; `rest` is the literal text from `c` on. A token right
+    /// after `://` stands in the host.
+    fn after(self, c: u8, rest: &[u8]) -> UrlPart {
         match (self, c) {
             (UrlPart::Unknown, _) => UrlPart::Unknown,
-            (UrlPart::Fragment, _) | (_, '#') => UrlPart::Fragment,
-            (UrlPart::Query, _) | (_, '?') => UrlPart::Query,
-            (UrlPart::Scheme, ':') if rest.starts_with("://") => UrlPart::Slashes(2),
-            (UrlPart::Slashes(2), '/') => UrlPart::Slashes(1),
+            (UrlPart::Fragment, _) | (_, b'#') => UrlPart::Fragment,
+            (UrlPart::Query, _) | (_, b'?') => UrlPart::Query,
+            (UrlPart::Scheme, b':') if rest.starts_with(b"://") => UrlPart::Slashes(2),
+            (UrlPart::Slashes(2), b'/') => UrlPart::Slashes(1),
             (UrlPart::Slashes(_), _) => UrlPart::Authority,
-            (UrlPart::Authority | UrlPart::Path, '/') => UrlPart::Path,
+            (UrlPart::Authority | UrlPart::Path, b'/') => UrlPart::Path,
             (part, _) => part,
         }
     }
