@@ -97,6 +97,14 @@ pub(crate) struct Fields {
     prefix: String,
 }
 
+/// Whether `key` is `name`. Most fields asked for are not written, and most keys differ from the
+/// name asked for in their length or their first byte: those are compared first, before the
+/// bytes are.
+fn same_name(key: &str, name: &str) -> bool {
+    let (key, name) = (key.as_bytes(), name.as_bytes());
+    key.len() == name.len() && key.first() == name.first() && key == name
+}
+
 /// A field taken from its map: where its key is written, and its value.
 struct Taken {
     key_span: Span,
@@ -128,7 +136,7 @@ impl Fields {
         }
         let mut first = None;
         for (index, entry) in self.entries.iter_mut().enumerate() {
-            if entry.key.name == name {
+            if same_name(&entry.key.name, name) {
                 if !self.taken[index] {
                     self.taken[index] = true;
                     self.left -= 1;
@@ -152,7 +160,9 @@ impl Fields {
 
     /// Whether a key `name` is written (decoded or not).
     fn written(&self, name: &str) -> bool {
-        self.entries.iter().any(|entry| entry.key.name == name)
+        self.entries
+            .iter()
+            .any(|entry| same_name(&entry.key.name, name))
     }
 
     /// How messages name the map: its label, or a section's path in backquotes.
