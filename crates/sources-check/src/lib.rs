@@ -183,8 +183,9 @@ pub fn analyze_bounded_with(
 /// `bounded`, as [`analyze_with`] does), from `tree`, the document's tree updated to `text`.
 /// `memo` holds what the analysis of the version the tree was updated from kept (empty at first)
 /// and is replaced by what this one keeps: an entry the update kept is neither copied out of the
-/// tree and decoded again nor checked again by the checks of one entry alone. Gives exactly what
-/// a fresh analysis of `text` gives.
+/// tree and decoded again nor checked again by the checks of one entry alone, and the line index
+/// is the previous one with the changed lines spliced in ([`LineIndex::edited`]). Gives exactly
+/// what a fresh analysis of `text` gives.
 pub fn analyze_edited(
     text: &Arc<String>,
     tree: &Tree,
@@ -193,22 +194,28 @@ pub fn analyze_edited(
     inputs: &ShapeInputs,
 ) -> Analysis {
     let parse = tree.parse();
-    let previous = std::mem::take(memo);
+    let mut previous = std::mem::take(memo);
+    let previous_index = previous.line_index.take();
     let mut reuse = reuse::Reuse::new(
         previous,
         tree.reparsed(),
         text.len(),
         reuse::sources_path(parse.root.as_ref()),
     );
+    let index = || match (previous_index, tree.change()) {
+        (Some(previous), Some(change)) => LineIndex::edited(&previous, Arc::clone(text), change),
+        _ => LineIndex::shared(Arc::clone(text)),
+    };
     let analysis = analyze_indexed(
         text,
         tree.syntax(),
         Parsed::Kept(parse, &mut reuse),
-        || LineIndex::shared(Arc::clone(text)),
+        index,
         bounded,
         inputs,
     );
     *memo = reuse.finish();
+    memo.line_index = Some(analysis.line_index.clone());
     analysis
 }
 

@@ -19,7 +19,7 @@ use std::sync::Arc;
 use sources_config::shift::Shift;
 use sources_config::{EntryReuse, Source};
 use sources_diagnostics::{Collector, Diagnostic};
-use sources_syntax::{Key, Node, Span, Value};
+use sources_syntax::{Key, LineIndex, Node, Span, Value};
 
 use crate::{anchored, expressions, merge, param_expressions, runnable, templates, window};
 
@@ -42,6 +42,9 @@ pub struct Memo {
     decoded_reused: usize,
     /// How many entries the analysis that made it did not check again.
     reused: usize,
+    /// The line index of the text they were found in (shared with that analysis), which the next
+    /// version's is made from.
+    pub(crate) line_index: Option<LineIndex>,
 }
 
 impl Memo {

@@ -1,6 +1,6 @@
 //! The editor's analysis of an edited version reuses the previous version's decoded entries and
 //! per-entry diagnostics (`analyze_edited`) and gives exactly what a fresh analysis gives (the
-//! diagnostics, the model with its spans, the shapes): over every file of
+//! diagnostics, the model with its spans, the shapes, the line index): over every file of
 //! `testdata/` and a generated configuration, a seeded sequence of random edits (characters
 //! inserted, replaced and deleted, lines indented, duplicated and deleted, keys added), each
 //! undone by the next version, every version analysed both ways, unbounded and bounded, with the
@@ -110,6 +110,10 @@ fn check_file(name: &str, text: String, syntax: Syntax, seed: u64) -> Reused {
         );
         assert_eq!(got.config, want.config, "{name}, edit {step}");
         assert_eq!(got.shapes, want.shapes, "{name}, edit {step}");
+        assert_eq!(
+            got.line_index, want.line_index,
+            "{name}, edit {step}: the line index made from the previous one differs"
+        );
         let got = analyze_edited(&text, &tree, &mut bounded_memo, Some(bounded(3)), &inputs);
         let want = analyze_bounded_with(&text, syntax, tree.parse().clone(), bounded(3), &inputs);
         assert_eq!(

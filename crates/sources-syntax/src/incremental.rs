@@ -12,7 +12,7 @@
 //! ones. Anything else parses the whole text. The entries around it keep their
 //! subtrees; those after it move by the edit's length.
 
-use crate::{Entry, Node, Parse, Span, Syntax, Value, yaml};
+use crate::{Change, Entry, Node, Parse, Span, Syntax, Value, yaml};
 
 /// A document's parse, kept so that its next version can be parsed from it.
 #[derive(Clone, Debug)]
@@ -24,6 +24,8 @@ pub struct Tree {
     splicable: bool,
     /// What the last update parsed again (see [`Tree::reparsed`]).
     reparsed: Option<Vec<usize>>,
+    /// What the last update changed (see [`Tree::change`]).
+    change: Option<Change>,
 }
 
 /// How [`Tree::update`] made the new version's tree.
@@ -40,14 +42,6 @@ pub enum Reparse {
     Full,
 }
 
-/// The changed part of a text: `old[start..old_end]` became `new[start..new_end]`.
-#[derive(Clone, Copy, Debug)]
-struct Edit {
-    start: usize,
-    old_end: usize,
-    new_end: usize,
-}
-
 impl Tree {
     /// Parses `text` as [`crate::parse`] does, keeping what the next version needs.
     pub fn new(text: &str, syntax: Syntax) -> Tree {
@@ -61,6 +55,7 @@ impl Tree {
             parse,
             splicable,
             reparsed: None,
+            change: None,
         }
     }
 
@@ -71,6 +66,13 @@ impl Tree {
     /// new text too. `None` when the tree was built or parsed whole.
     pub fn reparsed(&self) -> Option<&[usize]> {
         self.reparsed.as_deref()
+    }
+
+    /// What the last [`Tree::update`] changed, from the text before it to the text after (an empty
+    /// change at the end when the text did not change), found once for every reader of the new
+    /// version (its line index too); `None` when the tree was built by [`Tree::new`].
+    pub fn change(&self) -> Option<Change> {
+        self.change
     }
 
     /// The parse of the text this tree was last built or updated from.
@@ -92,8 +94,9 @@ impl Tree {
     /// `parse(new)`, spans and errors included. Given some other `old` it does not panic: a key
     /// past that text's end makes it parse `new` whole.
     pub fn update(&mut self, old: &str, new: &str) -> Reparse {
-        let Some(edit) = Edit::between(old, new) else {
+        let Some(edit) = Change::between(old, new) else {
             self.reparsed = Some(Vec::new());
+            self.change = Some(Change::none(new.len()));
             return Reparse::Unchanged;
         };
         if self.splicable
@@ -102,64 +105,13 @@ impl Tree {
         {
             let depth = path.len();
             self.reparsed = Some(path);
+            self.change = Some(edit);
             return Reparse::Spliced { depth };
         }
         *self = Tree::new(new, self.syntax);
+        self.change = Some(edit);
         Reparse::Full
     }
-}
-
-impl Edit {
-    /// The smallest edit turning `old` into `new`; `None` when they are equal.
-    fn between(old: &str, new: &str) -> Option<Edit> {
-        let (old, new) = (old.as_bytes(), new.as_bytes());
-        let start = common_prefix(old, new);
-        if start == old.len() && start == new.len() {
-            return None;
-        }
-        let room = old.len().min(new.len()) - start;
-        let suffix = common_suffix(&old[old.len() - room..], &new[new.len() - room..]);
-        Some(Edit {
-            start,
-            old_end: old.len() - suffix,
-            new_end: new.len() - suffix,
-        })
-    }
-
-    /// How much longer the new text is.
-    fn delta(&self) -> isize {
-        self.new_end as isize - self.old_end as isize
-    }
-}
-
-/// Length of the common prefix, compared a block at a time.
-fn common_prefix(a: &[u8], b: &[u8]) -> usize {
-    const BLOCK: usize = 256;
-    let len = a.len().min(b.len());
-    let mut at = 0;
-    while at + BLOCK <= len && a[at..at + BLOCK] == b[at..at + BLOCK] {
-        at += BLOCK;
-    }
-    while at < len && a[at] == b[at] {
-        at += 1;
-    }
-    at
-}
-
-/// Length of the common suffix of two slices of equal length.
-fn common_suffix(a: &[u8], b: &[u8]) -> usize {
-    const BLOCK: usize = 256;
-    let len = a.len();
-    let mut matched = 0;
-    while matched + BLOCK <= len
-        && a[len - matched - BLOCK..len - matched] == b[len - matched - BLOCK..len - matched]
-    {
-        matched += BLOCK;
-    }
-    while matched < len && a[len - matched - 1] == b[len - matched - 1] {
-        matched += 1;
-    }
-    matched
 }
 
 /// One step of the path from the root to the edited entry: the entry's index in its mapping and
@@ -182,7 +134,7 @@ const MAX_TRIES: usize = 4;
 /// Each try parses an entry's text alone; after [`MAX_TRIES`] entries the whole text is parsed
 /// instead, so a deep document whose edit fails level after level costs a few whole parses at
 /// most, not one per level.
-fn splice(root: &mut Node, old: &str, new: &str, edit: Edit) -> Option<Vec<usize>> {
+fn splice(root: &mut Node, old: &str, new: &str, edit: Change) -> Option<Vec<usize>> {
     let path = path_to(root, old, edit);
     for depth in (0..path.len()).rev().take(MAX_TRIES) {
         let map = mapping_at(root, &path[..depth])?;
@@ -202,7 +154,7 @@ fn splice(root: &mut Node, old: &str, new: &str, edit: Edit) -> Option<Vec<usize
 }
 
 /// The entries from the root down whose text holds the whole edit, each in a block mapping.
-fn path_to(root: &Node, old: &str, edit: Edit) -> Vec<Step> {
+fn path_to(root: &Node, old: &str, edit: Change) -> Vec<Step> {
     let mut path = Vec::new();
     let mut node = root;
     let mut end = old.len();
@@ -261,7 +213,13 @@ fn mapping_at<'n>(root: &'n mut Node, path: &[Step]) -> Option<&'n mut crate::Ma
 }
 
 /// The entry at `step` parsed again from its new text, when that gives what a whole parse would.
-fn reparse_entry(map: &crate::Map, step: Step, old: &str, new: &str, edit: Edit) -> Option<Entry> {
+fn reparse_entry(
+    map: &crate::Map,
+    step: Step,
+    old: &str,
+    new: &str,
+    edit: Change,
+) -> Option<Entry> {
     let old_entry = &map.entries[step.index];
     let column = old_entry.key.span.start() - step.start;
     if !old.as_bytes()[step.start..old_entry.key.span.start()]

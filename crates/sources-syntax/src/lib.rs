@@ -9,13 +9,15 @@
 //! lies in where that is sound (`incremental`).
 //!
 //! Modules: `yaml` (saphyr-parser's spanned events to the tree, and saphyr's quirks), `toml`
-//! (`toml`'s recoverable parser to the tree), `string_offset`, `line_index`, `span`, `tree`, and,
+//! (`toml`'s recoverable parser to the tree), `string_offset`, `line_index`, `span`, `tree`,
+//! `change` (what changed between two versions of a text), and,
 //! behind the `bench-support` feature, `bench_support` (the config generator benchmarks share).
 //! No input makes [`parse`] panic, hang or overflow the stack: nesting is limited (128 levels in
 //! YAML, 80 in TOML) and so are alias expansions.
 
 #[cfg(feature = "bench-support")]
 pub mod bench_support;
+mod change;
 mod incremental;
 mod line_index;
 mod span;
@@ -24,6 +26,7 @@ mod toml;
 mod tree;
 mod yaml;
 
+pub use change::Change;
 pub use incremental::{Reparse, Tree};
 pub use line_index::{LineCol, LineIndex, PositionEncoding, offset_in};
 pub use span::Span;

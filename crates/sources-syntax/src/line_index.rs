@@ -2,6 +2,8 @@
 
 use std::sync::{Arc, OnceLock};
 
+use crate::Change;
+
 /// A 1-based line and column; the column counts Unicode scalar values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct LineCol {
@@ -66,13 +68,21 @@ fn column_offset(line_text: &str, character: u32, encoding: PositionEncoding) ->
     line_text.len()
 }
 
-/// Line starts of one text, to convert between byte offsets and positions.
+/// Line starts of one text, to convert between byte offsets and positions. A clone shares the
+/// text and the line starts.
 #[derive(Clone, Debug)]
 pub struct LineIndex {
     text: Arc<String>,
     /// Made on first use by [`LineIndex::new`]'s index (a lint that finds nothing never asks), at
-    /// once by [`LineIndex::shared`]'s.
-    line_starts: OnceLock<Vec<usize>>,
+    /// once by [`LineIndex::shared`]'s and [`LineIndex::edited`]'s.
+    line_starts: OnceLock<Arc<Vec<usize>>>,
+}
+
+impl PartialEq for LineIndex {
+    /// The same text (hence the same lines).
+    fn eq(&self, other: &LineIndex) -> bool {
+        self.text == other.text && self.starts() == other.starts()
+    }
 }
 
 impl LineIndex {
@@ -97,9 +107,39 @@ impl LineIndex {
         index
     }
 
+    /// Indexes `text`, the text of `previous` changed by `change`, from `previous`'s line
+    /// starts: those before the change are kept, those after it moved by its length, and only the
+    /// changed bytes are searched for line ends (a copy of the starts, instead of a search of the
+    /// whole text). A `change` that does not fit the two texts' lengths indexes `text` anew.
+    /// Shares `text` and finds its lines now, as [`LineIndex::shared`] does.
+    pub fn edited(previous: &LineIndex, text: Arc<String>, change: Change) -> LineIndex {
+        if !change.fits(previous.text.len(), text.len()) {
+            return LineIndex::shared(text);
+        }
+        let old = previous.starts();
+        // A line starts just past a `\n`: one at or before the change's start follows a `\n` in
+        // the common prefix, one past the old end follows a `\n` in the common suffix.
+        let before = old.partition_point(|&start| start <= change.start);
+        let after = old.partition_point(|&start| start <= change.old_end);
+        let changed = &text.as_bytes()[change.start..change.new_end];
+        let mut starts = Vec::with_capacity(old.len() - (after - before) + changed.len() / 32);
+        starts.extend_from_slice(&old[..before]);
+        starts.extend(memchr::memchr_iter(b'\n', changed).map(|at| change.start + at + 1));
+        starts.extend(
+            old[after..]
+                .iter()
+                .map(|&start| start - change.old_end + change.new_end),
+        );
+        LineIndex {
+            text,
+            line_starts: OnceLock::from(Arc::new(starts)),
+        }
+    }
+
     /// The byte offset of each line's start, found on first use.
     fn starts(&self) -> &[usize] {
-        self.line_starts.get_or_init(|| line_starts(&self.text))
+        self.line_starts
+            .get_or_init(|| Arc::new(line_starts(&self.text)))
     }
 
     /// The indexed text.
@@ -190,6 +230,84 @@ mod tests {
         assert_eq!(
             index.line_col(text.find('b').expect("b")),
             LineCol { line: 2, column: 1 }
+        );
+    }
+
+    /// A small seeded generator (xorshift64*), so every run makes the same edits.
+    struct Random(u64);
+
+    impl Random {
+        fn below(&mut self, bound: usize) -> usize {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % bound.max(1)
+        }
+    }
+
+    #[test]
+    fn an_edited_index_equals_a_fresh_one_over_seeded_edits() {
+        const PIECES: [&str; 9] = ["\n", "\r\n", "a", "é", "😀", "key: v\n", "\n\n", "", "\r"];
+        let mut random = Random(24);
+        let mut text = Arc::new("a: é\r\nb: 😀\n\nc: 1".to_owned());
+        let mut index = LineIndex::shared(Arc::clone(&text));
+        for step in 0..2_000 {
+            let boundaries: Vec<usize> = text
+                .char_indices()
+                .map(|(at, _)| at)
+                .chain([text.len()])
+                .collect();
+            // Every eighth edit at one of the text's ends.
+            let pick = |random: &mut Random| match random.below(8) {
+                0 => 0,
+                1 => text.len(),
+                _ => boundaries[random.below(boundaries.len())],
+            };
+            let (a, b) = (pick(&mut random), pick(&mut random));
+            let (from, to) = (a.min(b), a.max(b).min(a.min(b) + 12));
+            let to = *boundaries
+                .iter()
+                .find(|&&at| at >= to)
+                .unwrap_or(&text.len());
+            let inserted: String = (0..random.below(3))
+                .map(|_| PIECES[random.below(PIECES.len())])
+                .collect();
+            let mut next = text.as_ref().clone();
+            next.replace_range(from..to, &inserted);
+            if next.len() > 400 {
+                next.truncate(
+                    next.char_indices()
+                        .nth(300)
+                        .map_or(next.len(), |(at, _)| at),
+                );
+            }
+            let next = Arc::new(next);
+            let change = Change::between(&text, &next).unwrap_or(Change::none(next.len()));
+            let edited = LineIndex::edited(&index, Arc::clone(&next), change);
+            let fresh = LineIndex::new(&next);
+            assert_eq!(edited, fresh, "step {step}: {text:?} -> {next:?}");
+            for offset in 0..=next.len() + 1 {
+                assert_eq!(
+                    edited.position(offset, PositionEncoding::Utf16),
+                    fresh.position(offset, PositionEncoding::Utf16)
+                );
+            }
+            (text, index) = (next, edited);
+        }
+    }
+
+    #[test]
+    fn a_change_that_does_not_fit_indexes_the_text_anew() {
+        let previous = LineIndex::new("a\nb\n");
+        let text = Arc::new("a\nbc\nd\n".to_owned());
+        let wrong = Change {
+            start: 9,
+            old_end: 9,
+            new_end: 9,
+        };
+        assert_eq!(
+            LineIndex::edited(&previous, Arc::clone(&text), wrong),
+            LineIndex::new(&text)
         );
     }
 
