@@ -233,15 +233,16 @@ mod tests {
         );
     }
 
-    /// A small seeded generator (xorshift64*), so every run makes the same edits.
+    /// A seeded linear congruential generator, so every run makes the same edits.
     struct Random(u64);
 
     impl Random {
         fn below(&mut self, bound: usize) -> usize {
-            self.0 ^= self.0 >> 12;
-            self.0 ^= self.0 << 25;
-            self.0 ^= self.0 >> 27;
-            (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % bound.max(1)
+            self.0 = self
+                .0
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (self.0 >> 33) as usize % bound.max(1)
         }
     }
 
