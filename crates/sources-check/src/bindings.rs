@@ -8,27 +8,17 @@ use sources_config::Enumeration;
 use sources_config::Field;
 use sources_config::template::WindowToken;
 use sources_config::{
-    Body, Component, ComponentKind, Config, Growing, ReferenceField, Source, Window,
+    Body, Component, ComponentKind, Config, Growing, ReferenceField, Source, SourceRef, Window,
 };
 use sources_diagnostics::{Collector, Diagnostic, Rule, Span, did_you_mean};
 
-use crate::references::References;
 use crate::window::command_tokens;
 
-/// Every binding rule: components first, then operator inputs and pipes.
-pub(crate) fn check_bindings(
-    config: &Config,
-    references: &References,
-    file: &str,
-    out: &mut Collector,
-) {
+/// The binding rules of the components.
+pub(crate) fn check_bound_components(config: &Config, file: &str, out: &mut Collector) {
     for component in &config.components {
         check_component(config, component, file, out);
     }
-    for entry in &config.entries {
-        check_mapped_columns(config, entry, file, out);
-    }
-    check_operator_inputs(config, references, out);
 }
 
 /// `unknown-column` for a key of a window's `sorts` or `filters` that names no column of the
@@ -36,7 +26,12 @@ pub(crate) fn check_bindings(
 /// `title:value` term to its column first, then looks the mapping up by that title); its value names the server's side (a sort field, a query
 /// parameter or an exec token name) and is not judged here. Judged only when every component
 /// bound to the entry is a table whose column titles are all written as plain text.
-fn check_mapped_columns(config: &Config, entry: &Source, file: &str, out: &mut Collector) {
+pub(crate) fn check_mapped_columns(
+    config: &Config,
+    entry: &Source,
+    file: &str,
+    out: &mut Collector,
+) {
     let Some(window) = entry.body.window() else {
         return;
     };
@@ -276,10 +271,15 @@ fn check_sortable_columns(
     }
 }
 
-/// `window-operator-input`: operators (and merges) reading a windowed entry, and a `pipe` on a
-/// windowed entry.
-fn check_operator_inputs(config: &Config, references: &References, out: &mut Collector) {
-    for (consumer, reference) in references.with_entries(config) {
+/// `window-operator-input`: an operator (or merge) `consumer` reading a windowed entry through
+/// one of its references (`refs`).
+pub(crate) fn check_consumed(
+    config: &Config,
+    consumer: &Source,
+    refs: &[SourceRef],
+    out: &mut Collector,
+) {
+    for reference in refs {
         if reference.field == ReferenceField::Growing {
             continue;
         }
@@ -310,22 +310,29 @@ fn check_operator_inputs(config: &Config, references: &References, out: &mut Col
             )),
         );
     }
-    for entry in &config.entries {
-        let (Some(window), Some(pipe)) = (
-            entry.body.window(),
-            entry.body.common().and_then(|common| common.pipe.as_ref()),
-        ) else {
-            continue;
-        };
-        out.push(
-            Diagnostic::new(
-                Rule::WindowOperatorInput,
-                pipe.key_span,
-                format!("`pipe` on `{}`, a windowed source: the stages would see only the rows on screen", entry.name.value),
-            )
-            .with_label("consumed here")
-            .with_secondary(window.key_span, "windowed here")
-            .with_help("filter and sort on the server through the window's parameters, and remove `pipe`"),
-        );
-    }
+}
+
+/// `window-operator-input`: a `pipe` on a windowed entry.
+pub(crate) fn check_windowed_pipe(entry: &Source, out: &mut Collector) {
+    let (Some(window), Some(pipe)) = (
+        entry.body.window(),
+        entry.body.common().and_then(|common| common.pipe.as_ref()),
+    ) else {
+        return;
+    };
+    out.push(
+        Diagnostic::new(
+            Rule::WindowOperatorInput,
+            pipe.key_span,
+            format!(
+                "`pipe` on `{}`, a windowed source: the stages would see only the rows on screen",
+                entry.name.value
+            ),
+        )
+        .with_label("consumed here")
+        .with_secondary(window.key_span, "windowed here")
+        .with_help(
+            "filter and sort on the server through the window's parameters, and remove `pipe`",
+        ),
+    );
 }

@@ -11,53 +11,55 @@ use std::ops::Range;
 use std::sync::{Mutex, PoisonError};
 
 use sources_config::Config;
-use sources_config::model::{Body, Growing};
+use sources_config::model::{Body, Growing, Source};
 use sources_diagnostics::{Collector, Diagnostic, Rule, Severity, Span, did_you_mean};
 
 use crate::expression_refs::ExprRefs;
 use crate::expressions::{self, ExpressionSite};
 use crate::shape::{Fields, PathLookup, Shape};
-use crate::shapes::{Certainty, Shaped, Shapes};
+use crate::shapes::{Certainty, EntryShapes, Shaped, Shapes};
 
 /// Names every expression may read besides the row's fields.
 pub(crate) const BUILT_IN_NAMES: &[&str] = &["params", "item"];
 
-/// Every data reference of every entry and component.
-pub(crate) fn check_data_refs(config: &Config, shapes: &Shapes, file: &str, out: &mut Collector) {
-    for (position, source) in config.entries.iter().enumerate() {
-        // A call of a function the language lacks fails whatever the data: judged everywhere.
-        let stages = source.body.common().and_then(|common| common.pipe.as_ref());
-        let bodies = stages.iter().flat_map(|pipe| pipe.value.iter());
-        for body in std::iter::once(&source.body).chain(bodies.map(|stage| &stage.value.body)) {
-            check_calls(body, file, out);
-        }
-        let Some(entry) = shapes.at(position) else {
-            continue;
-        };
-        let read = match (&source.body, source.body.from()) {
-            (_, Some(from)) => format!("`{}`", from.value),
-            (Body::Join(join), None) => join
-                .driver
-                .as_ref()
-                .and_then(|driver| driver.value.from.as_ref())
-                .map_or_else(String::new, |from| format!("`{}`", from.value)),
-            _ => String::new(),
-        };
-        check_expressions(&read, &source.body, entry.input.as_ref(), file, out);
-        if let Some(pipe) = source.body.common().and_then(|common| common.pipe.as_ref()) {
-            for (at, (stage, input)) in pipe.value.iter().zip(&entry.stages).enumerate() {
-                let read = if at == 0 {
-                    format!("`{}`", source.name.value)
-                } else {
-                    format!("`{}` after pipe stage {at}", source.name.value)
-                };
-                check_expressions(&read, &stage.value.body, input.as_ref(), file, out);
-            }
-        }
-        crate::data_paths::check_leaf_paths(source, entry, out);
+/// Every data reference of one entry (`shapes` its shapes, when known): the calls of its
+/// expressions, the names they read, and its leaf's response paths.
+pub(crate) fn check_data_refs(
+    source: &Source,
+    shapes: Option<&EntryShapes>,
+    file: &str,
+    out: &mut Collector,
+) {
+    // A call of a function the language lacks fails whatever the data: judged everywhere.
+    let stages = source.body.common().and_then(|common| common.pipe.as_ref());
+    let bodies = stages.iter().flat_map(|pipe| pipe.value.iter());
+    for body in std::iter::once(&source.body).chain(bodies.map(|stage| &stage.value.body)) {
+        check_calls(body, file, out);
     }
-    check_growing(config, shapes, file, out);
-    crate::data_paths::check_components(config, shapes, out);
+    let Some(entry) = shapes else {
+        return;
+    };
+    let read = match (&source.body, source.body.from()) {
+        (_, Some(from)) => format!("`{}`", from.value),
+        (Body::Join(join), None) => join
+            .driver
+            .as_ref()
+            .and_then(|driver| driver.value.from.as_ref())
+            .map_or_else(String::new, |from| format!("`{}`", from.value)),
+        _ => String::new(),
+    };
+    check_expressions(&read, &source.body, entry.input.as_ref(), file, out);
+    if let Some(pipe) = source.body.common().and_then(|common| common.pipe.as_ref()) {
+        for (at, (stage, input)) in pipe.value.iter().zip(&entry.stages).enumerate() {
+            let read = if at == 0 {
+                format!("`{}`", source.name.value)
+            } else {
+                format!("`{}` after pipe stage {at}", source.name.value)
+            };
+            check_expressions(&read, &stage.value.body, input.as_ref(), file, out);
+        }
+    }
+    crate::data_paths::check_leaf_paths(source, entry, out);
 }
 
 /// The expressions of one body against the rows it reads (`input`).
@@ -95,48 +97,53 @@ fn check_expressions(
     }
 }
 
-/// A growing window's `while` against the value of its `source`: it is evaluated over that
-/// value (an object's keys are its names), and a call of an unknown function fails it as anywhere.
-fn check_growing(config: &Config, shapes: &Shapes, file: &str, out: &mut Collector) {
-    for source in &config.entries {
-        let Some(Growing::While(growing)) = source
-            .body
-            .window()
-            .and_then(|window| window.value.growing.as_ref())
-            .map(|growing| &growing.value)
-        else {
-            continue;
-        };
-        let Some(condition) = &growing.condition else {
-            continue;
-        };
-        let site = ExpressionSite {
-            field: "growing.while".to_owned(),
-            text: &condition.value,
-            span: condition.value_span,
-        };
-        check_site_calls(&site, file, out);
-        let Ok(refs) = expressions::compile(&site.text.text) else {
-            continue;
-        };
-        let Some(name) = &growing.source else {
-            continue;
-        };
-        let Some(shaped) = shapes.output(config, &name.value) else {
-            continue;
-        };
-        let Shape::Object(fields) = &*shaped.shape else {
-            continue;
-        };
-        let at = crate::data_types::Site {
-            site: &site,
-            field: "`growing.while`",
-            each: "every poll",
-        };
-        let entry = format!("`{}`", name.value);
-        check_fields(&entry, "value", &at, &refs, fields, shaped, file, out);
-        crate::data_types::check_operations(&at, &refs, fields, shaped, file, out);
-    }
+/// A growing window's `while` (of `source`) against the value of its `source`: it is evaluated
+/// over that value (an object's keys are its names), and a call of an unknown function fails it
+/// as anywhere.
+pub(crate) fn check_growing(
+    config: &Config,
+    shapes: &Shapes,
+    source: &Source,
+    file: &str,
+    out: &mut Collector,
+) {
+    let Some(Growing::While(growing)) = source
+        .body
+        .window()
+        .and_then(|window| window.value.growing.as_ref())
+        .map(|growing| &growing.value)
+    else {
+        return;
+    };
+    let Some(condition) = &growing.condition else {
+        return;
+    };
+    let site = ExpressionSite {
+        field: "growing.while".to_owned(),
+        text: &condition.value,
+        span: condition.value_span,
+    };
+    check_site_calls(&site, file, out);
+    let Ok(refs) = expressions::compile(&site.text.text) else {
+        return;
+    };
+    let Some(name) = &growing.source else {
+        return;
+    };
+    let Some(shaped) = shapes.output(config, &name.value) else {
+        return;
+    };
+    let Shape::Object(fields) = &*shaped.shape else {
+        return;
+    };
+    let at = crate::data_types::Site {
+        site: &site,
+        field: "`growing.while`",
+        each: "every poll",
+    };
+    let entry = format!("`{}`", name.value);
+    check_fields(&entry, "value", &at, &refs, fields, shaped, file, out);
+    crate::data_types::check_operations(&at, &refs, fields, shaped, file, out);
 }
 
 /// `unknown-data-field` for each name of `refs` that is not a key of the rows `fields`.

@@ -10,30 +10,28 @@ use sources_diagnostics::{Collector, Diagnostic, Rule};
 
 use crate::{expressions, fixes};
 
-/// Every growing rule, for every window.
-pub(crate) fn check_growing(config: &Config, file: &str, out: &mut Collector) {
-    for source in &config.entries {
-        let Some(window) = source.body.window() else {
-            continue;
-        };
-        let w = &window.value;
-        match &w.growing {
-            Some(growing) => {
-                check_declared(source, w, growing, file, out);
-                check_growing_source(config, growing, out);
-            }
-            None => {
-                if let Some(every) = &w.follow_every {
-                    out.push(
-                        Diagnostic::new(
-                            Rule::GrowingInvalid,
-                            every.key_span,
-                            "`follow_every` without `growing`: it is the poll interval while growing",
-                        )
-                        .with_label("needs `growing`")
-                        .with_help("add `growing: true` (or a `growing` map) or remove `follow_every`"),
-                    );
-                }
+/// Every growing rule, for the window of `source`.
+pub(crate) fn check_growing(config: &Config, source: &Source, file: &str, out: &mut Collector) {
+    let Some(window) = source.body.window() else {
+        return;
+    };
+    let w = &window.value;
+    match &w.growing {
+        Some(growing) => {
+            check_declared(source, w, growing, file, out);
+            check_growing_source(config, growing, out);
+        }
+        None => {
+            if let Some(every) = &w.follow_every {
+                out.push(
+                    Diagnostic::new(
+                        Rule::GrowingInvalid,
+                        every.key_span,
+                        "`follow_every` without `growing`: it is the poll interval while growing",
+                    )
+                    .with_label("needs `growing`")
+                    .with_help("add `growing: true` (or a `growing` map) or remove `follow_every`"),
+                );
             }
         }
     }

@@ -6,54 +6,52 @@ use sources_diagnostics::{Collector, Diagnostic, Rule};
 
 use crate::fixes;
 
-/// Every ineffective-field rule, for every entry.
-pub(crate) fn check_ineffective(config: &Config, file: &str, out: &mut Collector) {
-    for source in &config.entries {
-        let Some(leaf) = source.body.leaf() else {
-            continue;
-        };
-        match &source.body {
-            Body::Websocket(websocket) => {
-                if let (Some(timeout), Some(follow)) = (
-                    &leaf.timeout,
-                    websocket.follow.as_ref().filter(|follow| follow.value),
-                ) {
-                    out.push(
-                        removable(
-                            Diagnostic::new(
-                                Rule::IneffectiveField,
-                                timeout.key_span,
-                                "`timeout` has no effect on a websocket with `follow: true`: it bounds only the initial connect, which a followed socket waits for",
-                            )
-                            .with_label("ignored")
-                            .with_secondary(follow.span(), "follows here"),
-                            "timeout",
-                            timeout,
-                            file,
-                        ),
-                    );
-                }
-            }
-            Body::File(_) | Body::Static(_) => {
-                if let Some(timeout) = &leaf.timeout {
-                    let kind = source.kind.as_ref().map_or("", |kind| kind.value.as_str());
-                    out.push(removable(
+/// Every ineffective-field rule, for one entry.
+pub(crate) fn check_ineffective(config: &Config, source: &Source, file: &str, out: &mut Collector) {
+    let Some(leaf) = source.body.leaf() else {
+        return;
+    };
+    match &source.body {
+        Body::Websocket(websocket) => {
+            if let (Some(timeout), Some(follow)) = (
+                &leaf.timeout,
+                websocket.follow.as_ref().filter(|follow| follow.value),
+            ) {
+                out.push(
+                    removable(
                         Diagnostic::new(
                             Rule::IneffectiveField,
                             timeout.key_span,
-                            format!("`timeout` has no effect on a `{kind}` source: it applies to `http`, `exec` and `websocket` fetches"),
+                            "`timeout` has no effect on a websocket with `follow: true`: it bounds only the initial connect, which a followed socket waits for",
                         )
-                        .with_label("ignored"),
+                        .with_label("ignored")
+                        .with_secondary(follow.span(), "follows here"),
                         "timeout",
                         timeout,
                         file,
-                    ));
-                }
+                    ),
+                );
             }
-            _ => {}
         }
-        check_streamed_cache(config, source, leaf, file, out);
+        Body::File(_) | Body::Static(_) => {
+            if let Some(timeout) = &leaf.timeout {
+                let kind = source.kind.as_ref().map_or("", |kind| kind.value.as_str());
+                out.push(removable(
+                    Diagnostic::new(
+                        Rule::IneffectiveField,
+                        timeout.key_span,
+                        format!("`timeout` has no effect on a `{kind}` source: it applies to `http`, `exec` and `websocket` fetches"),
+                    )
+                    .with_label("ignored"),
+                    "timeout",
+                    timeout,
+                    file,
+                ));
+            }
+        }
+        _ => {}
     }
+    check_streamed_cache(config, source, leaf, file, out);
 }
 
 /// Adds the safe removal of `field` and a help line to an ineffective-field diagnostic.

@@ -9,6 +9,7 @@
 
 mod anchored;
 mod bindings;
+mod cross;
 mod data_paths;
 mod data_refs;
 mod data_types;
@@ -298,9 +299,7 @@ fn analyze_indexed(
         },
     };
     let shapes = if config.has_sources() {
-        let shapes = Shapes::of(&config, text, inputs);
-        check(&config, &shapes, text, &mut out, reuse);
-        shapes
+        check(&config, text, inputs, &mut out, reuse)
     } else {
         Shapes::default()
     };
@@ -343,36 +342,29 @@ fn is_recovered(errors: &[Span], diagnostic: &Diagnostic) -> bool {
         })
 }
 
-/// Every check over the decoded model: those that read other entries, then those of one entry
-/// alone, entry by entry (`reuse` gives the latter's diagnostics for an entry an edit did not
-/// touch).
+/// Every check over the decoded model, giving the shapes: those that read other entries
+/// (`cross`), then those of one entry alone, entry by entry (`reuse` gives, for an entry an edit
+/// did not touch, the latter's diagnostics, and what the former can take from the previous
+/// version).
 fn check(
     config: &Config,
-    shapes: &Shapes,
     text: &str,
+    inputs: &ShapeInputs,
     out: &mut Collector,
     mut reuse: Option<&mut reuse::Reuse>,
-) {
-    let references = references::References::of(config);
-    references::check_unknown_sources(config, &references, out);
-    references::check_unknown_components(config, out);
-    drivers::check_drivers(config, text, out);
-    references::check_cycles(config, &references, out);
-    growing::check_growing(config, text, out);
-    bindings::check_bindings(config, &references, text, out);
-    params::check_params(config, &references, text, out);
-    operators::check_operators(config, text, out);
-    ineffective::check_ineffective(config, text, out);
-    passed::check_passed(config, text, out);
-    passed::check_shared_types(config, out);
-    passed::check_lookup_values(config, out);
-    data_refs::check_data_refs(config, shapes, text, out);
+) -> Shapes {
+    let edit = reuse.as_deref_mut().map(reuse::Reuse::edit);
+    let (shapes, facts) = cross::check(config, text, inputs, out, edit);
+    if let (Some(reuse), Some(facts)) = (reuse.as_deref_mut(), facts) {
+        reuse.keep_facts(facts);
+    }
     for (index, source) in config.entries.iter().enumerate() {
         match reuse.as_deref_mut() {
             Some(reuse) => reuse.check(index, source, text, out),
             None => reuse::check_entry(source, text, out),
         }
     }
+    shapes
 }
 
 #[cfg(test)]

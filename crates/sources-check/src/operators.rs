@@ -12,33 +12,31 @@ use crate::expression_refs::ResultKind;
 use crate::shape::Shape;
 use crate::{fixes, params};
 
-/// Every operator and pipe rule, for every entry.
-pub(crate) fn check_operators(config: &Config, file: &str, out: &mut Collector) {
-    for source in &config.entries {
-        if let Some(pipe) = source.body.common().and_then(|common| common.pipe.as_ref()) {
-            for stage in &pipe.value {
-                check_stage(&stage.value, file, out);
-            }
+/// Every operator and pipe rule, for one entry.
+pub(crate) fn check_operators(config: &Config, source: &Source, file: &str, out: &mut Collector) {
+    if let Some(pipe) = source.body.common().and_then(|common| common.pipe.as_ref()) {
+        for stage in &pipe.value {
+            check_stage(&stage.value, file, out);
         }
-        check_maps(&source.body, out);
-        if let Body::Join(join) = &source.body {
-            for lookup in join.lookups.iter().flat_map(|lookups| lookups.value.iter()) {
-                let name = &lookup.name.value;
-                let lookup = &lookup.value.value;
-                let Some(from) = &lookup.from else {
-                    continue;
-                };
-                let Some(target) = config.get(&from.value) else {
-                    continue;
-                };
-                check_lookup(
-                    name,
-                    from.value_span,
-                    target,
-                    lookup.on.as_ref().map(|on| &on.value),
-                    out,
-                );
-            }
+    }
+    check_maps(&source.body, out);
+    if let Body::Join(join) = &source.body {
+        for lookup in join.lookups.iter().flat_map(|lookups| lookups.value.iter()) {
+            let name = &lookup.name.value;
+            let lookup = &lookup.value.value;
+            let Some(from) = &lookup.from else {
+                continue;
+            };
+            let Some(target) = config.get(&from.value) else {
+                continue;
+            };
+            check_lookup(
+                name,
+                from.value_span,
+                target,
+                lookup.on.as_ref().map(|on| &on.value),
+                out,
+            );
         }
     }
 }

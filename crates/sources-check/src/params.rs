@@ -8,51 +8,46 @@
 use sources_config::param_value::{ParamValueError, parse_param_value};
 use sources_config::template::{TokenKind, is_name};
 use sources_config::{
-    AcceptedParam, Body, Config, Named, NamedMap, ParamType, Parameter, Source, Spanned,
+    AcceptedParam, Body, Config, Named, NamedMap, ParamType, Parameter, Source, SourceRef, Spanned,
     passes_through,
 };
 use sources_diagnostics::{Collector, Diagnostic, Rule, Span, did_you_mean};
 
 use crate::fixes;
-use crate::references::References;
 use crate::shown::{self, Showing};
 use crate::templates::{self, ParsedSite};
 
-/// Every parameter rule, for every entry.
-pub(crate) fn check_params(
+/// The parameter rules of one entry's declarations and join lookups.
+pub(crate) fn check_entry_params(
     config: &Config,
-    references: &References,
+    source: &Source,
     file: &str,
     out: &mut Collector,
 ) {
-    check_component_params(config, file, out);
-    check_unbound(config, references, out);
-    for source in &config.entries {
-        let declared = declared(source);
-        if let Some(parameters) = declared {
-            for parameter in parameters.iter() {
-                check_declaration(parameter, file, out);
-            }
+    let declared = declared(source);
+    if let Some(parameters) = declared {
+        for parameter in parameters.iter() {
+            check_declaration(parameter, file, out);
         }
-        if let Body::Join(join) = &source.body {
-            for lookup in join.lookups.iter().flat_map(|lookups| lookups.value.iter()) {
-                let lookup = &lookup.value.value;
-                let (Some(from), Some(on)) = (&lookup.from, &lookup.on) else {
-                    continue;
-                };
-                let Some(target) = config.get(&from.value) else {
-                    continue;
-                };
-                let Some(target_params) = self::declared(target) else {
-                    continue;
-                };
-                let names: Vec<&str> = target_params
-                    .iter()
-                    .map(|param| param.name.value.as_str())
-                    .collect();
-                for key in on.value.iter() {
-                    check_supplied(&key.name, &from.value, &names, file, out);
-                }
+    }
+    if let Body::Join(join) = &source.body {
+        for lookup in join.lookups.iter().flat_map(|lookups| lookups.value.iter()) {
+            let lookup = &lookup.value.value;
+            let (Some(from), Some(on)) = (&lookup.from, &lookup.on) else {
+                continue;
+            };
+            let Some(target) = config.get(&from.value) else {
+                continue;
+            };
+            let Some(target_params) = self::declared(target) else {
+                continue;
+            };
+            let names: Vec<&str> = target_params
+                .iter()
+                .map(|param| param.name.value.as_str())
+                .collect();
+            for key in on.value.iter() {
+                check_supplied(&key.name, &from.value, &names, file, out);
             }
         }
     }
@@ -61,7 +56,7 @@ pub(crate) fn check_params(
 /// `undeclared-param` for a `bind` key (of an `on_cursor`, or of a push) that names no parameter
 /// the bound entries take; otherwise `unbound-param` for a required parameter (no `default`) of a
 /// shown entry that some way of showing it leaves unbound.
-fn check_component_params(config: &Config, file: &str, out: &mut Collector) {
+pub(crate) fn check_component_params(config: &Config, file: &str, out: &mut Collector) {
     let misspelt_pushes = check_push_binds(config, file, out);
     for component in &config.components {
         let Some(bound) = component.source.as_ref() else {
@@ -179,48 +174,51 @@ fn check_push_binds(config: &Config, file: &str, out: &mut Collector) -> Vec<Spa
 /// entry that needs a parameter: an operator's parameters serve its own expressions and are never
 /// forwarded, so nothing could ever bind the input's. (An operator that declares none passes
 /// what it is given through, so the need moves up to whoever shows it.)
-fn check_unbound(config: &Config, references: &References, out: &mut Collector) {
-    for (index, source) in config.entries.iter().enumerate() {
-        if passes_through(source) || source.is_leaf() && !matches!(source.body, Body::Merge(_)) {
+pub(crate) fn check_unbound(
+    config: &Config,
+    source: &Source,
+    refs: &[SourceRef],
+    out: &mut Collector,
+) {
+    if passes_through(source) || source.is_leaf() && !matches!(source.body, Body::Merge(_)) {
+        return;
+    }
+    let Some(own) = declared(source) else {
+        return;
+    };
+    for reference in refs {
+        if !sources_config::accepted::forwards_through(reference.field) {
             continue;
         }
-        let Some(own) = declared(source) else {
+        let Some(input) = config.get(&reference.name.value) else {
             continue;
         };
-        for reference in references.of_entry(index) {
-            if !sources_config::accepted::forwards_through(reference.field) {
+        for parameter in config.accepted_params(&input.name.value) {
+            if !parameter.is_required() {
                 continue;
             }
-            let Some(input) = config.get(&reference.name.value) else {
-                continue;
-            };
-            for parameter in config.accepted_params(&input.name.value) {
-                if !parameter.is_required() {
-                    continue;
-                }
-                let name = parameter.name();
-                let declared_in = &parameter.entry.name.value;
-                let mut diagnostic = Diagnostic::new(
-                    Rule::UnboundParam,
-                    reference.name.span,
-                    format!(
-                        "`{}` reads `{}`, whose required parameter `{name}` nothing binds: `{}` declares parameters of its own, and an operator's parameters are not forwarded",
-                        source.name.value, input.name.value, source.name.value
-                    ),
-                )
-                .with_label(format!("`{name}` is never passed to `{}`", input.name.value))
-                .with_secondary(parameter.param.name.span, "required here");
-                if let Some(shadow) = own.get(name) {
-                    diagnostic = diagnostic.with_secondary(
-                        shadow.name.span,
-                        format!("serves `{}`'s own expressions only", source.name.value),
-                    );
-                }
-                out.push(diagnostic.with_help(format!(
-                    "remove `parameters` from `{}` (an operator that declares none passes `--param` and bindings through to what it reads), or give `{name}` a `default` in `{declared_in}`",
-                    source.name.value
-                )));
+            let name = parameter.name();
+            let declared_in = &parameter.entry.name.value;
+            let mut diagnostic = Diagnostic::new(
+                Rule::UnboundParam,
+                reference.name.span,
+                format!(
+                    "`{}` reads `{}`, whose required parameter `{name}` nothing binds: `{}` declares parameters of its own, and an operator's parameters are not forwarded",
+                    source.name.value, input.name.value, source.name.value
+                ),
+            )
+            .with_label(format!("`{name}` is never passed to `{}`", input.name.value))
+            .with_secondary(parameter.param.name.span, "required here");
+            if let Some(shadow) = own.get(name) {
+                diagnostic = diagnostic.with_secondary(
+                    shadow.name.span,
+                    format!("serves `{}`'s own expressions only", source.name.value),
+                );
             }
+            out.push(diagnostic.with_help(format!(
+                "remove `parameters` from `{}` (an operator that declares none passes `--param` and bindings through to what it reads), or give `{name}` a `default` in `{declared_in}`",
+                source.name.value
+            )));
         }
     }
 }

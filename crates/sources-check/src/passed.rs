@@ -19,7 +19,9 @@
 use sources_config::accepted::forwards_through;
 use sources_config::enums::{Enumeration, ParamType};
 use sources_config::param_value::parse_param_value;
-use sources_config::{AcceptedParam, Body, Config, ReferenceField, Source, passes_through};
+use sources_config::{
+    AcceptedParam, Body, Config, ReferenceField, Source, SourceRef, passes_through,
+};
 use sources_diagnostics::{Collector, Diagnostic, Rule, Span};
 
 use crate::param_expressions;
@@ -27,8 +29,14 @@ use crate::placeholders::Placeholders;
 use crate::runnable::check_requests;
 
 /// `unbound-param` at each reference whose reader leaves the entry unrunnable.
-pub(crate) fn check_passed(config: &Config, file: &str, out: &mut Collector) {
-    for (reader, reference) in config.references() {
+pub(crate) fn check_passed(
+    config: &Config,
+    reader: &Source,
+    refs: &[SourceRef],
+    file: &str,
+    out: &mut Collector,
+) {
+    for reference in refs {
         let supplied: Vec<&str> = match reference.field {
             ReferenceField::Lookup => {
                 lookup_binds(reader, &reference.name.value, reference.name.span)
@@ -50,7 +58,7 @@ pub(crate) fn check_passed(config: &Config, file: &str, out: &mut Collector) {
             }
         }
         for input in reached {
-            check_reached(file, reader, &reference, input, &supplied, out);
+            check_reached(file, reader, reference, input, &supplied, out);
         }
     }
 }
@@ -123,75 +131,73 @@ fn check_reached(
 
 /// `conflicting-fields` where a passing-through reader gives one value to two declarations of a
 /// name whose types share no value, reached through two of its references.
-pub(crate) fn check_shared_types(config: &Config, out: &mut Collector) {
-    for reader in config
-        .entries
-        .iter()
-        .filter(|source| passes_through(source))
-    {
-        let forwarded: Vec<sources_config::SourceRef> = reader
-            .references()
-            .into_iter()
-            .filter(|reference| forwards_through(reference.field))
-            .collect();
-        // Two declarations meet only where the reader reads two entries (asked before walking
-        // any input: a chain of single readers is as long as the document).
-        if forwarded.len() < 2 {
+pub(crate) fn check_shared_types(config: &Config, reader: &Source, out: &mut Collector) {
+    if !passes_through(reader) {
+        return;
+    }
+    let forwarded: Vec<sources_config::SourceRef> = reader
+        .references()
+        .into_iter()
+        .filter(|reference| forwards_through(reference.field))
+        .collect();
+    // Two declarations meet only where the reader reads two entries (asked before walking
+    // any input: a chain of single readers is as long as the document).
+    if forwarded.len() < 2 {
+        return;
+    }
+    let inputs: Vec<(sources_config::SourceRef, Vec<AcceptedParam<'_>>)> = forwarded
+        .into_iter()
+        .map(|reference| {
+            let declarations = config.accepted_declarations(&reference.name.value);
+            (reference, declarations)
+        })
+        .collect();
+    let mut reported: Vec<String> = Vec::new();
+    let bound = config.accepted_params(&reader.name.value);
+    for given in &bound {
+        let Some(default) = given.param.value.value.default.as_ref() else {
             continue;
-        }
-        let inputs: Vec<(sources_config::SourceRef, Vec<AcceptedParam<'_>>)> = forwarded
-            .into_iter()
-            .map(|reference| {
-                let declarations = config.accepted_declarations(&reference.name.value);
-                (reference, declarations)
-            })
-            .collect();
-        let mut reported: Vec<String> = Vec::new();
-        let bound = config.accepted_params(&reader.name.value);
-        for given in &bound {
-            let Some(default) = given.param.value.value.default.as_ref() else {
+        };
+        let from = inputs.iter().position(|(_, declarations)| {
+            declarations
+                .iter()
+                .any(|declaration| std::ptr::eq(declaration.param, given.param))
+        });
+        for (index, (reference, declarations)) in inputs.iter().enumerate() {
+            if Some(index) == from || reported.iter().any(|name| name == given.name()) {
                 continue;
-            };
-            let from = inputs.iter().position(|(_, declarations)| {
-                declarations
-                    .iter()
-                    .any(|declaration| std::ptr::eq(declaration.param, given.param))
+            }
+            let refusal = declarations.iter().find_map(|declaration| {
+                let kind = kind(declaration).filter(|_| declaration.name() == given.name())?;
+                let error = parse_param_value(kind.value, &default.value).err()?;
+                Some((declaration, error))
             });
-            for (index, (reference, declarations)) in inputs.iter().enumerate() {
-                if Some(index) == from || reported.iter().any(|name| name == given.name()) {
-                    continue;
-                }
-                let refusal = declarations.iter().find_map(|declaration| {
-                    let kind = kind(declaration).filter(|_| declaration.name() == given.name())?;
-                    let error = parse_param_value(kind.value, &default.value).err()?;
-                    Some((declaration, error))
-                });
-                if let Some((declaration, error)) = refusal {
-                    reported.push(given.name().to_owned());
-                    out.push(default_conflict(
-                        reader,
-                        reference,
-                        given,
-                        declaration,
-                        &error.to_string(),
-                    ));
-                }
+            if let Some((declaration, error)) = refusal {
+                reported.push(given.name().to_owned());
+                out.push(default_conflict(
+                    reader,
+                    reference,
+                    given,
+                    declaration,
+                    &error.to_string(),
+                ));
             }
         }
-        for (index, (reference, later)) in inputs.iter().enumerate() {
-            for (_, earlier) in &inputs[..index] {
-                for second in later {
-                    let Some(first) = earlier.iter().find(|first| {
-                        first.name() == second.name() && share_no_value(first, second)
-                    }) else {
-                        continue;
-                    };
-                    if reported.iter().any(|name| name == second.name()) {
-                        continue;
-                    }
-                    reported.push(second.name().to_owned());
-                    out.push(type_conflict(reader, reference, first, second));
+    }
+    for (index, (reference, later)) in inputs.iter().enumerate() {
+        for (_, earlier) in &inputs[..index] {
+            for second in later {
+                let Some(first) = earlier
+                    .iter()
+                    .find(|first| first.name() == second.name() && share_no_value(first, second))
+                else {
+                    continue;
+                };
+                if reported.iter().any(|name| name == second.name()) {
+                    continue;
                 }
+                reported.push(second.name().to_owned());
+                out.push(type_conflict(reader, reference, first, second));
             }
         }
     }
@@ -315,58 +321,57 @@ fn lookup_binds<'a>(reader: &'a Source, entry: &'a str, span: Span) -> Vec<&'a s
 /// expression over the join's own parameters) and that, evaluated as the engine evaluates it, gives
 /// for every value of those parameters a text the looked-up entry's parameter refuses (as binding
 /// refuses it: `sources_config::param_value::parse_param_value`).
-pub(crate) fn check_lookup_values(config: &Config, out: &mut Collector) {
-    for reader in &config.entries {
-        let Body::Join(join) = &reader.body else {
+pub(crate) fn check_lookup_values(config: &Config, reader: &Source, out: &mut Collector) {
+    let Body::Join(join) = &reader.body else {
+        return;
+    };
+    let declared = crate::params::declared(reader);
+    for lookup in join.lookups.iter().flat_map(|lookups| lookups.value.iter()) {
+        let lookup = &lookup.value.value;
+        let (Some(from), Some(on)) = (&lookup.from, &lookup.on) else {
             continue;
         };
-        let declared = crate::params::declared(reader);
-        for lookup in join.lookups.iter().flat_map(|lookups| lookups.value.iter()) {
-            let lookup = &lookup.value.value;
-            let (Some(from), Some(on)) = (&lookup.from, &lookup.on) else {
+        let accepted = config.accepted_declarations(&from.value);
+        for item in on.value.iter() {
+            let Some(declaration) = accepted
+                .iter()
+                .find(|accepted| accepted.name() == item.name.value && kind(accepted).is_some())
+            else {
                 continue;
             };
-            let accepted = config.accepted_declarations(&from.value);
-            for item in on.value.iter() {
-                let Some(declaration) = accepted.iter().find(|accepted| {
-                    accepted.name() == item.name.value && kind(accepted).is_some()
-                }) else {
-                    continue;
-                };
-                let Some(kind) = kind(declaration) else {
-                    continue;
-                };
-                let text = &item.value.value.text;
-                let refusal = param_expressions::refused_for_every_value(text, declared, |value| {
-                    parse_param_value(kind.value, &value)
-                        .map(drop)
-                        .map_err(|error| format!("`{value}`: {error}"))
-                });
-                let Some(refusal) = refusal else {
-                    continue;
-                };
-                out.push(
-                    Diagnostic::new(
-                        Rule::JoinLookup,
-                        item.value.span,
-                        format!(
-                            "`{}` binds `{}` of `{}` to a value its type `{}` refuses, on every row: {refusal}",
-                            reader.name.value,
-                            item.name.value,
-                            declaration.entry.name.value,
-                            kind.value.as_str()
-                        ),
-                    )
-                    .with_label(format!("never a `{}`", kind.value.as_str()))
-                    .with_secondary(kind.value_span, "declared here")
-                    .with_help(format!(
-                        "give `{}` a value of type `{}` (a field of the driver's row, or a literal such as {})",
+            let Some(kind) = kind(declaration) else {
+                continue;
+            };
+            let text = &item.value.value.text;
+            let refusal = param_expressions::refused_for_every_value(text, declared, |value| {
+                parse_param_value(kind.value, &value)
+                    .map(drop)
+                    .map_err(|error| format!("`{value}`: {error}"))
+            });
+            let Some(refusal) = refusal else {
+                continue;
+            };
+            out.push(
+                Diagnostic::new(
+                    Rule::JoinLookup,
+                    item.value.span,
+                    format!(
+                        "`{}` binds `{}` of `{}` to a value its type `{}` refuses, on every row: {refusal}",
+                        reader.name.value,
                         item.name.value,
-                        kind.value.as_str(),
-                        example(kind.value)
-                    )),
-                );
-            }
+                        declaration.entry.name.value,
+                        kind.value.as_str()
+                    ),
+                )
+                .with_label(format!("never a `{}`", kind.value.as_str()))
+                .with_secondary(kind.value_span, "declared here")
+                .with_help(format!(
+                    "give `{}` a value of type `{}` (a field of the driver's row, or a literal such as {})",
+                    item.name.value,
+                    kind.value.as_str(),
+                    example(kind.value)
+                )),
+            );
         }
     }
 }

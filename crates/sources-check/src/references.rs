@@ -9,52 +9,50 @@ use sources_config::{Config, Source, SourceRef, Spanned, name_span};
 use sources_diagnostics::{Collector, Diagnostic, Rule, did_you_mean};
 
 /// Every entry's references to other entries, collected once per analysis for each check that
-/// follows them. Sparse: an entry without references costs nothing.
+/// follows them.
 pub(crate) struct References {
     references: Vec<SourceRef>,
-    /// The index in `config.entries` of the entry making each reference (ascending).
-    makers: Vec<usize>,
+    /// Where the references of each entry start in `references`; one more item, its length, at
+    /// the end.
+    starts: Vec<usize>,
 }
 
 impl References {
     /// The references of every entry of `config`, in entry order.
     pub(crate) fn of(config: &Config) -> References {
         let mut references = Vec::new();
-        let mut makers = Vec::new();
-        for (index, source) in config.entries.iter().enumerate() {
-            let made = source.references();
-            makers.extend(std::iter::repeat_n(index, made.len()));
-            references.extend(made);
+        let mut starts = Vec::with_capacity(config.entries.len() + 1);
+        for source in &config.entries {
+            starts.push(references.len());
+            references.extend(source.references());
         }
-        References { references, makers }
+        starts.push(references.len());
+        References { references, starts }
     }
 
     /// The references the entry at `index` of `config.entries` makes, in source order.
     pub(crate) fn of_entry(&self, index: usize) -> &[SourceRef] {
-        let start = self.makers.partition_point(|&maker| maker < index);
-        let end = self.makers.partition_point(|&maker| maker <= index);
+        let start = self.starts.get(index).copied().unwrap_or_default();
+        let end = self.starts.get(index + 1).copied().unwrap_or(start);
         self.references.get(start..end).unwrap_or_default()
     }
 
     /// Every reference with the index of the entry that makes it, in entry order.
     pub(crate) fn with_makers(&self) -> impl Iterator<Item = (usize, &SourceRef)> {
-        self.makers.iter().copied().zip(&self.references)
-    }
-
-    /// Every reference with the entry that makes it, in entry order (`config` is the one they were
-    /// collected from).
-    pub(crate) fn with_entries<'a>(
-        &'a self,
-        config: &'a Config,
-    ) -> impl Iterator<Item = (&'a Source, &'a SourceRef)> {
-        self.with_makers()
-            .filter_map(|(maker, reference)| Some((config.entries.get(maker)?.as_ref(), reference)))
+        (0..self.starts.len().saturating_sub(1))
+            .flat_map(move |index| self.of_entry(index).iter().map(move |made| (index, made)))
     }
 }
 
-/// Reports references to names that no entry has, with a did-you-mean and a rename fix.
-pub(crate) fn check_unknown_sources(config: &Config, references: &References, out: &mut Collector) {
-    for (source, reference) in references.with_entries(config) {
+/// Reports the references of `source` (its `refs`) to names that no entry has, with a
+/// did-you-mean and a rename fix.
+pub(crate) fn check_unknown_refs(
+    config: &Config,
+    source: &Source,
+    refs: &[SourceRef],
+    out: &mut Collector,
+) {
+    for reference in refs {
         if config.get(&reference.name.value).is_none() {
             let what = format!(
                 "source `{}` reads unknown source `{}` in `{}`",
@@ -65,6 +63,10 @@ pub(crate) fn check_unknown_sources(config: &Config, references: &References, ou
             out.push(unknown(config, reference, what));
         }
     }
+}
+
+/// Reports a component's `source` that names no entry, with a did-you-mean and a rename fix.
+pub(crate) fn check_unknown_bound(config: &Config, out: &mut Collector) {
     for component in &config.components {
         let Some(bound) = &component.source else {
             continue;

@@ -21,6 +21,7 @@ use sources_config::{EntryReuse, Source};
 use sources_diagnostics::{Collector, Diagnostic};
 use sources_syntax::{Key, LineIndex, Node, Span, Value};
 
+use crate::cross::Facts;
 use crate::{anchored, expressions, merge, param_expressions, runnable, templates, window};
 
 /// The most diagnostics a [`Memo`] keeps: a document with more is checked whole on every version
@@ -45,6 +46,8 @@ pub struct Memo {
     /// The line index of the text they were found in (shared with that analysis), which the next
     /// version's is made from.
     pub(crate) line_index: Option<LineIndex>,
+    /// What the checks that read other entries kept.
+    facts: Facts,
 }
 
 impl Memo {
@@ -58,6 +61,12 @@ impl Memo {
     /// model from the previous version's memo).
     pub fn decoded_reused(&self) -> usize {
         self.decoded_reused
+    }
+
+    /// How many entries the analysis that made this memo ran none of the checks that read other
+    /// entries for, nor computed the shapes of (it took them from the previous version's memo).
+    pub fn cross_reused(&self) -> usize {
+        self.facts.reused()
     }
 }
 
@@ -104,11 +113,27 @@ pub(crate) fn sources_path(root: Option<&Node>) -> Option<[usize; 2]> {
     Some([data, sources])
 }
 
+/// What the checks that read other entries take from the previous version ([`crate::cross`]).
+pub(crate) struct Edit {
+    /// What they kept.
+    pub previous: Facts,
+    /// The entries decoded again (ascending): every other one is the previous version's.
+    pub fresh: Vec<usize>,
+    /// When the edit lay inside one entry of `data.sources` (or the text did not change): the
+    /// offset in the previous text from which the text moved, and by how much. `None`: anything
+    /// may have changed.
+    pub local: Option<(usize, isize)>,
+}
+
 /// What an analysis reuses from the previous version's [`Memo`], and what it keeps for the next.
 pub(crate) struct Reuse {
     previous: Memo,
     /// Per entry of the previous version: by how much its spans move, when it still holds.
     moves: Vec<Option<isize>>,
+    /// See [`Edit::local`].
+    local: Option<(usize, isize)>,
+    /// The entries decoded again.
+    fresh: Vec<usize>,
     next: Memo,
     /// How many diagnostics `next` holds.
     kept: usize,
@@ -125,18 +150,28 @@ impl Reuse {
         text_len: usize,
         sources_path: Option<[usize; 2]>,
     ) -> Reuse {
-        let moves = match (reparsed, sources_path) {
+        let (moves, local) = match (reparsed, sources_path) {
             (Some(reparsed), Some(path)) if previous.sources_path == Some(path) => {
                 let delta = text_len as isize - previous.text_len as isize;
-                (0..previous.entries.len())
+                let moves = (0..previous.entries.len())
                     .map(|index| movement(reparsed, [path[0], path[1], index], delta))
-                    .collect()
+                    .collect();
+                let local = match reparsed {
+                    [] => Some((0, 0)),
+                    [data, sources, entry, ..] if [*data, *sources] == path => {
+                        previous.entries.get(*entry).map(|kept| (kept.start, delta))
+                    }
+                    _ => None,
+                };
+                (moves, local)
             }
-            _ => Vec::new(),
+            _ => (Vec::new(), None),
         };
         Reuse {
             previous,
             moves,
+            local,
+            fresh: Vec::new(),
             next: Memo {
                 text_len,
                 sources_path,
@@ -197,6 +232,20 @@ impl Reuse {
         }
     }
 
+    /// What the checks that read other entries take from the previous version.
+    pub(crate) fn edit(&mut self) -> Edit {
+        Edit {
+            previous: std::mem::take(&mut self.previous.facts),
+            fresh: std::mem::take(&mut self.fresh),
+            local: self.local,
+        }
+    }
+
+    /// Keeps what the checks that read other entries found, for the next version.
+    pub(crate) fn keep_facts(&mut self, facts: Facts) {
+        self.next.facts = facts;
+    }
+
     /// What this analysis keeps for the next version.
     pub(crate) fn finish(self) -> Memo {
         if self.over {
@@ -231,6 +280,7 @@ impl EntryReuse for Reuse {
     }
 
     fn decoded(&mut self, index: usize, source: &Arc<Source>, diagnostics: &[Diagnostic]) {
+        self.fresh.push(index);
         self.remember(index, source, diagnostics.to_vec());
     }
 }

@@ -21,7 +21,7 @@ pub const DEFAULT_META_KEY: &str = "_meta";
 
 /// What the front end knows about data beyond the text: recorded samples and published response
 /// shapes. Empty by default (lint without samples, or a front end that reads none).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct ShapeInputs {
     /// A recorded response per entry name (the value before `root`).
     pub samples: HashMap<String, Sample>,
@@ -172,12 +172,52 @@ impl Shapes {
     /// Computes every entry's shapes (`text` is the document, for samples' fingerprints).
     pub fn of(config: &Config, text: &str, inputs: &ShapeInputs) -> Shapes {
         let count = config.entries.len();
+        let mut shapes = Shapes {
+            entries: vec![EntryShapes::default(); count],
+        };
         let mut state = vec![State::Waiting; count];
-        let mut entries = vec![EntryShapes::default(); count];
+        shapes.compute(config, text, inputs, &mut state, 0..count);
+        shapes
+    }
+
+    /// These shapes, of the previous version of a document, with the entries at `changed`
+    /// (ascending) computed again for `config`, the next one: every other entry's shapes must be
+    /// what they were (it reads none of them, directly or not) and the references between entries
+    /// must form no cycle (whose members read each other as unknown in the order they are met).
+    pub(crate) fn updated(
+        mut self,
+        config: &Config,
+        text: &str,
+        inputs: &ShapeInputs,
+        changed: &[usize],
+    ) -> Shapes {
+        let mut state = vec![State::Done; config.entries.len()];
+        self.entries
+            .resize(config.entries.len(), EntryShapes::default());
+        for &at in changed {
+            if let Some(state) = state.get_mut(at) {
+                *state = State::Waiting;
+            }
+        }
+        self.compute(config, text, inputs, &mut state, changed.iter().copied());
+        self
+    }
+
+    /// Computes the shapes of the entries from `starts` that are waiting, and of the waiting ones
+    /// they read first.
+    fn compute(
+        &mut self,
+        config: &Config,
+        text: &str,
+        inputs: &ShapeInputs,
+        state: &mut [State],
+        starts: impl Iterator<Item = usize>,
+    ) {
+        let entries = &mut self.entries;
         // Depth-first in dependency order on an explicit stack (chains may be long); an entry met
         // again while in progress (a cycle, reported elsewhere) reads as unknown.
-        for first in 0..count {
-            if state[first] != State::Waiting {
+        for first in starts {
+            if state.get(first) != Some(&State::Waiting) {
                 continue;
             }
             let mut stack = vec![(first, false)];
@@ -211,7 +251,6 @@ impl Shapes {
                 state[at] = State::Done;
             }
         }
-        Shapes { entries }
     }
 }
 

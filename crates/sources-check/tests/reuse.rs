@@ -1,16 +1,21 @@
-//! The editor's analysis of an edited version reuses the previous version's decoded entries and
-//! per-entry diagnostics (`analyze_edited`) and gives exactly what a fresh analysis gives (the
-//! diagnostics, the model with its spans, the shapes, the line index): over every file of
+//! The editor's analysis of an edited version reuses the previous version's decoded entries,
+//! per-entry diagnostics, and the results of the checks that read other entries and the shapes
+//! for the entries the edit cannot change (`analyze_edited`), and gives exactly what a fresh
+//! analysis gives (the diagnostics, the model with its spans, the shapes, the line index): over
+//! every file of
 //! `testdata/` and a generated configuration, a seeded sequence of random edits (characters
-//! inserted, replaced and deleted, lines indented, duplicated and deleted, keys added), each
-//! undone by the next version, every version analysed both ways, unbounded and bounded, with the
-//! same diagnostics in the same order.
+//! inserted, replaced and deleted, lines indented, duplicated and deleted, keys added, a `from`
+//! pointed at another entry), each undone by the next version, every version analysed both ways,
+//! unbounded and bounded, with the same diagnostics in the same order. The front end hands in a
+//! recorded sample for every other entry of the unedited file, so an edited entry's sample goes
+//! stale and its shape, and its readers', change.
 
 use std::fs;
 use std::path::Path;
 use std::sync::Arc;
 
-use sources_check::shapes::ShapeInputs;
+use sources_check::shape::{Field, Fields, Shape};
+use sources_check::shapes::{Sample, ShapeInputs, fingerprint};
 use sources_check::{Bounded, Memo, analyze_bounded_with, analyze_edited, analyze_with};
 use sources_diagnostics::Rule;
 use sources_syntax::{Syntax, Tree};
@@ -43,7 +48,7 @@ fn edit(text: &str, random: &mut Random) -> String {
     let line = &text[line_start..line_end];
     let indent: String = line.chars().take_while(|&c| c == ' ').collect();
     let after = at + text[at..].chars().next().map_or(0, char::len_utf8);
-    match random.below(9) {
+    match random.below(11) {
         0 => format!("{}x{}", &text[..at], &text[at..]),
         1 => format!("{}z{}", &text[..at], &text[after..]),
         2 => format!("{}{}", &text[..at], &text[after..]),
@@ -60,7 +65,58 @@ fn edit(text: &str, random: &mut Random) -> String {
             &text[..line_end],
             &text[line_end..]
         ),
+        9 | 10 => repointed(text, random).unwrap_or_else(|| text.to_owned()),
         _ => format!("{}: {}", &text[..at], &text[after..]),
+    }
+}
+
+/// `text` with one `from: NAME` reading another name some `from:` of the text reads (`None`
+/// when it has fewer than two): the reference graph changes, a cycle may close.
+fn repointed(text: &str, random: &mut Random) -> Option<String> {
+    let reads: Vec<(usize, usize)> = text
+        .match_indices("from: ")
+        .map(|(at, found)| {
+            let start = at + found.len();
+            let end = text[start..]
+                .find(|c: char| c.is_whitespace() || c == ',' || c == '}')
+                .map_or(text.len(), |length| start + length);
+            (start, end)
+        })
+        .filter(|(start, end)| start < end)
+        .collect();
+    if reads.len() < 2 {
+        return None;
+    }
+    let (start, end) = reads[random.below(reads.len())];
+    let (other_start, other_end) = reads[random.below(reads.len())];
+    let name = &text[other_start..other_end];
+    Some(format!("{}{name}{}", &text[..start], &text[end..]))
+}
+
+/// A recorded sample, as the front end hands it in, for every other entry of `text` as it is.
+fn samples(text: &str, syntax: Syntax) -> ShapeInputs {
+    let analysis = analyze_with(text, syntax, &ShapeInputs::default());
+    let mut row = Fields::new();
+    for (key, shape) in [("id", Shape::Number), ("name", Shape::String)] {
+        row.insert(key.to_owned(), Field::required(shape));
+    }
+    let samples = analysis
+        .config
+        .entries
+        .iter()
+        .step_by(2)
+        .map(|source| {
+            let sample = Sample {
+                shape: Shape::Array(Box::new(Shape::Object(row.clone()))),
+                recorded: "2026-11-26T12:00:00Z".to_owned(),
+                fingerprint: fingerprint(text, source),
+            };
+            (source.name.value.to_string(), sample)
+        })
+        .collect();
+    ShapeInputs {
+        samples,
+        routes: Vec::new(),
     }
 }
 
@@ -79,12 +135,14 @@ struct Reused {
     checked: usize,
     /// Not decoded again.
     decoded: usize,
+    /// None of the checks that read other entries run again, nor the shapes computed.
+    cross: usize,
 }
 
 /// Edits `text` `EDITS_PER_FILE` times, comparing each version's reusing analysis with a fresh
 /// one; how many entries were reused.
 fn check_file(name: &str, text: String, syntax: Syntax, seed: u64) -> Reused {
-    let inputs = ShapeInputs::default();
+    let inputs = samples(&text, syntax);
     let mut random = Random(seed.max(1));
     let base = Arc::new(text);
     let mut text = Arc::clone(&base);
@@ -123,6 +181,7 @@ fn check_file(name: &str, text: String, syntax: Syntax, seed: u64) -> Reused {
         );
         reused.checked += memo.reused();
         reused.decoded += memo.decoded_reused();
+        reused.cross += memo.cross_reused();
     }
     reused
 }
@@ -141,6 +200,7 @@ fn reusing_per_entry_results_gives_the_fresh_analysis_over_testdata_and_a_genera
         let file = check_file(&path.display().to_string(), text, syntax, index as u64 + 1);
         reused.checked += file.checked;
         reused.decoded += file.decoded;
+        reused.cross += file.cross;
         files += 1;
     }
     let generated = sources_syntax::bench_support::generate_config(60);
@@ -151,6 +211,11 @@ fn reusing_per_entry_results_gives_the_fresh_analysis_over_testdata_and_a_genera
     for (what, generated, testdata) in [
         ("checked", generated_reused.checked, reused.checked),
         ("decoded", generated_reused.decoded, reused.decoded),
+        (
+            "checked against other entries",
+            generated_reused.cross,
+            reused.cross,
+        ),
     ] {
         assert!(
             generated > 60 * EDITS_PER_FILE / 3,

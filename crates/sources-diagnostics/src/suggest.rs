@@ -6,7 +6,7 @@
 pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Vec<&'a str> {
     let lower = ascii_lowercase(name);
     let lower = lower.as_ref();
-    let letters = Letters::of(lower);
+    let mut letters = Letters::of(lower);
     let mut scored: Vec<(f64, &str)> = candidates
         .into_iter()
         .filter(|candidate| *candidate != name)
@@ -17,12 +17,17 @@ pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str
                 2.0
             } else {
                 // Most candidates of a large document cannot come close: the bound rules them
-                // out without the similarity's own work.
-                let similarity = match letters.as_ref().and_then(|name| name.bound(other)) {
-                    Some(bound) if bound < SIMILAR - BOUND_MARGIN => bound,
-                    _ => strsim::jaro_winkler(lower, other),
-                };
-                let contains = lower.len() >= 3
+                // out without the similarity's own work, and a candidate that lacks a letter of
+                // the shorter of the two holds neither the other.
+                let (similarity, may_contain) =
+                    match letters.as_mut().and_then(|name| name.bound(other)) {
+                        Some((bound, shared)) if bound < SIMILAR - BOUND_MARGIN => {
+                            (bound, shared == lower.len().min(other.len()))
+                        }
+                        _ => (strsim::jaro_winkler(lower, other), true),
+                    };
+                let contains = may_contain
+                    && lower.len() >= 3
                     && other.len() >= 3
                     && (other.contains(lower) || lower.contains(other));
                 if similarity >= SIMILAR {
@@ -56,6 +61,8 @@ const BOUND_MARGIN: f64 = 1e-9;
 struct Letters<'a> {
     text: &'a str,
     counts: [u32; 128],
+    /// `counts`, less what the candidate being bounded matched (put back after each).
+    left: [u32; 128],
 }
 
 impl<'a> Letters<'a> {
@@ -68,32 +75,40 @@ impl<'a> Letters<'a> {
         for byte in text.bytes() {
             counts[usize::from(byte)] += 1;
         }
-        Some(Letters { text, counts })
+        Some(Letters {
+            text,
+            counts,
+            left: counts,
+        })
     }
 
-    /// An upper bound of `strsim::jaro_winkler(self.text, other)`, for a non-empty ASCII `other`.
+    /// An upper bound of `strsim::jaro_winkler(self.text, other)`, for a non-empty ASCII `other`,
+    /// with how many letters (counted with repeats, wherever they are) both hold.
     ///
     /// Jaro is `(m / |a| + m / |b| + (m - t) / m) / 3` for `m` matching characters and `t`
     /// transpositions: `m` is at most the characters both hold (counted with repeats, wherever
     /// they are) and `t` at least 0, and it is 0 without a match. Winkler's boost
     /// `j + 0.1 * l * (1 - j)` (for `j > 0.7`, `l` the common prefix up to 4) grows with `j` and
     /// never takes it past 1.
-    fn bound(&self, other: &str) -> Option<f64> {
+    fn bound(&mut self, other: &str) -> Option<(f64, usize)> {
         if other.is_empty() || !other.is_ascii() {
             return None;
         }
-        let mut left = self.counts;
         let mut shared = 0u32;
         for byte in other.bytes() {
-            let count = &mut left[usize::from(byte)];
+            let count = &mut self.left[usize::from(byte)];
             if *count > 0 {
                 *count -= 1;
                 shared += 1;
             }
         }
-        if shared == 0 {
-            return Some(0.0);
+        for byte in other.bytes() {
+            self.left[usize::from(byte)] = self.counts[usize::from(byte)];
         }
+        if shared == 0 {
+            return Some((0.0, 0));
+        }
+        let matched = shared as usize;
         let shared = f64::from(shared);
         let jaro = (shared / self.text.len() as f64 + shared / other.len() as f64 + 1.0) / 3.0;
         let prefix = self
@@ -103,7 +118,7 @@ impl<'a> Letters<'a> {
             .take(4)
             .take_while(|(a, b)| a == b)
             .count();
-        Some(jaro + 0.1 * prefix as f64 * (1.0 - jaro))
+        Some((jaro + 0.1 * prefix as f64 * (1.0 - jaro), matched))
     }
 }
 

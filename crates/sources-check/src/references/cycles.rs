@@ -104,11 +104,19 @@ impl Components {
     }
 }
 
-/// Reports every strongly connected group of entries once, naming one cycle through it.
-pub(crate) fn check_cycles(config: &Config, references: &References, out: &mut Collector) {
+/// Reports every strongly connected group of entries once, naming one cycle through it, and
+/// every chain too long. When it reports nothing, gives how deep each entry of `config.entries`
+/// is (see [`check_depth`]), which the editor keeps to judge its next version's changed entries
+/// alone.
+pub(crate) fn check_cycles(
+    config: &Config,
+    references: &References,
+    out: &mut Collector,
+) -> Option<Vec<u32>> {
     let graph = Graph::of(config, references);
     let components = strongly_connected(&graph);
-    check_depth(config, &graph, &components, out);
+    let depth = check_depth(config, &graph, &components, out);
+    let mut clean = depth.is_some();
     for component in components.iter() {
         let start = component.iter().copied().min().unwrap_or_default();
         let self_loop = graph.edges(start).iter().any(|edge| edge.to == start);
@@ -120,14 +128,28 @@ pub(crate) fn check_cycles(config: &Config, references: &References, out: &mut C
             continue;
         };
         out.push(cycle_diagnostic(config, &graph, start, &cycle));
+        clean = false;
     }
+    let depth = depth.filter(|_| clean)?;
+    let mut of_entries = vec![1; config.entries.len()];
+    for (node, &entry) in graph.entries.iter().enumerate() {
+        if let (Some(slot), Some(&deep)) = (of_entries.get_mut(entry), depth.get(node)) {
+            *slot = u32::try_from(deep).unwrap_or(u32::MAX);
+        }
+    }
+    Some(of_entries)
 }
 
 /// `reference-depth` at each entry that starts a chain longer than [`MAX_CHAIN_DEPTH`] (no deeper
 /// entry reads it). `components` come in Tarjan's order, so an entry's inputs are measured first;
 /// entries on a cycle (reported by `reference-cycle`) count as one. An entry outside the graph is
-/// one deep.
-fn check_depth(config: &Config, graph: &Graph<'_>, components: &Components, out: &mut Collector) {
+/// one deep. Gives each node's depth when it reports nothing.
+fn check_depth(
+    config: &Config,
+    graph: &Graph<'_>,
+    components: &Components,
+    out: &mut Collector,
+) -> Option<Vec<usize>> {
     let followed = |edge: &&Edge<'_>| edge.reference.field != ReferenceField::Growing;
     let mut depth = vec![1usize; graph.len()];
     for component in components.iter() {
@@ -142,6 +164,9 @@ fn check_depth(config: &Config, graph: &Graph<'_>, components: &Components, out:
             .map(|edge| depth[edge.to])
             .max()
             .unwrap_or(0);
+    }
+    if depth.iter().all(|&deep| deep <= MAX_CHAIN_DEPTH) {
+        return Some(depth);
     }
     let mut read_by_deep = vec![false; graph.len()];
     for (node, &deep) in depth.iter().enumerate() {
@@ -212,6 +237,7 @@ fn check_depth(config: &Config, graph: &Graph<'_>, components: &Components, out:
         }
         out.push(diagnostic);
     }
+    None
 }
 
 /// The edges (as (node, edge index)) of a shortest cycle from `start` back to it within `members`.
