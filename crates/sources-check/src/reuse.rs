@@ -9,8 +9,9 @@
 //! whose value is a map reads only its subtree, and a check of one entry reads only that entry's
 //! model and its own text, so for a kept entry both give the previous results moved the same way:
 //! the model's spans by [`sources_config::shift::Shift`] (a copy of the entry when it moved, the
-//! previous one shared when it did not), the diagnostics' by [`shift`]. The cross-entry checks run
-//! on every version, over the whole model. The kept diagnostics are the raw ones, before the
+//! previous one shared when it did not), the diagnostics' by [`shift`]. The checks that read
+//! other entries keep their own facts here too ([`crate::cross::Facts`]), handed over as an
+//! [`Edit`]. The kept diagnostics are the raw ones, before the
 //! analysis's stages (suppressions, the front end's filter and bound), which every version runs
 //! again.
 
