@@ -289,7 +289,10 @@ fn plan(
     // The names stay: an entry kept from the previous version has its name, and one decoded
     // again must have the name it had.
     if fresh.iter().any(|&index| {
-        previous.entries.get(index).map(|kept| &kept.source.name.value)
+        previous
+            .entries
+            .get(index)
+            .map(|kept| &kept.source.name.value)
             != config.entries.get(index).map(|source| &source.name.value)
     }) {
         return None;
