@@ -23,7 +23,7 @@ use std::sync::Arc;
 
 use sources_config::cadence::MAX_CHAIN_DEPTH;
 use sources_config::{Config, ReferenceField, Source, SourceRef};
-use sources_diagnostics::{Collector, Diagnostic, Span};
+use sources_diagnostics::{Collector, Diagnostic};
 
 use crate::references::{self, References};
 use crate::reuse::Edit;
@@ -518,20 +518,11 @@ fn moved(diagnostic: &mut Diagnostic, at: usize, delta: isize) {
     if delta == 0 {
         return;
     }
-    let moved = |span: Span| {
+    crate::reuse::move_spans(diagnostic, |span| {
         if span.start() >= at {
             span.shifted(delta)
         } else {
             span
         }
-    };
-    diagnostic.span = moved(diagnostic.span);
-    for label in &mut diagnostic.labels {
-        label.span = moved(label.span);
-    }
-    for fix in &mut diagnostic.fixes {
-        for edit in &mut fix.edits {
-            edit.span = moved(edit.span);
-        }
-    }
+    });
 }

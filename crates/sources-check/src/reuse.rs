@@ -321,7 +321,11 @@ fn movement(reparsed: &[usize], entry: [usize; 3], delta: isize) -> Option<isize
 
 /// Moves every span of `diagnostic` by `delta` bytes.
 fn shift(diagnostic: &mut Diagnostic, delta: isize) {
-    let moved = |span: Span| span.shifted(delta);
+    move_spans(diagnostic, |span| span.shifted(delta));
+}
+
+/// Replaces every span of `diagnostic` (its own, its labels', its fixes' edits') by `moved` of it.
+pub(crate) fn move_spans(diagnostic: &mut Diagnostic, moved: impl Fn(Span) -> Span) {
     diagnostic.span = moved(diagnostic.span);
     for label in &mut diagnostic.labels {
         label.span = moved(label.span);
