@@ -1,9 +1,8 @@
 //! The editor's analysis of an edited version reuses the previous version's decoded entries,
-//! per-entry diagnostics, and the results of the checks that read other entries and the shapes
-//! for the entries the edit cannot change (`analyze_edited`), and gives exactly what a fresh
-//! analysis gives (the diagnostics, the model with its spans, the shapes, the line index): over
-//! every file of
-//! `testdata/` and a generated configuration, a seeded sequence of random edits (characters
+//! per-entry diagnostics, and the results of the checks that read other entries and the shapes for
+//! the entries the edit cannot change (`analyze_edited`), and gives exactly what a fresh analysis
+//! gives (the diagnostics, the model with its spans, the shapes, the line index): over every file
+//! of `testdata/` and a generated configuration, a seeded sequence of random edits (characters
 //! inserted, replaced and deleted, lines indented, duplicated and deleted, keys added, a `from`
 //! pointed at another entry), each undone by the next version, every version analysed both ways,
 //! unbounded and bounded, with the same diagnostics in the same order. The front end hands in a
