@@ -144,9 +144,7 @@ fn splice(root: &mut Node, old: &str, new: &str, edit: Change) -> Option<Vec<usi
         let delta = edit.delta();
         let at = path[depth].index;
         map.entries[at] = entry;
-        for later in &mut map.entries[at + 1..] {
-            shift_entry(later, delta);
-        }
+        Entry::shift_all(&mut map.entries[at + 1..], delta);
         fix_ends(root, &path[..=depth], delta);
         return Some(path[..=depth].iter().map(|step| step.index).collect());
     }
@@ -263,7 +261,7 @@ fn reparse_entry(
     if empty_node_at(&entry, region.len()) {
         return None;
     }
-    shift_entry(&mut entry, step.start as isize);
+    Entry::shift_all(std::slice::from_mut(&mut entry), step.start as isize);
     Some(entry)
 }
 
@@ -330,15 +328,6 @@ fn line_start(text: &str, at: usize) -> Option<usize> {
     )
 }
 
-/// Moves an entry's key and value by `delta` bytes.
-fn shift_entry(entry: &mut Entry, delta: isize) {
-    if delta == 0 {
-        return;
-    }
-    entry.key.span = entry.key.span.shifted(delta);
-    entry.value.shift(delta);
-}
-
 /// After a splice at the end of `path`: moves the entries after each step's entry, and ends each
 /// mapping on the path where its last entry's value now ends (a block mapping's span ends there).
 fn fix_ends(root: &mut Node, path: &[Step], delta: isize) {
@@ -349,9 +338,7 @@ fn fix_ends(root: &mut Node, path: &[Step], delta: isize) {
         if let Some((step, deeper)) = path.split_first() {
             if !deeper.is_empty() {
                 walk(&mut map.entries[step.index].value, deeper, delta);
-                for later in &mut map.entries[step.index + 1..] {
-                    shift_entry(later, delta);
-                }
+                Entry::shift_all(&mut map.entries[step.index + 1..], delta);
             }
         }
         let end = map

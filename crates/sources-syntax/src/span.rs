@@ -78,10 +78,22 @@ impl Span {
     /// This span moved by `delta` bytes, as when text before it changed length (an offset moved
     /// past either end of `usize` saturates there, like [`Span::new`]).
     pub const fn shifted(self, delta: isize) -> Span {
-        Span::new(
-            self.start().saturating_add_signed(delta),
-            self.end().saturating_add_signed(delta),
-        )
+        // In `i64`, which holds every `u32` offset moved by any `isize` delta, then clamped: a few
+        // instructions per end (every span after an edit that changes the length moves).
+        const fn moved(offset: u32, delta: i64) -> u32 {
+            let moved = (offset as i64).saturating_add(delta);
+            if moved < 0 {
+                0
+            } else if moved > u32::MAX as i64 {
+                u32::MAX
+            } else {
+                moved as u32
+            }
+        }
+        Span {
+            start: moved(self.start, delta as i64),
+            end: moved(self.end, delta as i64),
+        }
     }
 
     /// The smallest span covering both.
@@ -108,6 +120,10 @@ mod tests {
         assert_eq!(Span::new(10, 14).shifted(5), Span::new(15, 19));
         assert_eq!(Span::new(10, 14).shifted(-10), Span::new(0, 4));
         assert_eq!(Span::new(2, 4).shifted(-3), Span::new(0, 1));
+        let max = u32::MAX as usize;
+        assert_eq!(Span::new(max - 2, max).shifted(5), Span::new(max, max));
+        assert_eq!(Span::new(1, 2).shifted(isize::MIN), Span::new(0, 0));
+        assert_eq!(Span::new(1, 2).shifted(isize::MAX), Span::new(max, max));
     }
 
     #[test]

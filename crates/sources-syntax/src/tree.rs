@@ -88,6 +88,40 @@ pub struct Key {
     pub span: Span,
 }
 
+impl Entry {
+    /// Moves each of `entries`, key and value, by `delta` bytes (text before them changed
+    /// length), with one stack for all of them.
+    pub fn shift_all(entries: &mut [Entry], delta: isize) {
+        if delta == 0 {
+            return;
+        }
+        let mut stack = Vec::with_capacity(entries.len());
+        for entry in entries {
+            entry.key.span = entry.key.span.shifted(delta);
+            stack.push(&mut entry.value);
+        }
+        shift_nodes(stack, delta);
+    }
+}
+
+/// Moves the nodes on `stack` and everything in them by `delta` bytes, depth first (an explicit
+/// stack: no nesting overflows ours).
+fn shift_nodes(mut stack: Vec<&mut Node>, delta: isize) {
+    while let Some(node) = stack.pop() {
+        node.span = node.span.shifted(delta);
+        match &mut node.value {
+            Value::Seq(items) => stack.extend(items.iter_mut()),
+            Value::Map(map) => {
+                for entry in &mut map.entries {
+                    entry.key.span = entry.key.span.shifted(delta);
+                    stack.push(&mut entry.value);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
 impl Node {
     /// A node of `value` written at `span`.
     pub fn new(value: Value, span: Span) -> Node {
@@ -96,21 +130,7 @@ impl Node {
 
     /// Moves this node and everything in it by `delta` bytes (text before it changed length).
     pub fn shift(&mut self, delta: isize) {
-        let moved = |span: Span| span.shifted(delta);
-        let mut stack = vec![self];
-        while let Some(node) = stack.pop() {
-            node.span = moved(node.span);
-            match &mut node.value {
-                Value::Seq(items) => stack.extend(items.iter_mut()),
-                Value::Map(map) => {
-                    for entry in &mut map.entries {
-                        entry.key.span = moved(entry.key.span);
-                        stack.push(&mut entry.value);
-                    }
-                }
-                _ => {}
-            }
-        }
+        shift_nodes(vec![self], delta);
     }
 
     /// The decoded text when this is a string.
