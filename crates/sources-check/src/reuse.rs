@@ -8,10 +8,12 @@
 //! length when it lies after the edit ([`sources_syntax::Tree::reparsed`]). Decoding an entry
 //! whose value is a map reads only its subtree, and a check of one entry reads only that entry's
 //! model and its own text, so for a kept entry both give the previous results moved the same way:
-//! the model's spans by [`sources_config::shift::Shift`] (a copy of the entry when it moved, the
-//! previous one shared when it did not), the diagnostics' by [`shift`]. The checks that read
-//! other entries keep their own facts here too ([`crate::cross::Facts`]), handed over as an
-//! [`Edit`]. The kept diagnostics are the raw ones, before the
+//! the model's spans by [`sources_config::shift::Shift`] (the previous one shared when it did not
+//! move; when it did, a moved copy, written over the copy the version before last made once
+//! nothing else holds that: typing moves the same entries on every version, and rewriting their
+//! spans in place costs a fraction of copying them), the diagnostics' by [`shift`]. The checks
+//! that read other entries keep their own facts here too ([`crate::cross::Facts`]), handed over as
+//! an [`Edit`]. The kept diagnostics are the raw ones, before the
 //! analysis's stages (suppressions, the front end's filter and bound), which every version runs
 //! again.
 
@@ -77,6 +79,10 @@ impl Memo {
 struct Kept {
     start: usize,
     source: Option<Arc<Source>>,
+    /// When the entry moved: its model of the version before, which the version that made this
+    /// memo still holds; once that version is freed, the next move writes over it instead of
+    /// copying the entry again.
+    spare: Option<Arc<Source>>,
     decoded: Vec<Diagnostic>,
     found: Vec<Diagnostic>,
 }
@@ -264,41 +270,60 @@ impl EntryReuse for Reuse {
             return None;
         }
         let mut decoded = std::mem::take(&mut kept.decoded);
-        let source = if delta == 0 {
-            previous
+        let (source, spare) = if delta == 0 {
+            (previous, None)
         } else {
-            let mut moved = Source::clone(&previous);
-            moved.shift(delta);
             for diagnostic in &mut decoded {
                 shift(diagnostic, delta);
             }
-            Arc::new(moved)
+            (moved(&previous, kept.spare.take(), delta), Some(previous))
         };
         self.next.decoded_reused += 1;
         out.extend(decoded.iter().cloned());
-        self.remember(index, &source, decoded);
+        self.remember(index, &source, decoded, spare);
         Some(source)
     }
 
     fn decoded(&mut self, index: usize, source: &Arc<Source>, diagnostics: &[Diagnostic]) {
         self.fresh.push(index);
-        self.remember(index, source, diagnostics.to_vec());
+        self.remember(index, source, diagnostics.to_vec(), None);
     }
 }
 
 impl Reuse {
-    /// Keeps the decoded entry at `index` for the next version.
-    fn remember(&mut self, index: usize, source: &Arc<Source>, decoded: Vec<Diagnostic>) {
+    /// Keeps the decoded entry at `index` for the next version, with its spare model.
+    fn remember(
+        &mut self,
+        index: usize,
+        source: &Arc<Source>,
+        decoded: Vec<Diagnostic>,
+        spare: Option<Arc<Source>>,
+    ) {
         if !self.keep(decoded.len()) || self.next.entries.len() != index {
             return;
         }
         self.next.entries.push(Kept {
             start: source.name.span.start(),
             source: Some(Arc::clone(source)),
+            spare,
             decoded,
             found: Vec::new(),
         });
     }
+}
+
+/// `previous` moved by `delta` bytes: written over `spare` when nothing else holds it any more
+/// (no allocation where the two have the same shape), else a copy.
+fn moved(previous: &Source, spare: Option<Arc<Source>>, delta: isize) -> Arc<Source> {
+    if let Some(mut spare) = spare
+        && let Some(target) = Arc::get_mut(&mut spare)
+    {
+        target.shift_from(previous, delta);
+        return spare;
+    }
+    let mut moved = previous.clone();
+    moved.shift(delta);
+    Arc::new(moved)
 }
 
 /// By how much the diagnostics of the entry at `entry` (its index path from the root) move, when
