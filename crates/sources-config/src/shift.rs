@@ -316,7 +316,11 @@ mod tests {
             for other in &entries[at.saturating_sub(6)..(at + 6).min(entries.len())] {
                 let mut got = other.clone();
                 got.shift_from(source, 7);
-                assert_eq!(got, want, "{} written over {}", source.name.value, other.name.value);
+                assert_eq!(
+                    got, want,
+                    "{} written over {}",
+                    source.name.value, other.name.value
+                );
             }
         }
     }
