@@ -74,7 +74,7 @@ pub fn name_span(span: Span, name: &str) -> Option<Span> {
 ///
 /// It owns the map: a taken field's value moves out, and its key stays for the messages about the
 /// fields that were not taken.
-pub(crate) struct Fields {
+pub(crate) struct Fields<'p> {
     entries: Box<[Entry]>,
     taken: Vec<bool>,
     /// How many entries are not taken yet: once none is left, asking for a field looks no further.
@@ -89,12 +89,40 @@ pub(crate) struct Fields {
     stage: bool,
     /// Fields written with a value that was reported as invalid: no rule reports them missing.
     rejected: Vec<&'static str>,
-    /// How messages name an entry's map (`` `http` source `users` ``); empty for a section, which
-    /// messages name by its path.
-    label: String,
+    /// How messages name an entry's map (`` `http` source `users` ``).
+    label: Label<'p>,
     /// A section's path, which its field names are prefixed with in messages (`window`,
-    /// `parameters.id`); empty for an entry's map.
-    prefix: String,
+    /// `parameters.id`); `None` for an entry's map.
+    prefix: Option<Path<'p>>,
+}
+
+/// How messages name an entry or a pipe stage (`` source `users` ``, `` stage `pipe[0]` ``).
+#[derive(Clone, Copy)]
+enum Owner<'a> {
+    /// An entry of `data.sources`, by its name.
+    Source(&'a str),
+    /// A stage of a `pipe`, by its path.
+    Stage(Path<'a>),
+}
+
+impl std::fmt::Display for Owner<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Owner::Source(name) => write!(f, "source `{name}`"),
+            Owner::Stage(path) => write!(f, "stage `{path}`"),
+        }
+    }
+}
+
+/// How messages name an entry's map: its pieces, written out only when a message needs them (a
+/// document without mistakes never does).
+enum Label<'p> {
+    /// None: a section, which messages name by its path.
+    None,
+    /// `` `KIND` OWNER ``: the entry's kind and the entry.
+    Kind(Kind, Owner<'p>),
+    /// Written out.
+    Text(String),
 }
 
 /// Whether `key` is `name`. Most fields asked for are not written, and most keys differ from the
@@ -111,8 +139,8 @@ struct Taken {
     value: Node,
 }
 
-impl Fields {
-    pub(crate) fn new(map: Map, owner_span: Span) -> Fields {
+impl<'p> Fields<'p> {
+    pub(crate) fn new(map: Map, owner_span: Span) -> Fields<'p> {
         Fields {
             taken: vec![false; map.entries.len()],
             left: map.entries.len(),
@@ -122,8 +150,8 @@ impl Fields {
             owner_span,
             stage: false,
             rejected: Vec::new(),
-            label: String::new(),
-            prefix: String::new(),
+            label: Label::None,
+            prefix: None,
         }
     }
 
@@ -167,10 +195,13 @@ impl Fields {
 
     /// How messages name the map: its label, or a section's path in backquotes.
     fn label(&self) -> std::borrow::Cow<'_, str> {
-        if self.label.is_empty() && !self.prefix.is_empty() {
-            std::borrow::Cow::Owned(["`", &self.prefix, "`"].concat())
-        } else {
-            std::borrow::Cow::Borrowed(&self.label)
+        match (&self.label, self.prefix) {
+            (Label::Kind(kind, owner), _) => {
+                std::borrow::Cow::Owned(format!("`{}` {owner}", kind.as_str()))
+            }
+            (Label::Text(text), _) => std::borrow::Cow::Borrowed(text),
+            (Label::None, Some(prefix)) => std::borrow::Cow::Owned(format!("`{prefix}`")),
+            (Label::None, None) => std::borrow::Cow::Borrowed(""),
         }
     }
 
@@ -234,10 +265,9 @@ impl Decoder {
         let Taken { key_span, value } = fields.take(name)?;
         self.key_span = key_span;
         let value_span = value.span;
-        let converted = if fields.prefix.is_empty() {
-            convert(self, Path::Name(name), value)
-        } else {
-            convert(self, Path::Child(&Path::Name(&fields.prefix), name), value)
+        let converted = match fields.prefix {
+            None => convert(self, Path::Name(name), value),
+            Some(prefix) => convert(self, Path::Child(&prefix, name), value),
         };
         let Some(value) = converted else {
             fields.rejected.push(name);
@@ -431,9 +461,8 @@ impl Decoder {
 
     /// Decodes one named entry of `data.sources`.
     pub(crate) fn source(&mut self, name: Spanned<EcoString>, node: Node) -> Source {
-        let owner = ["source `", &name.value, "`"].concat();
         let span = node.span;
-        let (kind, body, keys) = self.entry(node, name.span, &owner, false);
+        let (kind, body, keys) = self.entry(node, name.span, Owner::Source(&name.value), false);
         Source {
             name,
             span,
@@ -444,9 +473,8 @@ impl Decoder {
     }
 
     fn stage(&mut self, name: Path<'_>, node: Node) -> Option<Stage> {
-        let owner = format!("stage `{name}`");
         let span = node.span;
-        let (kind, body, keys) = self.entry(node, span, &owner, true);
+        let (kind, body, keys) = self.entry(node, span, Owner::Stage(name), true);
         Some(Stage {
             span,
             kind,
@@ -459,7 +487,7 @@ impl Decoder {
         &mut self,
         node: Node,
         owner_span: Span,
-        owner: &str,
+        owner: Owner<'_>,
         stage: bool,
     ) -> (Option<Spanned<Kind>>, Body, Box<[Key]>) {
         let Node {
@@ -511,16 +539,16 @@ impl Decoder {
             // The fields are checked against the kind the did-you-mean picks, so that every
             // rename `--fix` would make after correcting the kind is reported now.
             if let Some(guess) = guessed_kind(&type_name.text) {
-                fields.label = format!(
+                fields.label = Label::Text(format!(
                     "{owner} (read as `{guess}`, the closest kind to `{}`)",
                     type_name.text
-                );
+                ));
                 self.body(guess, &mut fields);
                 self.finish(&fields, Block::Kind(guess), Some(guess));
             }
             return (None, Body::Unknown, fields.into_keys());
         };
-        fields.label = ["`", kind.as_str(), "` ", owner].concat();
+        fields.label = Label::Kind(kind, owner);
         let body = self.body(kind, &mut fields);
         self.finish(&fields, Block::Kind(kind), Some(kind));
         (

@@ -198,7 +198,7 @@ impl Decoder {
             return None;
         };
         let mut fields = Fields::new(map, self.key_span);
-        name.write_to(&mut fields.prefix);
+        fields.prefix = Some(name);
         let value = read(self, &mut fields);
         self.finish(&fields, Block::Section(section), None);
         Some(value)
