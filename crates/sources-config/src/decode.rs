@@ -79,6 +79,10 @@ pub(crate) struct Fields<'p> {
     taken: Vec<bool>,
     /// How many entries are not taken yet: once none is left, asking for a field looks no further.
     left: usize,
+    /// The [`name_bit`] of every key: a name whose bit is not set is no key of the map, so asking
+    /// for it (as the decoder does for every field a kind accepts, most of them not written)
+    /// looks no further.
+    names: u64,
     /// Every field name the decoder asked for: the fields this map accepts (the decoder's test
     /// holds them against the schema).
     #[cfg(test)]
@@ -133,6 +137,13 @@ fn same_name(key: &str, name: &str) -> bool {
     key.len() == name.len() && key.first() == name.first() && key == name
 }
 
+/// One of 64 bits standing for `name`, from its first byte and its length (equal names have equal
+/// bits; most field names differ in one or the other).
+fn name_bit(name: &str) -> u64 {
+    let first = name.as_bytes().first().copied().unwrap_or(0);
+    1 << ((usize::from(first) + name.len()) % 64)
+}
+
 /// A field taken from its map: where its key is written, and its value.
 struct Taken {
     key_span: Span,
@@ -144,6 +155,10 @@ impl<'p> Fields<'p> {
         Fields {
             taken: vec![false; map.entries.len()],
             left: map.entries.len(),
+            names: map
+                .entries
+                .iter()
+                .fold(0, |names, entry| names | name_bit(&entry.key.name)),
             entries: map.entries,
             #[cfg(test)]
             asked: Vec::new(),
@@ -159,7 +174,7 @@ impl<'p> Fields<'p> {
     fn take(&mut self, name: &'static str) -> Option<Taken> {
         #[cfg(test)]
         self.asked.push(name);
-        if self.left == 0 {
+        if self.left == 0 || self.names & name_bit(name) == 0 {
             return None;
         }
         let mut first = None;
@@ -188,9 +203,11 @@ impl<'p> Fields<'p> {
 
     /// Whether a key `name` is written (decoded or not).
     fn written(&self, name: &str) -> bool {
-        self.entries
-            .iter()
-            .any(|entry| same_name(&entry.key.name, name))
+        self.names & name_bit(name) != 0
+            && self
+                .entries
+                .iter()
+                .any(|entry| same_name(&entry.key.name, name))
     }
 
     /// How messages name the map: its label, or a section's path in backquotes.
