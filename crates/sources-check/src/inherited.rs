@@ -14,10 +14,14 @@ pub(crate) struct Inheritor {
 }
 
 /// The entries of `data.sources` that inherit from anchors, read from the tree before it is given
-/// up for decoding. Most documents have none: YAML without a `&` has no anchor to inherit from,
-/// and its tree is not walked.
+/// up for decoding. Most documents have none: YAML inherits only through an alias (`*name`) of an
+/// anchor (`&name`), so without both characters its tree is not walked (a `&` in a URL's query
+/// is common).
 pub(crate) fn inheritors(root: &Node, text: &str, syntax: Syntax) -> Vec<Inheritor> {
-    if syntax == Syntax::Yaml && !text.contains('&') {
+    let bytes = text.as_bytes();
+    if syntax == Syntax::Yaml
+        && (memchr::memchr(b'&', bytes).is_none() || memchr::memchr(b'*', bytes).is_none())
+    {
         return Vec::new();
     }
     let Some(sources) = root

@@ -174,6 +174,8 @@ impl Reuse {
             }
             _ => (Vec::new(), None),
         };
+        // The next version holds as many entries, give or take the edit's.
+        let entries = Vec::with_capacity(previous.entries.len());
         Reuse {
             previous,
             moves,
@@ -182,6 +184,7 @@ impl Reuse {
             next: Memo {
                 text_len,
                 sources_path,
+                entries,
                 ..Memo::default()
             },
             kept: 0,

@@ -85,7 +85,7 @@ impl<'a> Comments<'a> {
         let (mut search, mut counted, mut number) = (0, 0, 0);
         std::iter::from_fn(move || {
             loop {
-                let hash = search + text.get(search..)?.find('#')?;
+                let hash = search + memchr::memchr(b'#', text.as_bytes().get(search..)?)?;
                 let start = text[..hash].rfind('\n').map_or(0, |at| at + 1);
                 let line_end = text[hash..].find('\n').map_or(text.len(), |at| hash + at);
                 number += text.as_bytes()[counted..start]
