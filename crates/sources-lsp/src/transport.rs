@@ -421,13 +421,27 @@ impl<R: AsyncRead + Unpin> FrameReader<R> {
         }
     }
 
-    /// Takes a body of `length` bytes; `None` when the input ends first.
+    /// Takes a body of `length` bytes; `None` when the input ends first. What is missing of it is
+    /// read straight into a buffer of its size (a full-text change of a large document is
+    /// megabytes: grown a chunk at a time, the buffer was copied into fresh memory at every
+    /// doubling), which is never zeroed first, so an announced length costs nothing until its
+    /// bytes arrive.
     async fn body(&mut self, length: usize) -> Option<Vec<u8>> {
-        while self.buffer.len() < length {
-            if !self.fill().await {
-                self.buffer.clear();
-                return None;
+        if self.buffer.len() < length {
+            let mut body = std::mem::take(&mut self.buffer);
+            body.reserve_exact(length - body.len());
+            while body.len() < length {
+                // Reads into the spare capacity only: at most this body's bytes, unless the
+                // allocator gave more room than asked.
+                match self.input.read_buf(&mut body).await {
+                    Ok(0) | Err(_) => {
+                        self.ended = true;
+                        return None;
+                    }
+                    Ok(_) => {}
+                }
             }
+            self.buffer = body;
         }
         let rest = self.buffer.split_off(length);
         Some(std::mem::replace(&mut self.buffer, rest))
@@ -532,6 +546,30 @@ mod tests {
                 ),
                 Frame::Body(b"{\"c\":3}".to_vec()),
                 Frame::Skipped("the input ended inside a header block".to_owned()),
+            ]
+        );
+    }
+
+    #[tokio::test]
+    async fn a_body_larger_than_a_read_is_read_whole_and_the_next_frame_follows() {
+        let large = vec![b'7'; 150_000];
+        let mut input = frame(&large);
+        input.extend_from_slice(&frame(b"{}"));
+        input.extend_from_slice(b"Content-Length: 200000\r\n\r\n");
+        input.extend_from_slice(&large);
+        let mut reader = FrameReader::new(input.as_slice(), 1_000_000);
+        let mut got = Vec::new();
+        while let Some(frame) = reader.next().await {
+            got.push(frame);
+        }
+        assert_eq!(
+            got,
+            vec![
+                Frame::Body(large),
+                Frame::Body(b"{}".to_vec()),
+                Frame::Skipped(
+                    "the input ended inside a message body (200000 bytes announced)".to_owned()
+                ),
             ]
         );
     }
