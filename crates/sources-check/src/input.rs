@@ -3,6 +3,7 @@
 //! a file the editor shows is refused for the same reason, in the same words, as by `lint`.
 
 use sources_diagnostics::{Diagnostic, Rule, Span};
+use sources_syntax::Change;
 
 use crate::Analysis;
 
@@ -37,10 +38,26 @@ pub fn binary(nul: usize) -> Diagnostic {
 /// The checks that apply to text already decoded (what an editor sends): the size limit and NUL
 /// bytes. `None` when the text may be analysed.
 pub fn refuse_text(text: &str) -> Option<Diagnostic> {
+    refuse_searching(text, 0..text.len())
+}
+
+/// [`refuse_text`] for `text` made by `change` from a text it accepted: only the changed bytes can
+/// hold a NUL byte, so only they are searched. A `change` that cannot have made `text` (it reaches
+/// past its end) makes the whole text be searched.
+pub fn refuse_changed(text: &str, change: Change) -> Option<Diagnostic> {
+    match text.as_bytes().get(change.start..change.new_end) {
+        Some(_) => refuse_searching(text, change.start..change.new_end),
+        None => refuse_text(text),
+    }
+}
+
+/// The size limit, then the first NUL byte in `searched` (a range of `text`).
+fn refuse_searching(text: &str, searched: std::ops::Range<usize>) -> Option<Diagnostic> {
     if text.len() as u64 > MAX_FILE_BYTES {
         return Some(too_large(Some(text.len() as u64)));
     }
-    memchr::memchr(0, text.as_bytes()).map(binary)
+    let start = searched.start;
+    memchr::memchr(0, &text.as_bytes()[searched]).map(|at| binary(start + at))
 }
 
 /// `512 bytes`, `16 MiB`, `50.0 MiB`.
@@ -97,6 +114,25 @@ mod tests {
             refuse_text(&large).expect("refused").message,
             "the file is 16.0 MiB, over the 16 MiB limit for configuration files"
         );
+    }
+
+    #[test]
+    fn a_changed_text_is_searched_for_nul_bytes_in_its_change_only() {
+        let change = |start, new_end| Change {
+            start,
+            old_end: start,
+            new_end,
+        };
+        let text = "a: 1\nb: \0\0\n";
+        assert_eq!(
+            refuse_changed(text, change(8, 10))
+                .expect("refused")
+                .message,
+            "this is a binary file (a NUL byte at offset 8), not YAML or TOML text"
+        );
+        assert_eq!(refuse_changed(text, change(0, 5)), None);
+        // A change that cannot have made the text: all of it is searched.
+        assert!(refuse_changed(text, change(8, 99)).is_some());
     }
 
     #[test]

@@ -8,7 +8,7 @@ use std::fs;
 use std::path::Path;
 
 use sources_check::{analyze, analyze_parsed};
-use sources_syntax::{Reparse, Syntax, Tree, parse};
+use sources_syntax::{Change, Reparse, Syntax, Tree, parse};
 
 /// Positions edited per file: spread over the whole text.
 const POSITIONS_PER_FILE: usize = 8;
@@ -110,5 +110,34 @@ fn reparsing_an_edit_gives_the_whole_parse_and_its_diagnostics() {
     assert!(
         spliced > cases / 4,
         "only {spliced} of {cases} edits were spliced"
+    );
+}
+
+#[test]
+fn a_change_that_does_not_fit_the_texts_parses_the_new_text_whole() {
+    let old = "data:\n  sources:\n    a:\n      type: http\n";
+    let new = "data:\n  sources:\n    ab:\n      type: http\n";
+    let wrong = Change {
+        start: 30,
+        old_end: 40,
+        new_end: 30,
+    };
+    for change in [Some(wrong), None] {
+        let mut tree = Tree::new(old, Syntax::Yaml);
+        assert_eq!(tree.update_changed(old, new, change), Reparse::Full);
+        assert_eq!(
+            format!("{:?}", tree.parse()),
+            format!("{:?}", parse(new, Syntax::Yaml))
+        );
+    }
+    let mut tree = Tree::new(old, Syntax::Yaml);
+    let right = Change::between(old, new);
+    assert!(matches!(
+        tree.update_changed(old, new, right),
+        Reparse::Spliced { .. }
+    ));
+    assert_eq!(
+        format!("{:?}", tree.parse()),
+        format!("{:?}", parse(new, Syntax::Yaml))
     );
 }

@@ -16,7 +16,8 @@ use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 use sources_check::shapes::ShapeInputs;
 use sources_check::{Analysis, Bounded, Memo, analyze_bounded_with, analyze_edited};
 use sources_config::Config;
-use sources_syntax::{LineIndex, PositionEncoding, Syntax, Tree};
+use sources_diagnostics::Diagnostic;
+use sources_syntax::{Change, LineIndex, PositionEncoding, Syntax, Tree};
 use tower_lsp_server::ls_types::{Position, TextDocumentContentChangeEvent, Uri};
 
 use crate::guard::{self, Panicked};
@@ -89,13 +90,28 @@ impl Analyzed {
         kept: &Mutex<Option<Kept>>,
         view: View,
     ) -> Analyzed {
-        if let Some(refused) = Analyzed::refused(text, syntax, &view) {
-            return refused;
-        }
         let previous = kept.lock().unwrap_or_else(PoisonError::into_inner).take();
-        let (tree, mut memo) = match previous {
-            Some(mut previous) if previous.syntax == syntax => {
-                previous.tree.update(&previous.text, text);
+        let previous = previous.filter(|previous| previous.syntax == syntax);
+        // Found once, for the checks before analysis, the tree and the line index: the previous
+        // text passed those checks, so only the changed bytes are searched.
+        let change = previous
+            .as_ref()
+            .map(|previous| Change::between(&previous.text, text));
+        let refusal = match change {
+            Some(Some(change)) => sources_check::input::refuse_changed(text, change),
+            Some(None) => None,
+            None => sources_check::input::refuse_text(text),
+        };
+        if let Some(refusal) = refusal {
+            // The next version is made from the last one analysed.
+            if let Some(previous) = previous {
+                *kept.lock().unwrap_or_else(PoisonError::into_inner) = Some(previous);
+            }
+            return Analyzed::refusing(refusal, syntax, &view);
+        }
+        let (tree, mut memo) = match (previous, change) {
+            (Some(mut previous), Some(change)) => {
+                previous.tree.update_changed(&previous.text, text, change);
                 (previous.tree, previous.memo)
             }
             _ => (Tree::new(text, syntax), Memo::default()),
@@ -118,7 +134,12 @@ impl Analyzed {
     /// The analysis of a text the checks made before analysis refuse, if they do.
     fn refused(text: &str, syntax: Syntax, view: &View) -> Option<Analyzed> {
         let refusal = sources_check::input::refuse_text(text)?;
-        Some(Analyzed {
+        Some(Analyzed::refusing(refusal, syntax, view))
+    }
+
+    /// The analysis of a refused text: only the diagnostic saying why.
+    fn refusing(refusal: Diagnostic, syntax: Syntax, view: &View) -> Analyzed {
+        Analyzed {
             syntax,
             analysis: Analysis {
                 diagnostics: vec![refusal],
@@ -133,7 +154,7 @@ impl Analyzed {
             },
             levels: view.levels.clone(),
             refused: true,
-        })
+        }
     }
 
     /// The analysed text.

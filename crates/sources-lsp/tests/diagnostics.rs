@@ -523,6 +523,34 @@ async fn past_the_limit_one_summary_says_how_many_were_left_out() {
 }
 
 #[tokio::test]
+async fn a_nul_byte_typed_into_an_edited_document_is_refused_and_its_removal_analysed_again() {
+    let mut client = TestClient::utf16().await;
+    let text = "data:\n  sources:\n    a:\n      type: http\n      url: x\n      refresh: 1s\n";
+    client.open("typed.yaml", "yaml", text).await;
+    client.diagnostics("typed.yaml").await;
+    // Edited versions keep a tree: the next one is compared with the last analysed.
+    client.replace("typed.yaml", 2, text).await;
+    let clean = client.diagnostics("typed.yaml").await.diagnostics;
+    let with_nul = text.replace("url: x", "url: \0x");
+    client.replace("typed.yaml", 3, &with_nul).await;
+    let published = client.diagnostics("typed.yaml").await;
+    let shown: Vec<&str> = published
+        .diagnostics
+        .iter()
+        .map(|diagnostic| diagnostic.message.as_str())
+        .collect();
+    assert_eq!(
+        shown,
+        vec![
+            "this is a binary file (a NUL byte at offset 52), not YAML or TOML text\nhelp: name a \
+             YAML or TOML configuration file"
+        ]
+    );
+    client.replace("typed.yaml", 4, text).await;
+    assert_eq!(client.diagnostics("typed.yaml").await.diagnostics, clean);
+}
+
+#[tokio::test]
 async fn the_cli_checks_before_analysis_apply_in_the_editor() {
     let mut client = TestClient::utf16().await;
     client

@@ -94,11 +94,27 @@ impl Tree {
     /// `parse(new)`, spans and errors included. Given some other `old` it does not panic: a key
     /// past that text's end makes it parse `new` whole.
     pub fn update(&mut self, old: &str, new: &str) -> Reparse {
-        let Some(edit) = Change::between(old, new) else {
+        self.update_changed(old, new, Change::between(old, new))
+    }
+
+    /// [`Tree::update`] with the change from `old` to `new` the caller already found
+    /// ([`Change::between`]; `None` when they are equal), so that the texts are compared once for
+    /// every reader of the new version. A change that does not fit the two texts' lengths makes
+    /// it parse `new` whole.
+    pub fn update_changed(&mut self, old: &str, new: &str, change: Option<Change>) -> Reparse {
+        let Some(edit) = change else {
+            if old.len() != new.len() {
+                *self = Tree::new(new, self.syntax);
+                return Reparse::Full;
+            }
             self.reparsed = Some(Vec::new());
             self.change = Some(Change::none(new.len()));
             return Reparse::Unchanged;
         };
+        if !edit.fits(old.len(), new.len()) {
+            *self = Tree::new(new, self.syntax);
+            return Reparse::Full;
+        }
         if self.splicable
             && let Some(root) = self.parse.root.as_mut()
             && let Some(path) = splice(root, old, new, edit)
