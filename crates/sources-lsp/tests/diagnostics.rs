@@ -8,7 +8,7 @@ use sources_diagnostics::Rule;
 use sources_lsp::{Options, rule_docs_url};
 use sources_syntax::Syntax;
 use support::{TestClient, apply_edits, offset_of, utf8_position, utf16_position};
-use tower_lsp_server::ls_types::DiagnosticSeverity;
+use tower_lsp_server::ls_types::{DiagnosticSeverity, PublishDiagnosticsParams};
 
 /// An unknown reference after non-ASCII text on its line (`☕` and `😀` differ between UTF-8,
 /// UTF-16 and scalar columns), and a misspelt field with a did-you-mean fix.
@@ -522,6 +522,22 @@ async fn past_the_limit_one_summary_says_how_many_were_left_out() {
     assert_eq!(summary.severity, Some(DiagnosticSeverity::INFORMATION));
 }
 
+/// Asserts that `published` is only the refusal of a binary file, naming its NUL byte at `offset`.
+fn assert_refused_as_binary_at(published: &PublishDiagnosticsParams, offset: usize) {
+    let shown: Vec<&str> = published
+        .diagnostics
+        .iter()
+        .map(|diagnostic| diagnostic.message.as_str())
+        .collect();
+    assert_eq!(
+        shown,
+        vec![format!(
+            "this is a binary file (a NUL byte at offset {offset}), not YAML or TOML text\nhelp: \
+             name a YAML or TOML configuration file"
+        )]
+    );
+}
+
 #[tokio::test]
 async fn a_nul_byte_typed_into_an_edited_document_is_refused_and_its_removal_analysed_again() {
     let mut client = TestClient::utf16().await;
@@ -534,18 +550,7 @@ async fn a_nul_byte_typed_into_an_edited_document_is_refused_and_its_removal_ana
     let with_nul = text.replace("url: x", "url: \0x");
     client.replace("typed.yaml", 3, &with_nul).await;
     let published = client.diagnostics("typed.yaml").await;
-    let shown: Vec<&str> = published
-        .diagnostics
-        .iter()
-        .map(|diagnostic| diagnostic.message.as_str())
-        .collect();
-    assert_eq!(
-        shown,
-        vec![
-            "this is a binary file (a NUL byte at offset 52), not YAML or TOML text\nhelp: name a \
-             YAML or TOML configuration file"
-        ]
-    );
+    assert_refused_as_binary_at(&published, 52);
     client.replace("typed.yaml", 4, text).await;
     assert_eq!(client.diagnostics("typed.yaml").await.diagnostics, clean);
 }
@@ -557,18 +562,7 @@ async fn the_cli_checks_before_analysis_apply_in_the_editor() {
         .open("binary.yaml", "yaml", "data:\n  sources:\0\n")
         .await;
     let published = client.diagnostics("binary.yaml").await;
-    let shown: Vec<&str> = published
-        .diagnostics
-        .iter()
-        .map(|diagnostic| diagnostic.message.as_str())
-        .collect();
-    assert_eq!(
-        shown,
-        vec![
-            "this is a binary file (a NUL byte at offset 16), not YAML or TOML text\nhelp: name a \
-             YAML or TOML configuration file"
-        ]
-    );
+    assert_refused_as_binary_at(&published, 16);
     let huge = format!("data:\n  sources:\n{}", "#".repeat(17 * 1024 * 1024));
     client.replace("binary.yaml", 2, &huge).await;
     let published = client.diagnostics("binary.yaml").await;
