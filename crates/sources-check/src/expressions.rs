@@ -89,38 +89,35 @@ pub fn sites(body: &Body) -> Vec<ExpressionSite<'_>> {
     found
 }
 
-/// `expression`: compiles every expression of every entry and pipe stage; the first error of
-/// each is reported at its exact position in the file.
-pub(crate) fn check_expressions(entries: &[Source], file: &str, out: &mut Collector) {
-    for source in entries {
-        let stages = source
-            .body
-            .common()
-            .and_then(|common| common.pipe.as_ref())
-            .map(|pipe| {
-                pipe.value
-                    .iter()
-                    .map(|stage| &stage.value.body)
-                    .collect::<Vec<_>>()
-            })
-            .unwrap_or_default();
-        for body in std::iter::once(&source.body).chain(stages) {
-            for site in sites(body) {
-                let Err(error) = compile(&site.text.text) else {
-                    continue;
-                };
-                let span = site.span_of(file, error.range.clone());
-                out.push(
-                    Diagnostic::new(
-                        Rule::Expression,
-                        span,
-                        format!("`{}` does not compile: {}", site.field, error.message),
-                    )
-                    .with_label("does not compile here")
-                    .with_help("expressions are CEL: the item's fields are top-level names, parameters are `params.NAME`"),
-                );
-            }
+/// The expressions of an entry and of its `pipe`'s stages, in order: what the checks of one
+/// entry that read its expressions (`expression` here, and `param_expressions`) share.
+pub(crate) fn entry_sites(source: &Source) -> Vec<ExpressionSite<'_>> {
+    let mut found = sites(&source.body);
+    if let Some(pipe) = source.body.common().and_then(|common| common.pipe.as_ref()) {
+        for stage in &pipe.value {
+            found.extend(sites(&stage.value.body));
         }
+    }
+    found
+}
+
+/// `expression`: compiles every expression of an entry and its pipe stages (`sites`, from
+/// [`entry_sites`]); the first error of each is reported at its exact position in the file.
+pub(crate) fn check_expressions(sites: &[ExpressionSite<'_>], file: &str, out: &mut Collector) {
+    for site in sites {
+        let Err(error) = compile(&site.text.text) else {
+            continue;
+        };
+        let span = site.span_of(file, error.range.clone());
+        out.push(
+            Diagnostic::new(
+                Rule::Expression,
+                span,
+                format!("`{}` does not compile: {}", site.field, error.message),
+            )
+            .with_label("does not compile here")
+            .with_help("expressions are CEL: the item's fields are top-level names, parameters are `params.NAME`"),
+        );
     }
 }
 

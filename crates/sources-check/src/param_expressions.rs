@@ -67,21 +67,17 @@ pub fn params_variable(params: &BTreeMap<String, Value>) -> cel::Value {
 /// The most value combinations one part is evaluated with.
 const MAX_COMBINATIONS: usize = 64;
 
-/// `expression` at each part over parameters alone that fails for every value they can have.
-pub(crate) fn check_param_expressions(entries: &[Source], file: &str, out: &mut Collector) {
-    for source in entries {
-        let declared = crate::params::declared(source);
-        let stages = source
-            .body
-            .common()
-            .and_then(|common| common.pipe.as_ref())
-            .into_iter()
-            .flat_map(|pipe| pipe.value.iter().map(|stage| &stage.value.body));
-        for body in std::iter::once(&source.body).chain(stages) {
-            for site in expressions::sites(body) {
-                check_site(source, declared, &site, file, out);
-            }
-        }
+/// `expression` at each part over parameters alone that fails for every value they can have, over
+/// the expressions of `source` and its pipe stages (`sites`, from `expressions::entry_sites`).
+pub(crate) fn check_param_expressions(
+    source: &Source,
+    sites: &[ExpressionSite<'_>],
+    file: &str,
+    out: &mut Collector,
+) {
+    let declared = crate::params::declared(source);
+    for site in sites {
+        check_site(source, declared, site, file, out);
     }
 }
 

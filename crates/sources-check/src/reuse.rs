@@ -95,8 +95,9 @@ pub(crate) fn check_entry(source: &Source, file: &str, out: &mut Collector) {
     window::check_window(entries, file, out);
     anchored::check_anchored(entries, out);
     templates::check_template_uses(source, &parsed, file, out);
-    expressions::check_expressions(entries, file, out);
-    param_expressions::check_param_expressions(entries, file, out);
+    let expressions = expressions::entry_sites(source);
+    expressions::check_expressions(&expressions, file, out);
+    param_expressions::check_param_expressions(source, &expressions, file, out);
     runnable::check_runnable(source, &parsed, file, out);
 }
 

@@ -154,7 +154,11 @@ impl<'a> Template<'a> {
         let mut literal_start = 0;
         let mut cursor = 0;
         while let Some(start) = token_start(text, cursor) {
-            let Some(close) = text[start + 2..].find('}') else {
+            // A byte loop: a template's tokens are short, shorter than a substring search's setup.
+            let Some(close) = text.as_bytes()[start + 2..]
+                .iter()
+                .position(|&byte| byte == b'}')
+            else {
                 template.errors.push(TemplateError {
                     kind: TemplateErrorKind::Unclosed,
                     range: start..text.len(),
