@@ -173,7 +173,9 @@ impl Shapes {
     pub fn of(config: &Config, text: &str, inputs: &ShapeInputs) -> Shapes {
         let count = config.entries.len();
         let mut shapes = Shapes {
-            entries: vec![EntryShapes::default(); count],
+            entries: std::iter::repeat_with(EntryShapes::default)
+                .take(count)
+                .collect(),
         };
         let mut state = vec![State::Waiting; count];
         shapes.compute(config, text, inputs, &mut state, 0..count);

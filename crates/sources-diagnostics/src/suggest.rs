@@ -7,47 +7,66 @@ pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str
     let lower = ascii_lowercase(name);
     let lower = lower.as_ref();
     let mut letters = Letters::of(lower);
-    let mut scored: Vec<(f64, &str)> = candidates
-        .into_iter()
-        .filter(|candidate| *candidate != name)
-        .filter_map(|candidate| {
-            let other = ascii_lowercase(candidate);
-            let other = other.as_ref();
-            let score = if other == lower {
-                2.0
-            } else {
-                // Most candidates of a large document cannot come close: the bound rules them
-                // out without the similarity's own work, and a candidate that lacks a letter of
-                // the shorter of the two holds neither the other.
-                let (similarity, may_contain) =
-                    match letters.as_mut().and_then(|name| name.bound(other)) {
-                        Some((bound, shared)) if bound < SIMILAR - BOUND_MARGIN => {
-                            (bound, shared == lower.len().min(other.len()))
-                        }
-                        _ => (strsim::jaro_winkler(lower, other), true),
-                    };
-                let contains = may_contain
-                    && lower.len() >= 3
-                    && other.len() >= 3
-                    && (other.contains(lower) || lower.contains(other));
-                if similarity >= SIMILAR {
-                    similarity
-                } else if contains {
-                    0.79
-                } else {
-                    return None;
-                }
+    // The best three so far, by score (highest first) then name, each name once (a name has one
+    // score).
+    let mut best: Vec<(f64, &str)> = Vec::with_capacity(4);
+    for candidate in candidates {
+        if candidate == name {
+            continue;
+        }
+        let other = ascii_lowercase(candidate);
+        let other = other.as_ref();
+        let score = if other == lower {
+            2.0
+        } else {
+            // Most candidates of a large document cannot come close: the bound rules them out
+            // without the similarity's own work (and, once three are found, those that could not
+            // pass the third), and a candidate that lacks a letter of the shorter of the two
+            // holds neither the other.
+            let floor = match best.get(2) {
+                Some((third, _)) => third.max(SIMILAR),
+                None => SIMILAR,
             };
-            Some((score, candidate))
-        })
-        .collect();
-    scored.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(b.1)));
-    scored.dedup_by(|a, b| a.1 == b.1);
-    scored
-        .into_iter()
-        .take(3)
-        .map(|(_, candidate)| candidate)
-        .collect()
+            let (similarity, may_contain) =
+                match letters.as_mut().and_then(|name| name.bound(other)) {
+                    // Over the floor of a likely typo, under the third's: it cannot pass.
+                    Some((bound, _))
+                        if bound < floor - BOUND_MARGIN
+                            && floor > SIMILAR
+                            && bound >= SIMILAR - BOUND_MARGIN =>
+                    {
+                        continue;
+                    }
+                    Some((bound, shared)) if bound < floor - BOUND_MARGIN => {
+                        (bound, shared == lower.len().min(other.len()))
+                    }
+                    _ => (strsim::jaro_winkler(lower, other), true),
+                };
+            let contains = may_contain
+                && lower.len() >= 3
+                && other.len() >= 3
+                && (other.contains(lower) || lower.contains(other));
+            if similarity >= SIMILAR {
+                similarity
+            } else if contains {
+                0.79
+            } else {
+                continue;
+            }
+        };
+        if best.iter().any(|(_, kept)| *kept == candidate) {
+            continue;
+        }
+        let at = best.partition_point(|kept| ranked(kept, &(score, candidate)).is_lt());
+        best.insert(at, (score, candidate));
+        best.truncate(3);
+    }
+    best.into_iter().map(|(_, candidate)| candidate).collect()
+}
+
+/// The order of suggestions: the higher score first, then the name.
+fn ranked(a: &(f64, &str), b: &(f64, &str)) -> std::cmp::Ordering {
+    b.0.total_cmp(&a.0).then_with(|| a.1.cmp(b.1))
 }
 
 /// The Jaro-Winkler similarity from which a candidate is a likely typo.
