@@ -118,27 +118,39 @@ impl<'s> Placeholders<'s> {
     }
 
     /// The value standing for one token (`None`: it stays as written, as in `try`).
-    fn value(&self, kind: &TokenKind<'_>) -> Option<String> {
+    fn value(&self, kind: &TokenKind<'_>) -> Option<&'s str> {
         match kind {
-            TokenKind::Param(name) => self.param(name).map(str::to_owned),
-            TokenKind::Env(_) => Some(ENV_SAMPLE.to_owned()),
+            TokenKind::Param(name) => self.param(name),
+            TokenKind::Env(_) => Some(ENV_SAMPLE),
             // Filled in by the dashboard; `try`, which has none, leaves it as written.
-            TokenKind::Selection(_) => Some(ENCODED_SAMPLE.to_owned()),
-            TokenKind::Window(token) => Some(
-                match token {
-                    // An anchored window has no offsets: `try` leaves the token empty.
-                    WindowToken::Offset if self.anchored => "",
-                    WindowToken::Offset | WindowToken::Limit => "1",
-                    WindowToken::Dir => "older",
-                    WindowToken::Search
-                    | WindowToken::Sort
-                    | WindowToken::SortDir
-                    | WindowToken::Cursor
-                    | WindowToken::Filter(_) => "",
-                }
-                .to_owned(),
-            ),
+            TokenKind::Selection(_) => Some(ENCODED_SAMPLE),
+            TokenKind::Window(token) => Some(match token {
+                // An anchored window has no offsets: `try` leaves the token empty.
+                WindowToken::Offset if self.anchored => "",
+                WindowToken::Offset | WindowToken::Limit => "1",
+                WindowToken::Dir => "older",
+                WindowToken::Search
+                | WindowToken::Sort
+                | WindowToken::SortDir
+                | WindowToken::Cursor
+                | WindowToken::Filter(_) => "",
+            }),
         }
+    }
+
+    /// `template` with each token replaced by the value standing for it (one without a value
+    /// stays as written), as `Template::render` renders it, without a string per token.
+    fn render(&self, template: &Template<'_>) -> String {
+        let mut out = String::with_capacity(written_len(template));
+        for segment in &template.segments {
+            match segment {
+                Segment::Literal(literal) => out.push_str(literal),
+                Segment::Token(token) => {
+                    out.push_str(self.value(&token.kind).unwrap_or(token.written));
+                }
+            }
+        }
+        out
     }
 
     /// Whether `template` has a `${params.NAME}` token naming no declared parameter (it stays as
@@ -153,7 +165,7 @@ impl<'s> Placeholders<'s> {
     /// `template` rendered whatever it starts with (a malformed token stays as written): for a
     /// value whose every rendering is judged alike (a NUL byte, an empty path).
     pub(crate) fn render_whole(&self, template: &Template<'_>) -> String {
-        template.render(|kind| self.value(kind))
+        self.render(template)
     }
 
     /// An `http` or websocket url rendered as `try` renders it (see [`Placeholders::render`]).
@@ -162,11 +174,7 @@ impl<'s> Placeholders<'s> {
             return None;
         }
         let mut parts = template.url_parts().into_iter();
-        let written = template.segments.iter().map(|segment| match segment {
-            Segment::Literal(literal) => literal.len(),
-            Segment::Token(token) => token.written.len(),
-        });
-        let mut out = String::with_capacity(written.sum());
+        let mut out = String::with_capacity(written_len(template));
         for segment in &template.segments {
             match segment {
                 Segment::Literal(literal) => out.push_str(literal),
@@ -175,7 +183,7 @@ impl<'s> Placeholders<'s> {
                     match self.value(&token.kind) {
                         None => out.push_str(token.written),
                         Some(_) if encoded => out.push_str(ENCODED_SAMPLE),
-                        Some(value) => out.push_str(&value),
+                        Some(value) => out.push_str(value),
                     }
                 }
             }
@@ -193,12 +201,24 @@ impl<'s> Placeholders<'s> {
         let selection = template.segments.iter().any(|segment| {
             matches!(segment, Segment::Token(token) if matches!(token.kind, TokenKind::Selection(_)))
         });
-        (!selection).then(|| template.render(|kind| self.value(kind)))
+        (!selection).then(|| self.render(template))
     }
 }
 
 fn field_value<T: Copy>(field: &Field<T>) -> T {
     field.value
+}
+
+/// The length of `template` as written.
+fn written_len(template: &Template<'_>) -> usize {
+    template
+        .segments
+        .iter()
+        .map(|segment| match segment {
+            Segment::Literal(literal) => literal.len(),
+            Segment::Token(token) => token.written.len(),
+        })
+        .sum()
 }
 
 /// Whether a url can be judged before run time: it parsed without errors and does not start

@@ -76,7 +76,8 @@ pub fn name_span(span: Span, name: &str) -> Option<Span> {
 /// fields that were not taken.
 pub(crate) struct Fields<'p> {
     entries: Box<[Entry]>,
-    taken: Vec<bool>,
+    /// Which entries were taken.
+    taken: TakenSet,
     /// How many entries are not taken yet: once none is left, asking for a field looks no further.
     left: usize,
     /// The [`name_bit`] of every key: a name whose bit is not set is no key of the map, so asking
@@ -144,6 +145,44 @@ fn name_bit(name: &str) -> u64 {
     1 << ((usize::from(first) + name.len()) % 64)
 }
 
+/// Which entries of a map were taken: a bit each, in one word for a map of up to 64 entries
+/// (almost every map: no allocation per map), in a list past that.
+enum TakenSet {
+    Word(u64),
+    Many(Vec<bool>),
+}
+
+impl TakenSet {
+    fn new(len: usize) -> TakenSet {
+        if len <= 64 {
+            TakenSet::Word(0)
+        } else {
+            TakenSet::Many(vec![false; len])
+        }
+    }
+
+    /// Whether the entry at `index` was taken.
+    fn get(&self, index: usize) -> bool {
+        match self {
+            TakenSet::Word(word) => index < 64 && word & (1 << index) != 0,
+            TakenSet::Many(taken) => taken.get(index).copied().unwrap_or(false),
+        }
+    }
+
+    /// Marks the entry at `index` taken.
+    fn set(&mut self, index: usize) {
+        match self {
+            TakenSet::Word(word) if index < 64 => *word |= 1 << index,
+            TakenSet::Word(_) => {}
+            TakenSet::Many(taken) => {
+                if let Some(taken) = taken.get_mut(index) {
+                    *taken = true;
+                }
+            }
+        }
+    }
+}
+
 /// A field taken from its map: where its key is written, and its value.
 struct Taken {
     key_span: Span,
@@ -153,7 +192,7 @@ struct Taken {
 impl<'p> Fields<'p> {
     pub(crate) fn new(map: Map, owner_span: Span) -> Fields<'p> {
         Fields {
-            taken: vec![false; map.entries.len()],
+            taken: TakenSet::new(map.entries.len()),
             left: map.entries.len(),
             names: map
                 .entries
@@ -180,8 +219,8 @@ impl<'p> Fields<'p> {
         let mut first = None;
         for (index, entry) in self.entries.iter_mut().enumerate() {
             if same_name(&entry.key.name, name) {
-                if !self.taken[index] {
-                    self.taken[index] = true;
+                if !self.taken.get(index) {
+                    self.taken.set(index);
                     self.left -= 1;
                 }
                 if first.is_none() {
@@ -313,9 +352,12 @@ impl Decoder {
         let misspelled = fields
             .entries
             .iter()
-            .zip(&fields.taken)
-            .find(|(entry, taken)| !**taken && !did_you_mean(&entry.key.name, [name]).is_empty());
-        if let Some((entry, _)) = misspelled
+            .enumerate()
+            .find(|(index, entry)| {
+                !fields.taken.get(*index) && !did_you_mean(&entry.key.name, [name]).is_empty()
+            })
+            .map(|(_, entry)| entry);
+        if let Some(entry) = misspelled
             && did_you_mean(&entry.key.name, docs.iter().map(|info| info.name.as_str())).first()
                 == Some(&name)
         {
@@ -324,7 +366,7 @@ impl Decoder {
             return;
         }
         let help = match misspelled {
-            Some((entry, _)) => format!(
+            Some(entry) => format!(
                 "add `{name}`: {doc}; `{}` looks like a misspelling of it",
                 entry.key.name
             ),
@@ -337,7 +379,7 @@ impl Decoder {
         )
         .with_label(format!("`{name}` is required here"))
         .with_help(help);
-        if let Some((entry, _)) = misspelled {
+        if let Some(entry) = misspelled {
             diagnostic = diagnostic.with_secondary(entry.key.span, format!("perhaps `{name}`?"));
         }
         self.report(diagnostic);
@@ -352,7 +394,7 @@ impl Decoder {
         // did-you-mean but no fix, so that fixing both never writes the key twice.
         let mut proposed: Vec<&str> = Vec::new();
         for (index, entry) in fields.entries.iter().enumerate() {
-            if fields.taken[index] {
+            if fields.taken.get(index) {
                 continue;
             }
             let name = entry.key.name.as_str();
