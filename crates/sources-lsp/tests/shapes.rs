@@ -158,3 +158,54 @@ data:
         )]
     );
 }
+
+/// The hover on the entry name ending `needle` (a reference, `from: NAME`) in `name`.
+async fn hover_on(client: &mut TestClient, name: &str, text: &str, needle: &str) -> String {
+    let offset = support::offset_of(text, needle) + needle.len() - 2;
+    let hover = client
+        .at(
+            "textDocument/hover",
+            name,
+            utf16_position(text, offset),
+            json!({}),
+        )
+        .await
+        .expect("a hover");
+    hover["contents"]["value"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
+}
+
+#[tokio::test]
+async fn after_an_edit_hover_shows_the_shapes_a_freshly_opened_document_shows() {
+    let first = format!(
+        "{}    recent:\n      type: sort\n      from: core\n      by: name\n    \
+         last:\n      type: cache\n      from: recent\n",
+        fixture("name", "name != ''")
+    );
+    // Each edit changes one entry: the data of `people`, whose shape the others read (all are
+    // worked out again), or only `core`'s condition (the shape of `people` is the one kept).
+    let second = first.replace("{name: Bob}", "{name: Bob, age: 3}");
+    let third = second.replace("where: name != ''", "where: name != 'x'");
+    let fourth = third.replace("age: 3}", "age: 3, city: Oslo}");
+    let mut client = TestClient::utf16().await;
+    client.open("f.yaml", "yaml", &first).await;
+    client.diagnostics("f.yaml").await;
+    for (version, text) in [(2, &second), (3, &third), (4, &fourth)] {
+        client.replace("f.yaml", version, text).await;
+        client.diagnostics("f.yaml").await;
+        let fresh = format!("fresh-{version}.yaml");
+        client.open(&fresh, "yaml", text).await;
+        client.diagnostics(&fresh).await;
+        for needle in ["from: people", "from: core", "from: recent"] {
+            let edited = hover_on(&mut client, "f.yaml", text, needle).await;
+            assert!(edited.contains("age?: number"), "{needle}: {edited}");
+            assert_eq!(
+                edited,
+                hover_on(&mut client, &fresh, text, needle).await,
+                "{needle}, version {version}"
+            );
+        }
+    }
+}
