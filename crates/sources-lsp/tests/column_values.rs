@@ -60,17 +60,7 @@ async fn opened(dir: &std::path::Path) -> (TestClient, String) {
 
 async fn hover(client: &mut TestClient, uri: &str, needle: &str) -> String {
     let position = utf16_position(TEXT, offset_of(TEXT, needle) + 1);
-    let hover = client
-        .request(
-            "textDocument/hover",
-            json!({ "textDocument": { "uri": uri }, "position": position }),
-        )
-        .await
-        .expect("a hover");
-    hover["contents"]["value"]
-        .as_str()
-        .unwrap_or_default()
-        .to_owned()
+    client.hover_text(uri, position).await
 }
 
 #[tokio::test]

@@ -162,19 +162,8 @@ data:
 /// The hover on the entry name ending `needle` (a reference, `from: NAME`) in `name`.
 async fn hover_on(client: &mut TestClient, name: &str, text: &str, needle: &str) -> String {
     let offset = support::offset_of(text, needle) + needle.len() - 2;
-    let hover = client
-        .at(
-            "textDocument/hover",
-            name,
-            utf16_position(text, offset),
-            json!({}),
-        )
-        .await
-        .expect("a hover");
-    hover["contents"]["value"]
-        .as_str()
-        .unwrap_or_default()
-        .to_owned()
+    let position = utf16_position(text, offset);
+    client.hover_text(&support::uri(name), position).await
 }
 
 #[tokio::test]

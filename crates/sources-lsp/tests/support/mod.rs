@@ -263,6 +263,21 @@ impl TestClient {
         self.request(method, params).await
     }
 
+    /// The text of the hover at `position` of the document at `uri` (empty when it has none).
+    pub async fn hover_text(&mut self, uri: &str, position: Position) -> String {
+        let hover = self
+            .request(
+                "textDocument/hover",
+                json!({ "textDocument": { "uri": uri }, "position": position }),
+            )
+            .await
+            .expect("a hover");
+        hover["contents"]["value"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned()
+    }
+
     /// Renames the name at `position` of `name` (whose text is `text`): the text with the edits
     /// applied, or the refusal.
     pub async fn rename(
