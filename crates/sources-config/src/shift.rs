@@ -32,6 +32,11 @@ impl Shift for Span {
     fn shift(&mut self, delta: isize) {
         *self = self.shifted(delta);
     }
+
+    #[inline]
+    fn shift_from(&mut self, source: &Self, delta: isize) {
+        *self = source.shifted(delta);
+    }
 }
 
 /// Values that hold no span.
@@ -52,9 +57,12 @@ impl<T: Shift + Clone> Shift for Option<T> {
         }
     }
 
+    #[inline]
     fn shift_from(&mut self, source: &Self, delta: isize) {
         match (self, source) {
             (Some(value), Some(source)) => value.shift_from(source, delta),
+            // Most optional fields are not written: nothing to copy or move.
+            (None, None) => {}
             (value, source) => {
                 value.clone_from(source);
                 value.shift(delta);
@@ -125,6 +133,7 @@ impl<T: Shift + Clone> Shift for Spanned<T> {
         self.value.shift(delta);
     }
 
+    #[inline]
     fn shift_from(&mut self, source: &Self, delta: isize) {
         self.span.shift_from(&source.span, delta);
         self.value.shift_from(&source.value, delta);
@@ -138,6 +147,7 @@ impl<T: Shift + Clone> Shift for Field<T> {
         self.value.shift(delta);
     }
 
+    #[inline]
     fn shift_from(&mut self, source: &Self, delta: isize) {
         self.key_span.shift_from(&source.key_span, delta);
         self.value_span.shift_from(&source.value_span, delta);
