@@ -98,23 +98,35 @@ impl Entry {
         let mut stack = Vec::with_capacity(entries.len());
         for entry in entries {
             entry.key.span = entry.key.span.shifted(delta);
+            entry.value.span = entry.value.span.shifted(delta);
             stack.push(&mut entry.value);
         }
         shift_nodes(stack, delta);
     }
 }
 
-/// Moves the nodes on `stack` and everything in them by `delta` bytes, depth first (an explicit
-/// stack: no nesting overflows ours).
+/// Moves everything inside the nodes on `stack` (already moved themselves) by `delta` bytes,
+/// depth first (an explicit stack: no nesting overflows ours).
 fn shift_nodes(mut stack: Vec<&mut Node>, delta: isize) {
-    while let Some(node) = stack.pop() {
+    /// Moves `node`, and pushes it when it holds more: a scalar is moved where it is found rather
+    /// than pushed, and most nodes are scalars.
+    fn visit<'n>(node: &'n mut Node, delta: isize, stack: &mut Vec<&'n mut Node>) {
         node.span = node.span.shifted(delta);
+        if matches!(node.value, Value::Seq(_) | Value::Map(_)) {
+            stack.push(node);
+        }
+    }
+    while let Some(node) = stack.pop() {
         match &mut node.value {
-            Value::Seq(items) => stack.extend(items.iter_mut()),
+            Value::Seq(items) => {
+                for item in items.iter_mut() {
+                    visit(item, delta, &mut stack);
+                }
+            }
             Value::Map(map) => {
                 for entry in &mut map.entries {
                     entry.key.span = entry.key.span.shifted(delta);
-                    stack.push(&mut entry.value);
+                    visit(&mut entry.value, delta, &mut stack);
                 }
             }
             _ => {}
@@ -130,6 +142,7 @@ impl Node {
 
     /// Moves this node and everything in it by `delta` bytes (text before it changed length).
     pub fn shift(&mut self, delta: isize) {
+        self.span = self.span.shifted(delta);
         shift_nodes(vec![self], delta);
     }
 
