@@ -43,13 +43,99 @@ struct Cx<'a> {
     file: &'a str,
 }
 
-/// One check of the entry at an index (its model and its references).
-type EntryCheck = fn(&Cx<'_>, usize, &Source, &[SourceRef], &mut Collector);
+/// One check of one entry.
+#[derive(Clone, Copy, Debug)]
+enum Check {
+    UnknownRefs,
+    Growing,
+    MappedColumns,
+    Consumed,
+    WindowedPipe,
+    Unbound,
+    Params,
+    Operators,
+    Ineffective,
+    Passed,
+    SharedTypes,
+    LookupValues,
+    DataRefs,
+    DataGrowing,
+}
+
+impl Check {
+    /// Runs the check on each of `entries` (an entry's index, model and references), in order:
+    /// a loop of its own per check, so that a whole document's run calls each check directly.
+    fn run<'e>(
+        self,
+        cx: &Cx<'_>,
+        entries: impl Iterator<Item = (usize, &'e Source, &'e [SourceRef])>,
+        out: &mut Collector,
+    ) {
+        let (config, file) = (cx.config, cx.file);
+        match self {
+            Check::UnknownRefs => entries.for_each(|(_, source, refs)| {
+                references::check_unknown_refs(config, source, refs, out);
+            }),
+            Check::Growing => entries.for_each(|(_, source, _)| {
+                growing::check_growing(config, source, file, out);
+            }),
+            Check::MappedColumns => entries.for_each(|(_, source, _)| {
+                bindings::check_mapped_columns(config, source, file, out);
+            }),
+            Check::Consumed => entries.for_each(|(_, source, refs)| {
+                bindings::check_consumed(config, source, refs, out);
+            }),
+            Check::WindowedPipe => {
+                entries.for_each(|(_, source, _)| bindings::check_windowed_pipe(source, out));
+            }
+            Check::Unbound => entries.for_each(|(_, source, refs)| {
+                params::check_unbound(config, source, refs, out);
+            }),
+            Check::Params => entries.for_each(|(_, source, _)| {
+                params::check_entry_params(config, source, file, out);
+            }),
+            Check::Operators => entries.for_each(|(_, source, _)| {
+                operators::check_operators(config, source, file, out);
+            }),
+            Check::Ineffective => entries.for_each(|(_, source, _)| {
+                ineffective::check_ineffective(config, source, file, out);
+            }),
+            Check::Passed => entries.for_each(|(_, source, refs)| {
+                passed::check_passed(config, source, refs, file, out);
+            }),
+            Check::SharedTypes => entries.for_each(|(_, source, _)| {
+                passed::check_shared_types(config, source, out);
+            }),
+            Check::LookupValues => entries.for_each(|(_, source, _)| {
+                passed::check_lookup_values(config, source, out);
+            }),
+            Check::DataRefs => entries.for_each(|(index, source, _)| {
+                data_refs::check_data_refs(source, cx.shapes.at(index), file, out);
+            }),
+            Check::DataGrowing => entries.for_each(|(_, source, _)| {
+                data_refs::check_growing(config, cx.shapes, source, file, out);
+            }),
+        }
+    }
+
+    /// What the check finds for the entry at `index`, in the order it pushes it.
+    fn found(
+        self,
+        cx: &Cx<'_>,
+        index: usize,
+        source: &Source,
+        refs: &[SourceRef],
+    ) -> Vec<Diagnostic> {
+        let mut found = Collector::unbounded();
+        self.run(cx, std::iter::once((index, source, refs)), &mut found);
+        found.finish().diagnostics
+    }
+}
 
 /// One check, in the order of every output.
 enum Slot {
     /// Of one entry, run entry by entry.
-    Entry(EntryCheck),
+    Entry(Check),
     /// Of the dashboard (its components and screens, and the entries they bind).
     Dashboard(fn(&Cx<'_>, &mut Collector)),
     /// Reference cycles and chains too deep.
@@ -58,46 +144,26 @@ enum Slot {
 
 /// Every check that reads other entries, in the order their diagnostics are pushed.
 const SLOTS: &[Slot] = &[
-    Slot::Entry(|cx, _, source, refs, out| {
-        references::check_unknown_refs(cx.config, source, refs, out);
-    }),
+    Slot::Entry(Check::UnknownRefs),
     Slot::Dashboard(|cx, out| references::check_unknown_bound(cx.config, out)),
     Slot::Dashboard(|cx, out| references::check_unknown_components(cx.config, out)),
     Slot::Dashboard(|cx, out| drivers::check_drivers(cx.config, cx.file, out)),
     Slot::Cycles,
-    Slot::Entry(|cx, _, source, _, out| {
-        growing::check_growing(cx.config, source, cx.file, out);
-    }),
+    Slot::Entry(Check::Growing),
     Slot::Dashboard(|cx, out| bindings::check_bound_components(cx.config, cx.file, out)),
-    Slot::Entry(|cx, _, source, _, out| {
-        bindings::check_mapped_columns(cx.config, source, cx.file, out);
-    }),
-    Slot::Entry(|cx, _, source, refs, out| {
-        bindings::check_consumed(cx.config, source, refs, out);
-    }),
-    Slot::Entry(|_, _, source, _, out| bindings::check_windowed_pipe(source, out)),
+    Slot::Entry(Check::MappedColumns),
+    Slot::Entry(Check::Consumed),
+    Slot::Entry(Check::WindowedPipe),
     Slot::Dashboard(|cx, out| params::check_component_params(cx.config, cx.file, out)),
-    Slot::Entry(|cx, _, source, refs, out| params::check_unbound(cx.config, source, refs, out)),
-    Slot::Entry(|cx, _, source, _, out| {
-        params::check_entry_params(cx.config, source, cx.file, out);
-    }),
-    Slot::Entry(|cx, _, source, _, out| {
-        operators::check_operators(cx.config, source, cx.file, out);
-    }),
-    Slot::Entry(|cx, _, source, _, out| {
-        ineffective::check_ineffective(cx.config, source, cx.file, out);
-    }),
-    Slot::Entry(|cx, _, source, refs, out| {
-        passed::check_passed(cx.config, source, refs, cx.file, out);
-    }),
-    Slot::Entry(|cx, _, source, _, out| passed::check_shared_types(cx.config, source, out)),
-    Slot::Entry(|cx, _, source, _, out| passed::check_lookup_values(cx.config, source, out)),
-    Slot::Entry(|cx, index, source, _, out| {
-        data_refs::check_data_refs(source, cx.shapes.at(index), cx.file, out);
-    }),
-    Slot::Entry(|cx, _, source, _, out| {
-        data_refs::check_growing(cx.config, cx.shapes, source, cx.file, out);
-    }),
+    Slot::Entry(Check::Unbound),
+    Slot::Entry(Check::Params),
+    Slot::Entry(Check::Operators),
+    Slot::Entry(Check::Ineffective),
+    Slot::Entry(Check::Passed),
+    Slot::Entry(Check::SharedTypes),
+    Slot::Entry(Check::LookupValues),
+    Slot::Entry(Check::DataRefs),
+    Slot::Entry(Check::DataGrowing),
     Slot::Dashboard(|cx, out| data_paths::check_components(cx.config, cx.shapes, out)),
 ];
 
@@ -180,11 +246,7 @@ fn direct(config: &Config, shapes: &Shapes, file: &str, out: &mut Collector) {
     let references = References::of(config);
     for slot in SLOTS {
         match slot {
-            Slot::Entry(check) => {
-                for (index, source) in config.entries.iter().enumerate() {
-                    check(&cx, index, source, references.of_entry(index), out);
-                }
-            }
+            Slot::Entry(check) => check.run(&cx, references.with_entries(config), out),
             Slot::Dashboard(check) => check(&cx, out),
             Slot::Cycles => {
                 references::check_cycles(config, &references, out);
@@ -224,8 +286,7 @@ fn whole(
         match slot {
             Slot::Entry(check) => {
                 for (index, source) in config.entries.iter().enumerate() {
-                    let found =
-                        run(|out| check(&cx, index, source, references.of_entry(index), out));
+                    let found = check.found(&cx, index, source, references.of_entry(index));
                     out.extend(found.iter().cloned());
                     entries[index]
                         .found
@@ -473,7 +534,7 @@ fn changed(
                 out.push(found);
             }
             let source = &config.entries[index];
-            let found = run(|out| check(&cx, index, source, refs, out));
+            let found = check.found(&cx, index, source, refs);
             out.extend(found.iter().cloned());
             entries[index]
                 .found
@@ -504,13 +565,6 @@ fn edges(config: &Config, refs: &[SourceRef]) -> Vec<Edge> {
             })
         })
         .collect()
-}
-
-/// What `check` pushes, in order.
-fn run(check: impl FnOnce(&mut Collector)) -> Vec<Diagnostic> {
-    let mut found = Collector::unbounded();
-    check(&mut found);
-    found.finish().diagnostics
 }
 
 /// Moves the spans of `diagnostic` that lie at or after `at` in the previous text by `delta`.

@@ -37,6 +37,24 @@ impl References {
         self.references.get(start..end).unwrap_or_default()
     }
 
+    /// Every entry of `config` (the one they were collected from) with its index and its
+    /// references, in order.
+    pub(crate) fn with_entries<'a>(
+        &'a self,
+        config: &'a Config,
+    ) -> impl Iterator<Item = (usize, &'a Source, &'a [SourceRef])> {
+        let spans = self.starts.windows(2);
+        config
+            .entries
+            .iter()
+            .zip(spans)
+            .enumerate()
+            .map(|(index, (source, span))| {
+                let refs = self.references.get(span[0]..span[1]).unwrap_or_default();
+                (index, source.as_ref(), refs)
+            })
+    }
+
     /// Every reference with the index of the entry that makes it, in entry order.
     pub(crate) fn with_makers(&self) -> impl Iterator<Item = (usize, &SourceRef)> {
         (0..self.starts.len().saturating_sub(1))
