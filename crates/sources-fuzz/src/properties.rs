@@ -2,6 +2,14 @@
 //! `lint_bytes` (which the language server shares), its JSON renderer, `fix_all`, and the editor's
 //! incremental reparse (`sources_syntax::Tree` from the seed's text to the input and back).
 
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+use std::sync::Arc;
+
+use sources_check::shape::{Field, Shape};
+use sources_check::shapes::{Sample, ShapeInputs, fingerprint};
+use sources_check::{Analysis, Bounded, Memo};
 use sources_cli::lint::{Linted, lint_bytes};
 use sources_cli::report::FileReport;
 use sources_diagnostics::{Diagnostic, Rule, Severity, Span};
@@ -12,7 +20,7 @@ use crate::mutate::Input;
 /// A broken property, with what shows it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Failure {
-    /// Which property (`span`, `json`, `fix`, `incremental`, `lsp`, `panic`, `hang`).
+    /// Which property (`span`, `json`, `fix`, `incremental`, `edited`, `lsp`, `panic`, `hang`).
     pub property: &'static str,
     /// What was found.
     pub detail: String,
@@ -62,7 +70,8 @@ pub fn check(input: &Input) -> Result<FileReport, Failure> {
 
 /// The editor's reparse of an edit is the whole parse: a tree built from `before` and updated to
 /// `after` (then back) equals `parse` of the new text, spans and errors included, and when only an
-/// entry was reparsed, `analyze_parsed` on it gives `analyze`'s diagnostics.
+/// entry was reparsed, `analyze_parsed` on it gives `analyze`'s diagnostics. The editor's
+/// reusing analysis gives the fresh one's results at each version ([`check_edited`]).
 pub fn check_incremental(before: &str, after: &str, syntax: Syntax) -> Result<(), Failure> {
     let mut tree = sources_syntax::Tree::new(before, syntax);
     for (old, new) in [(before, after), (after, before)] {
@@ -85,7 +94,173 @@ pub fn check_incremental(before: &str, after: &str, syntax: Syntax) -> Result<()
             }
         }
     }
+    check_edited(before, after, syntax)
+}
+
+/// The limit of the bounded reusing analysis: small, so that the bound cuts.
+const EDITED_LIMIT: usize = 3;
+
+/// The editor's analysis of `before`, then `after`, then `before` again, each from the tree
+/// updated to it and the memo the previous version left (`analyze_edited`), unbounded and
+/// bounded, gives what a fresh `analyze_with` of the same text gives: the diagnostics in the same
+/// order (for the bounded one, the first few the editor keeps, and how many it left out), the
+/// model with its spans, the shapes and the line index. Every other entry of `before` has a
+/// recorded sample, so an edit that changes an entry makes its sample stale and changes its
+/// shape and its readers'.
+pub fn check_edited(before: &str, after: &str, syntax: Syntax) -> Result<(), Failure> {
+    let seeded = seeded(before, syntax);
+    let (inputs, fresh_before) = (&seeded.0, &seeded.1);
+    let fresh_after;
+    let fresh_after = if after == before {
+        fresh_before
+    } else {
+        fresh_after = sources_check::analyze_with(after, syntax, inputs);
+        &fresh_after
+    };
+    let mut tree = sources_syntax::Tree::new(before, syntax);
+    let (mut memo, mut bounded_memo) = (Memo::default(), Memo::default());
+    let versions = [
+        (before, fresh_before),
+        (after, fresh_after),
+        (before, fresh_before),
+    ];
+    let mut previous: Option<&str> = None;
+    for (step, (text, want)) in versions.into_iter().enumerate() {
+        if let Some(old) = previous {
+            tree.update(old, text);
+        }
+        previous = Some(text);
+        let shared = Arc::new(text.to_owned());
+        let got = sources_check::analyze_edited(&shared, &tree, &mut memo, None, inputs);
+        let differs = |what: &str, got: &dyn std::fmt::Debug, want: &dyn std::fmt::Debug| {
+            Failure::new(
+                "edited",
+                format!(
+                    "version {step} (before, after, before) of the edit from\n{before}\nto\n{after}\n\
+                     the reusing analysis gives other {what}:\n{got:#?}\nnot\n{want:#?}"
+                ),
+            )
+        };
+        if got.diagnostics != want.diagnostics {
+            return Err(differs("diagnostics", &got.diagnostics, &want.diagnostics));
+        }
+        if got.config != want.config {
+            return Err(differs("model", &got.config, &want.config));
+        }
+        if got.shapes != want.shapes {
+            return Err(differs("shapes", &got.shapes, &want.shapes));
+        }
+        if got.line_index != want.line_index {
+            return Err(differs("line index", &got.line_index, &want.line_index));
+        }
+        let got = sources_check::analyze_edited(
+            &shared,
+            &tree,
+            &mut bounded_memo,
+            Some(editor_bound()),
+            inputs,
+        );
+        let shown: Vec<&Diagnostic> = want
+            .diagnostics
+            .iter()
+            .filter(|d| d.rule != Rule::UnknownField)
+            .collect();
+        let kept = EDITED_LIMIT.min(shown.len());
+        let left_out = &shown[kept..];
+        let errors_left_out = left_out
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .count();
+        let got_bounded = (
+            got.diagnostics.iter().collect::<Vec<_>>(),
+            got.omitted,
+            got.omitted_errors,
+        );
+        let want_bounded = (shown[..kept].to_vec(), left_out.len(), errors_left_out);
+        if got_bounded != want_bounded {
+            return Err(differs(
+                "bounded diagnostics (kept, omitted, omitted errors)",
+                &got_bounded,
+                &want_bounded,
+            ));
+        }
+    }
     Ok(())
+}
+
+/// The editor's kind of bound: the first few diagnostics, without one rule.
+fn editor_bound() -> Bounded {
+    Bounded {
+        limit: EDITED_LIMIT,
+        keep: Box::new(|diagnostic| diagnostic.rule != Rule::UnknownField),
+    }
+}
+
+/// How many seeds' samples and fresh analyses a worker thread keeps.
+const SEEDED_KEPT: usize = 1024;
+
+/// A seed text's samples and its fresh analysis with them.
+type Seeded = Rc<(ShapeInputs, Analysis)>;
+
+thread_local! {
+    /// The samples and the fresh analysis of each seed text this thread checked an edit of (most
+    /// inputs are edits of one of a few hundred seeds), forgotten once there are too many.
+    static SEEDED: RefCell<HashMap<(String, Syntax), Seeded>> =
+        RefCell::new(HashMap::new());
+}
+
+/// The samples of `before` ([`samples`]) and its fresh analysis with them.
+fn seeded(before: &str, syntax: Syntax) -> Seeded {
+    SEEDED.with_borrow_mut(|seeded| {
+        let key = (before.to_owned(), syntax);
+        if let Some(found) = seeded.get(&key) {
+            return Rc::clone(found);
+        }
+        if seeded.len() >= SEEDED_KEPT {
+            seeded.clear();
+        }
+        let inputs = samples(before, syntax);
+        let fresh = sources_check::analyze_with(before, syntax, &inputs);
+        Rc::clone(seeded.entry(key).or_insert(Rc::new((inputs, fresh))))
+    })
+}
+
+/// The rows recorded samples hold, in turn: names the seeds' expressions and columns read (so
+/// that some reads are known, some unknown), of several shapes.
+const SAMPLE_ROWS: &[&[(&str, Shape)]] = &[
+    &[("id", Shape::Number), ("name", Shape::String)],
+    &[("name", Shape::String), ("restarts", Shape::Number)],
+    &[
+        ("user", Shape::String),
+        ("repo", Shape::String),
+        ("size", Shape::Number),
+    ],
+];
+
+/// A recorded sample, as the front end hands it in, for every other entry of `text` (an array of
+/// rows, the next of [`SAMPLE_ROWS`] each time), fingerprinted as that entry is written there.
+fn samples(text: &str, syntax: Syntax) -> ShapeInputs {
+    let config = sources_check::analyze(text, syntax).config;
+    let mut inputs = ShapeInputs::default();
+    for (source, fields) in config
+        .entries
+        .iter()
+        .step_by(2)
+        .zip(SAMPLE_ROWS.iter().cycle())
+    {
+        let row = fields
+            .iter()
+            .map(|(key, shape)| ((*key).to_owned(), Field::required(shape.clone())));
+        inputs.samples.insert(
+            source.name.value.to_string(),
+            Sample {
+                shape: Shape::Array(Box::new(Shape::Object(row.collect()))),
+                recorded: "2026-11-26T12:00:00Z".to_owned(),
+                fingerprint: fingerprint(text, source),
+            },
+        );
+    }
+    inputs
 }
 
 /// Every span of every diagnostic, label and fix edit is inside the text and on char boundaries.
@@ -236,6 +411,22 @@ mod tests {
                 )
             );
         }
+    }
+
+    #[test]
+    fn the_reusing_analysis_of_an_edit_that_renames_a_read_entry_gives_the_fresh_one() {
+        let before = "data:\n  sources:\n    apps: {type: static, data: [{id: 1}]}\n    \
+                      busy: {type: filter, from: apps, where: id > 0}\n    \
+                      sorted: {type: sort, from: busy, by: id}\n";
+        let after = before.replace("apps: {", "apss: {");
+        assert!(
+            sources_check::analyze(&after, Syntax::Yaml)
+                .diagnostics
+                .iter()
+                .any(|d| d.rule == Rule::UnknownSource)
+        );
+        assert_eq!(check_edited(before, &after, Syntax::Yaml), Ok(()));
+        assert_eq!(check_edited(&after, before, Syntax::Yaml), Ok(()));
     }
 
     #[test]
