@@ -21,3 +21,4 @@ pub mod grammar;
 pub mod lsp;
 pub mod mutate;
 pub mod properties;
+pub mod references;

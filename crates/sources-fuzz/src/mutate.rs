@@ -1,6 +1,7 @@
 //! Mutations of a seed, deterministic for a (run seed, index) pair: byte-level (flips, inserts,
 //! deletions, splices, truncation) and structure-aware (values, keys, kinds, templates, CEL,
-//! durations, anchors, aliases and merge keys, indentation, multibyte text).
+//! durations, anchors, aliases and merge keys, indentation, multibyte text, and across entries:
+//! `references`).
 
 use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
@@ -129,7 +130,7 @@ fn mutate(
         return byte_mutation(rng, corpus, bytes);
     };
     let mut lines: Vec<String> = text.split('\n').map(str::to_owned).collect();
-    let name = match rng.random_range(0..14) {
+    let name = match rng.random_range(0..17) {
         0 | 1 => replace_value(rng, syntax, &mut lines),
         2 => replace_key(rng, corpus, &mut lines),
         3 => insert_field(rng, corpus, syntax, &mut lines),
@@ -140,6 +141,7 @@ fn mutate(
         8 => delete_lines(rng, &mut lines),
         9 => insert_multibyte(rng, &mut lines),
         10 => typo_key(rng, &mut lines),
+        11..=13 => crate::references::mutate(rng, syntax, &mut lines),
         _ => {
             *bytes = lines.join("\n").into_bytes();
             return byte_mutation(rng, corpus, bytes);
