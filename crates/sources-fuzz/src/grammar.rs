@@ -70,11 +70,15 @@ impl Grammar {
             Syntax::Yaml => emit::yaml(&document, &mut rng),
             Syntax::Toml => emit::toml(&document, &mut rng),
         };
+        // The editor's previous version: the configuration with one mutation across its entries
+        // (a reference pointed elsewhere, an entry renamed, deleted or duplicated).
+        let mut lines: Vec<String> = text.split('\n').map(str::to_owned).collect();
+        let edit = crate::references::mutate(&mut rng, syntax, &mut lines);
         Input {
-            bytes: text.clone().into_bytes(),
+            bytes: text.into_bytes(),
             syntax,
-            origin: format!("the grammar (seed {seed}, index {index})"),
-            before: text,
+            origin: format!("the grammar (seed {seed}, index {index}; edited from it by: {edit})"),
+            before: lines.join("\n"),
         }
     }
 

@@ -19,7 +19,8 @@ pub struct Input {
     pub syntax: Syntax,
     /// The seed it came from and the mutations applied, for the failure report.
     pub origin: String,
-    /// The seed's text: the version before the edit, for the editor's incremental reparse.
+    /// The version before the edit, for the editor's incremental reparse and reusing analysis: the
+    /// seed's text (for a generated configuration, the configuration with one edit across entries).
     pub before: String,
 }
 
