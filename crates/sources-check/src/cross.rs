@@ -311,12 +311,7 @@ fn whole(
     };
     // A graph with a cycle or a chain too deep is checked whole on every version.
     let kept = clean && entries.iter().map(|entry| entry.found.len()).sum::<usize>() <= MAX_KEPT;
-    let facts = Facts {
-        entries: if kept { entries } else { Vec::new() },
-        shapes: shapes.clone(),
-        inputs,
-        reused: 0,
-    };
+    let facts = kept_facts(kept, entries, &shapes, inputs, 0);
     (shapes, facts)
 }
 
@@ -545,13 +540,31 @@ fn changed(
         }
     }
     let kept = entries.iter().map(|entry| entry.found.len()).sum::<usize>() <= MAX_KEPT;
-    let facts = Facts {
-        entries: if kept { entries } else { Vec::new() },
-        shapes: shapes.clone(),
-        inputs: previous.inputs,
-        reused: config.entries.len() - dirty.len(),
-    };
+    let reused = config.entries.len() - dirty.len();
+    let facts = kept_facts(kept, entries, &shapes, previous.inputs, reused);
     (shapes, facts)
+}
+
+/// The facts a version keeps: its entries' and a copy of its shapes when `kept`, else neither
+/// (the next version then checks everything and reads neither).
+fn kept_facts(
+    kept: bool,
+    entries: Vec<EntryFacts>,
+    shapes: &Shapes,
+    inputs: ShapeInputs,
+    reused: usize,
+) -> Facts {
+    let (entries, shapes) = if kept {
+        (entries, shapes.clone())
+    } else {
+        (Vec::new(), Shapes::default())
+    };
+    Facts {
+        entries,
+        shapes,
+        inputs,
+        reused,
+    }
 }
 
 /// The entries `refs` name, by index.

@@ -353,7 +353,7 @@ fn check(
     out: &mut Collector,
     mut reuse: Option<&mut reuse::Reuse>,
 ) -> Shapes {
-    let edit = reuse.as_deref_mut().map(reuse::Reuse::edit);
+    let edit = reuse.as_deref_mut().and_then(reuse::Reuse::edit);
     let (shapes, facts) = cross::check(config, text, inputs, out, edit);
     if let (Some(reuse), Some(facts)) = (reuse.as_deref_mut(), facts) {
         reuse.keep_facts(facts);

@@ -243,13 +243,15 @@ impl Reuse {
         }
     }
 
-    /// What the checks that read other entries take from the previous version.
-    pub(crate) fn edit(&mut self) -> Edit {
-        Edit {
-            previous: std::mem::take(&mut self.previous.facts),
+    /// What the checks that read other entries take from the previous version; `None` once the
+    /// next memo is over [`MAX_KEPT`] (it is dropped, so they keep nothing for it either).
+    pub(crate) fn edit(&mut self) -> Option<Edit> {
+        let previous = std::mem::take(&mut self.previous.facts);
+        (!self.over).then(|| Edit {
+            previous,
             fresh: std::mem::take(&mut self.fresh),
             local: self.local,
-        }
+        })
     }
 
     /// Keeps what the checks that read other entries found, for the next version.
@@ -289,7 +291,9 @@ impl EntryReuse for Reuse {
     }
 
     fn decoded(&mut self, index: usize, source: &Arc<Source>, diagnostics: &[Diagnostic]) {
-        self.fresh.push(index);
+        if !self.over {
+            self.fresh.push(index);
+        }
         self.remember(index, source, diagnostics.to_vec(), None);
     }
 }
