@@ -153,15 +153,17 @@ pub struct EntryShapes {
 }
 
 /// The shapes of every entry of one analysis, by the entry's position in `Config::entries`.
+/// Entries with the same shapes share them when computed one after the other (a document of many
+/// entries alike, such as static data of one form, holds them once rather than once per entry).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Shapes {
-    entries: Vec<EntryShapes>,
+    entries: Vec<Arc<EntryShapes>>,
 }
 
 impl Shapes {
     /// The shapes of the entry at `position` in `Config::entries`.
     pub fn at(&self, position: usize) -> Option<&EntryShapes> {
-        self.entries.get(position)
+        self.entries.get(position).map(Arc::as_ref)
     }
 
     /// The output of the entry named `name`.
@@ -172,10 +174,10 @@ impl Shapes {
     /// Computes every entry's shapes (`text` is the document, for samples' fingerprints).
     pub fn of(config: &Config, text: &str, inputs: &ShapeInputs) -> Shapes {
         let count = config.entries.len();
+        // Every entry shares one empty value until its own are computed.
+        let empty = Arc::new(EntryShapes::default());
         let mut shapes = Shapes {
-            entries: std::iter::repeat_with(EntryShapes::default)
-                .take(count)
-                .collect(),
+            entries: std::iter::repeat_n(empty, count).collect(),
         };
         let mut state = vec![State::Waiting; count];
         shapes.compute(config, text, inputs, &mut state, 0..count);
@@ -195,7 +197,7 @@ impl Shapes {
     ) -> Shapes {
         let mut state = vec![State::Done; config.entries.len()];
         self.entries
-            .resize(config.entries.len(), EntryShapes::default());
+            .resize(config.entries.len(), Arc::new(EntryShapes::default()));
         for &at in changed {
             if let Some(state) = state.get_mut(at) {
                 *state = State::Waiting;
@@ -216,6 +218,8 @@ impl Shapes {
         starts: impl Iterator<Item = usize>,
     ) {
         let entries = &mut self.entries;
+        // The shapes computed last, which the next entry shares when it has the same.
+        let mut last: Option<Arc<EntryShapes>> = None;
         // Depth-first in dependency order on an explicit stack (chains may be long); an entry met
         // again while in progress (a cycle, reported elsewhere) reads as unknown.
         for first in starts {
@@ -249,11 +253,36 @@ impl Shapes {
                     };
                     entry_shapes(&config.entries[at], text, inputs, &done)
                 };
-                entries[at] = computed;
+                let computed = match last.take() {
+                    Some(last) if same_entry(&last, &computed) => last,
+                    _ => Arc::new(computed),
+                };
+                entries[at] = Arc::clone(&computed);
+                last = Some(computed);
                 state[at] = State::Done;
             }
         }
     }
+}
+
+/// Whether two entries' shapes are the same: [`EntryShapes`]'s equality, which looks inside a
+/// shape only when the two do not share it (entries reading one route's published shape do).
+fn same_entry(a: &EntryShapes, b: &EntryShapes) -> bool {
+    fn same(a: &Option<Shaped>, b: &Option<Shaped>) -> bool {
+        match (a, b) {
+            (Some(a), Some(b)) => {
+                a.certainty == b.certainty
+                    && (Arc::ptr_eq(&a.origin, &b.origin) || a.origin == b.origin)
+                    && (Arc::ptr_eq(&a.shape, &b.shape) || a.shape == b.shape)
+            }
+            (a, b) => a.is_none() && b.is_none(),
+        }
+    }
+    same(&a.response, &b.response)
+        && same(&a.input, &b.input)
+        && same(&a.output, &b.output)
+        && a.stages.len() == b.stages.len()
+        && a.stages.iter().zip(&b.stages).all(|(a, b)| same(a, b))
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
