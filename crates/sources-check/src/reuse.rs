@@ -13,7 +13,7 @@
 //! nothing else holds that: typing moves the same entries on every version, and rewriting their
 //! spans in place costs a fraction of copying them), the diagnostics' by [`shift`]. The checks
 //! that read other entries keep their own facts here too ([`crate::cross::Facts`]), handed over as
-//! an [`Edit`]. The kept diagnostics are the raw ones, before the
+//! an [`Edit`] (none once the memo is over what it keeps, as it is then dropped). The kept diagnostics are the raw ones, before the
 //! analysis's stages (suppressions, the front end's filter and bound), which every version runs
 //! again.
 
