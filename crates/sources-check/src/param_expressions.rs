@@ -157,14 +157,7 @@ fn undeclared_diagnostic(
     failure: &str,
 ) -> Diagnostic {
     let entry = &source.name.value;
-    let names: Vec<&str> = declared
-        .map(|declared| {
-            declared
-                .iter()
-                .map(|param| param.name.value.as_str())
-                .collect()
-        })
-        .unwrap_or_default();
+    let names = crate::params::declared_names(declared);
     let help = match did_you_mean(name, names.iter().copied()).first() {
         Some(best) => format!("did you mean `params.{best}`?"),
         None if names.is_empty() => format!(

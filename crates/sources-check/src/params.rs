@@ -233,6 +233,18 @@ pub(crate) fn declared(source: &Source) -> Option<&NamedMap<Parameter>> {
         .map(|field| &field.value)
 }
 
+/// The names of the parameters an entry declares, in order (none when it declares none).
+pub(crate) fn declared_names(declared: Option<&NamedMap<Parameter>>) -> Vec<&str> {
+    declared
+        .map(|declared| {
+            declared
+                .iter()
+                .map(|param| param.name.value.as_str())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 fn check_declaration(parameter: &Named<Parameter>, file: &str, out: &mut Collector) {
     let name = &parameter.name.value;
     let declaration = &parameter.value.value;
@@ -353,14 +365,7 @@ pub(crate) fn check_references(
     out: &mut Collector,
 ) {
     let declared = declared(source);
-    let names: Vec<&str> = declared
-        .map(|declared| {
-            declared
-                .iter()
-                .map(|item| item.name.value.as_str())
-                .collect()
-        })
-        .unwrap_or_default();
+    let names = declared_names(declared);
     // Only a name a template can spell is suggested: renaming `${params.wait}` to a declared
     // `wait}` would write `${params.wait}}`, which still reads `wait`, so the fix never settles.
     let referenceable: Vec<&str> = names.iter().copied().filter(|name| is_name(name)).collect();
