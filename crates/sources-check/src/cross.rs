@@ -19,10 +19,8 @@
 //! Anything else (the names of the entries changed, the front end's shape inputs changed, the
 //! dashboard was edited, the previous version had a cycle) runs everything again.
 
-use std::sync::Arc;
-
 use sources_config::cadence::MAX_CHAIN_DEPTH;
-use sources_config::{Config, ReferenceField, Source, SourceRef};
+use sources_config::{Config, Placed, ReferenceField, Source, SourceRef};
 use sources_diagnostics::{Collector, Diagnostic};
 
 use crate::references::{self, References};
@@ -192,7 +190,7 @@ impl Facts {
 #[derive(Debug)]
 struct EntryFacts {
     /// The entry's model (shared with the version's `Config`).
-    source: Arc<Source>,
+    source: Placed,
     /// The entries its references name, by index, and whether a chain follows each.
     edges: Vec<Edge>,
     /// How deep the chain it starts is (1: it reads nothing).
@@ -275,7 +273,7 @@ fn whole(
         .iter()
         .enumerate()
         .map(|(index, source)| EntryFacts {
-            source: Arc::clone(source),
+            source: source.clone(),
             edges: edges(config, references.of_entry(index)),
             depth: 1,
             found: Vec::new(),
@@ -345,17 +343,14 @@ fn plan(
     // The names stay: an entry kept from the previous version has its name, and one decoded
     // again must have the name it had.
     if fresh.iter().any(|&index| {
-        previous
-            .entries
-            .get(index)
-            .map(|kept| &kept.source.name.value)
-            != config.entries.get(index).map(|source| &source.name.value)
+        previous.entries.get(index).map(|kept| kept.source.name())
+            != config.entries.get(index).map(Placed::name)
     }) {
         return None;
     }
     let mut entries = std::mem::take(&mut previous.entries);
     for (entry, source) in entries.iter_mut().zip(&config.entries) {
-        entry.source = Arc::clone(source);
+        entry.source = source.clone();
     }
     for &index in fresh {
         entries[index].edges = edges(config, &config.entries[index].references());

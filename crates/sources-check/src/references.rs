@@ -51,7 +51,7 @@ impl References {
             .enumerate()
             .map(|(index, (source, span))| {
                 let refs = self.references.get(span[0]..span[1]).unwrap_or_default();
-                (index, source.as_ref(), refs)
+                (index, &**source, refs)
             })
     }
 

@@ -8,19 +8,15 @@
 //! length when it lies after the edit ([`sources_syntax::Tree::reparsed`]). Decoding an entry
 //! whose value is a map reads only its subtree, and a check of one entry reads only that entry's
 //! model and its own text, so for a kept entry both give the previous results moved the same way:
-//! the model's spans by [`sources_config::shift::Shift`] (the previous one shared when it did not
-//! move; when it did, a moved copy, written over the copy the version before last made once
-//! nothing else holds that: typing moves the same entries on every version, and rewriting their
-//! spans in place costs a fraction of copying them), the diagnostics' by [`shift`]. The checks
-//! that read other entries keep their own facts here too ([`crate::cross::Facts`]), handed over as
-//! an [`Edit`] (none once the memo is over what it keeps, as it is then dropped). The kept diagnostics are the raw ones, before the
+//! the model as a [`Placed`] (the previous one with the bytes it moved by, moved only when
+//! something reads it: the analysis reads only the entries an edit can change), the diagnostics by
+//! [`shift`]. The checks that read other entries keep their own
+//! facts here too ([`crate::cross::Facts`]), handed over as an [`Edit`] (none once the memo is
+//! over what it keeps, as it is then dropped). The kept diagnostics are the raw ones, before the
 //! analysis's stages (suppressions, the front end's filter and bound), which every version runs
 //! again.
 
-use std::sync::Arc;
-
-use sources_config::shift::Shift;
-use sources_config::{EntryReuse, Source};
+use sources_config::{EntryReuse, Placed, Source};
 use sources_diagnostics::{Collector, Diagnostic};
 use sources_syntax::{Key, LineIndex, Node, Span, Value};
 
@@ -78,11 +74,7 @@ impl Memo {
 #[derive(Debug, Default)]
 struct Kept {
     start: usize,
-    source: Option<Arc<Source>>,
-    /// When the entry moved: its model of the version before, which the version that made this
-    /// memo still holds; once that version is freed, the next move writes over it instead of
-    /// copying the entry again.
-    spare: Option<Arc<Source>>,
+    source: Option<Placed>,
     decoded: Vec<Diagnostic>,
     found: Vec<Diagnostic>,
 }
@@ -210,8 +202,8 @@ impl Reuse {
 
     /// Runs [`check_entry`] on the entry at `index` of `data.sources`, or gives the previous
     /// version's diagnostics for it when its subtree was kept, pushing them into `out`.
-    pub(crate) fn check(&mut self, index: usize, source: &Source, file: &str, out: &mut Collector) {
-        let start = source.name.span.start();
+    pub(crate) fn check(&mut self, index: usize, source: &Placed, file: &str, out: &mut Collector) {
+        let start = source.name_span().start();
         let reused = self.previous(index, start).map(|(kept, delta)| {
             let mut found = std::mem::take(&mut kept.found);
             for diagnostic in &mut found {
@@ -269,69 +261,48 @@ impl Reuse {
 }
 
 impl EntryReuse for Reuse {
-    fn reused(&mut self, index: usize, key: &Key, out: &mut Collector) -> Option<Arc<Source>> {
+    fn reused(&mut self, index: usize, key: &Key, out: &mut Collector) -> Option<Placed> {
         let (kept, delta) = self.previous(index, key.span.start())?;
         let previous = kept.source.take()?;
-        if previous.name.value != key.name {
+        if *previous.name() != key.name {
             return None;
         }
         let mut decoded = std::mem::take(&mut kept.decoded);
-        let (source, spare) = if delta == 0 {
-            (previous, None)
+        let source = if delta == 0 {
+            previous
         } else {
             for diagnostic in &mut decoded {
                 shift(diagnostic, delta);
             }
-            (moved(&previous, kept.spare.take(), delta), Some(previous))
+            previous.moved(delta)
         };
         self.next.decoded_reused += 1;
         out.extend(decoded.iter().cloned());
-        self.remember(index, &source, decoded, spare);
+        self.remember(index, &source, decoded);
         Some(source)
     }
 
-    fn decoded(&mut self, index: usize, source: &Arc<Source>, diagnostics: &[Diagnostic]) {
+    fn decoded(&mut self, index: usize, source: &Placed, diagnostics: &[Diagnostic]) {
         if !self.over {
             self.fresh.push(index);
         }
-        self.remember(index, source, diagnostics.to_vec(), None);
+        self.remember(index, source, diagnostics.to_vec());
     }
 }
 
 impl Reuse {
-    /// Keeps the decoded entry at `index` for the next version, with its spare model.
-    fn remember(
-        &mut self,
-        index: usize,
-        source: &Arc<Source>,
-        decoded: Vec<Diagnostic>,
-        spare: Option<Arc<Source>>,
-    ) {
+    /// Keeps the decoded entry at `index` for the next version.
+    fn remember(&mut self, index: usize, source: &Placed, decoded: Vec<Diagnostic>) {
         if !self.keep(decoded.len()) || self.next.entries.len() != index {
             return;
         }
         self.next.entries.push(Kept {
-            start: source.name.span.start(),
-            source: Some(Arc::clone(source)),
-            spare,
+            start: source.name_span().start(),
+            source: Some(source.clone()),
             decoded,
             found: Vec::new(),
         });
     }
-}
-
-/// `previous` moved by `delta` bytes: written over `spare` when nothing else holds it any more
-/// (no allocation where the two have the same shape), else a copy.
-fn moved(previous: &Source, spare: Option<Arc<Source>>, delta: isize) -> Arc<Source> {
-    if let Some(mut spare) = spare
-        && let Some(target) = Arc::get_mut(&mut spare)
-    {
-        target.shift_from(previous, delta);
-        return spare;
-    }
-    let mut moved = previous.clone();
-    moved.shift(delta);
-    Arc::new(moved)
 }
 
 /// By how much the diagnostics of the entry at `entry` (its index path from the root) move, when

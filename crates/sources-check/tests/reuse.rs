@@ -16,8 +16,9 @@ use std::sync::Arc;
 use sources_check::shape::{Field, Fields, Shape};
 use sources_check::shapes::{Sample, ShapeInputs, fingerprint};
 use sources_check::{Bounded, Memo, analyze_bounded_with, analyze_edited, analyze_with};
+use sources_config::Config;
 use sources_diagnostics::Rule;
-use sources_syntax::{Syntax, Tree};
+use sources_syntax::{Span, Syntax, Tree};
 
 /// Edits made to each file, one after the other.
 const EDITS_PER_FILE: usize = 12;
@@ -165,7 +166,24 @@ fn check_file(name: &str, text: String, syntax: Syntax, seed: u64) -> Reused {
             got.diagnostics, want.diagnostics,
             "{name}, edit {step}: the reusing analysis differs from a fresh one on\n{text}"
         );
-        assert_eq!(got.config, want.config, "{name}, edit {step}");
+        // A moved entry's model is moved when first read, so the model is compared (read) only
+        // on every third version: between reads, entries move by two or three edits. The other
+        // versions compare what is read without moving the model.
+        if step % 3 == 0 {
+            assert_eq!(got.config, want.config, "{name}, edit {step}");
+        } else {
+            let unmoved = |config: &Config| -> Vec<(String, Span, Span)> {
+                let entries = config.entries.iter();
+                entries
+                    .map(|entry| (entry.name().to_string(), entry.name_span(), entry.span()))
+                    .collect()
+            };
+            assert_eq!(
+                unmoved(&got.config),
+                unmoved(&want.config),
+                "{name}, edit {step}"
+            );
+        }
         assert_eq!(got.shapes, want.shapes, "{name}, edit {step}");
         assert_eq!(
             got.line_index, want.line_index,

@@ -2,7 +2,7 @@
 //! them, and the references between them.
 
 use std::hash::BuildHasher;
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 
 use foldhash::fast::RandomState;
 
@@ -10,6 +10,7 @@ use sources_syntax::Span;
 
 use crate::dashboard::{Component, Dashboard};
 use crate::model::{Body, Growing, Source};
+use crate::shift::Placed;
 use crate::spanned::Spanned;
 
 /// The decoded configuration of one document.
@@ -17,7 +18,7 @@ use crate::spanned::Spanned;
 pub struct Config {
     /// The entries of `data.sources`, in source order, each shared: the editor's analysis of an
     /// edited version takes the entries the edit did not touch from the previous version's model.
-    pub entries: Vec<Arc<Source>>,
+    pub entries: Vec<Placed>,
     /// The components of `tui.components` (only read when the document has `data.sources`).
     pub components: Vec<Component>,
     /// The screens, push actions and boot prompts (only read when the document has
@@ -154,7 +155,7 @@ impl Config {
     pub fn get(&self, name: &str) -> Option<&Source> {
         self.position(name)
             .and_then(|index| self.entries.get(index))
-            .map(Arc::as_ref)
+            .map(|entry| &**entry)
     }
 
     /// The index in [`Config::entries`] of the first entry named `name`.
@@ -168,7 +169,7 @@ impl Config {
                 return None;
             }
             let index = usize::try_from(index).ok()?;
-            if self.entries.get(index)?.name.value == name {
+            if self.entries.get(index)?.name() == name {
                 return Some(index);
             }
             slot = (slot + 1) & mask;
@@ -181,15 +182,15 @@ impl Config {
         usize::try_from(index)
             .ok()
             .and_then(|index| self.entries.get(index))
-            .map_or("", |source| source.name.value.as_str())
+            .map_or("", |source| source.name().as_str())
     }
 
     /// The entry whose name or value contains `offset`.
     pub fn entry_at(&self, offset: usize) -> Option<&Source> {
         self.entries
             .iter()
-            .find(|source| source.name.span.contains(offset) || source.span.contains(offset))
-            .map(Arc::as_ref)
+            .find(|source| source.name_span().contains(offset) || source.span().contains(offset))
+            .map(|entry| &**entry)
     }
 
     /// The component whose map contains `offset`.
@@ -201,7 +202,7 @@ impl Config {
 
     /// Every entry name, in source order.
     pub fn names(&self) -> impl Iterator<Item = &str> {
-        self.entries.iter().map(|source| source.name.value.as_str())
+        self.entries.iter().map(|source| source.name().as_str())
     }
 
     /// Every reference of every entry, with the entry that makes it, in source order.
@@ -212,7 +213,7 @@ impl Config {
                 source
                     .references()
                     .into_iter()
-                    .map(move |reference| (source.as_ref(), reference))
+                    .map(move |reference| (&**source, reference))
             })
             .collect()
     }
@@ -248,7 +249,7 @@ impl Config {
             if index == EMPTY {
                 break;
             }
-            let name = source.name.value.as_str();
+            let name = source.name().as_str();
             let mut slot = name_hash(name) & mask;
             loop {
                 match slots[slot] {

@@ -46,4 +46,5 @@ pub use enums::{
 };
 pub use model::*;
 pub use path::{PathStep, path_at};
+pub use shift::Placed;
 pub use spanned::{AnyValue, Field, Named, NamedMap, Spanned, Text};

@@ -1,8 +1,13 @@
 //! Moving a decoded entry by a number of bytes: every span of its model, so that an entry the
-//! editor's tree update kept (text before it changed length) is reused rather than decoded again.
+//! editor's tree update kept (text before it changed length) is reused rather than decoded again;
+//! and [`Placed`], an entry as one version of a document holds it, moved only when it is read.
 //!
 //! Each model type lists its fields by destructuring, so a field added to the model and not moved
 //! here does not compile.
+
+use std::fmt;
+use std::ops::Deref;
+use std::sync::{Arc, OnceLock};
 
 use ecow::EcoString;
 use sources_syntax::{Key, Span};
@@ -15,27 +20,11 @@ use crate::spanned::{AnyValue, Field, Named, NamedMap, Spanned, Text};
 pub trait Shift {
     /// Moves every span in `self` by `delta` bytes.
     fn shift(&mut self, delta: isize);
-
-    /// Makes `self` equal to `source` moved by `delta` bytes, reusing what `self` holds (its
-    /// vectors, boxes and strings) where the two have the same shape, so that a spare copy of an
-    /// entry becomes a moved copy of another without allocating.
-    fn shift_from(&mut self, source: &Self, delta: isize)
-    where
-        Self: Clone,
-    {
-        self.clone_from(source);
-        self.shift(delta);
-    }
 }
 
 impl Shift for Span {
     fn shift(&mut self, delta: isize) {
         *self = self.shifted(delta);
-    }
-
-    #[inline]
-    fn shift_from(&mut self, source: &Self, delta: isize) {
-        *self = source.shifted(delta);
     }
 }
 
@@ -50,47 +39,23 @@ macro_rules! spanless {
 
 spanless!(bool, i64, String, EcoString, GoDuration, Text, &'static str);
 
-impl<T: Shift + Clone> Shift for Option<T> {
+impl<T: Shift> Shift for Option<T> {
     fn shift(&mut self, delta: isize) {
         if let Some(value) = self {
             value.shift(delta);
         }
     }
-
-    #[inline]
-    fn shift_from(&mut self, source: &Self, delta: isize) {
-        match (self, source) {
-            (Some(value), Some(source)) => value.shift_from(source, delta),
-            // Most optional fields are not written: nothing to copy or move.
-            (None, None) => {}
-            (value, source) => {
-                value.clone_from(source);
-                value.shift(delta);
-            }
-        }
-    }
 }
 
-impl<T: Shift + Clone> Shift for Box<T> {
+impl<T: Shift> Shift for Box<T> {
     fn shift(&mut self, delta: isize) {
         (**self).shift(delta);
     }
-
-    fn shift_from(&mut self, source: &Self, delta: isize) {
-        (**self).shift_from(source, delta);
-    }
 }
 
-impl<T: Shift + Clone> Shift for Box<[T]> {
+impl<T: Shift> Shift for Box<[T]> {
     fn shift(&mut self, delta: isize) {
         (**self).shift(delta);
-    }
-
-    fn shift_from(&mut self, source: &Self, delta: isize) {
-        if !shift_items_from(self, source, delta) {
-            self.clone_from(source);
-            self.shift(delta);
-        }
     }
 }
 
@@ -102,78 +67,37 @@ impl<T: Shift> Shift for [T] {
     }
 }
 
-impl<T: Shift + Clone> Shift for Vec<T> {
+impl<T: Shift> Shift for Vec<T> {
     fn shift(&mut self, delta: isize) {
         self.as_mut_slice().shift(delta);
     }
-
-    fn shift_from(&mut self, source: &Self, delta: isize) {
-        if !shift_items_from(self, source, delta) {
-            self.clone_from(source);
-            self.shift(delta);
-        }
-    }
 }
 
-/// [`Shift::shift_from`] of a vector or boxed slice, item by item; `false` (and nothing done)
-/// when the two do not hold as many items.
-fn shift_items_from<T: Shift + Clone>(items: &mut [T], source: &[T], delta: isize) -> bool {
-    if items.len() != source.len() {
-        return false;
-    }
-    for (item, source) in items.iter_mut().zip(source) {
-        item.shift_from(source, delta);
-    }
-    true
-}
-
-impl<T: Shift + Clone> Shift for Spanned<T> {
+impl<T: Shift> Shift for Spanned<T> {
     fn shift(&mut self, delta: isize) {
         self.span.shift(delta);
         self.value.shift(delta);
     }
-
-    #[inline]
-    fn shift_from(&mut self, source: &Self, delta: isize) {
-        self.span.shift_from(&source.span, delta);
-        self.value.shift_from(&source.value, delta);
-    }
 }
 
-impl<T: Shift + Clone> Shift for Field<T> {
+impl<T: Shift> Shift for Field<T> {
     fn shift(&mut self, delta: isize) {
         self.key_span.shift(delta);
         self.value_span.shift(delta);
         self.value.shift(delta);
     }
-
-    #[inline]
-    fn shift_from(&mut self, source: &Self, delta: isize) {
-        self.key_span.shift_from(&source.key_span, delta);
-        self.value_span.shift_from(&source.value_span, delta);
-        self.value.shift_from(&source.value, delta);
-    }
 }
 
-impl<T: Shift + Clone> Shift for Named<T> {
+impl<T: Shift> Shift for Named<T> {
     fn shift(&mut self, delta: isize) {
         self.name.shift(delta);
         self.value.shift(delta);
     }
-
-    fn shift_from(&mut self, source: &Self, delta: isize) {
-        self.name.shift_from(&source.name, delta);
-        self.value.shift_from(&source.value, delta);
-    }
 }
 
-impl<T: Shift + Clone> Shift for NamedMap<T> {
+impl<T: Shift> Shift for NamedMap<T> {
     fn shift(&mut self, delta: isize) {
         self.0.shift(delta);
-    }
-
-    fn shift_from(&mut self, source: &Self, delta: isize) {
-        self.0.shift_from(&source.0, delta);
     }
 }
 
@@ -196,11 +120,6 @@ macro_rules! fields {
             fn shift(&mut self, delta: isize) {
                 let $ty { $($field),* } = self;
                 $($field.shift(delta);)*
-            }
-
-            fn shift_from(&mut self, source: &Self, delta: isize) {
-                let $ty { $($field),* } = self;
-                $($field.shift_from(&source.$field, delta);)*
             }
         }
     )*};
@@ -250,8 +169,7 @@ impl Shift for Growing {
     }
 }
 
-/// Implements [`Shift`] for an enum whose variants each hold one movable value (or nothing):
-/// `shift_from` reuses the value when both are the same variant.
+/// Implements [`Shift`] for an enum whose variants each hold one movable value (or nothing).
 macro_rules! variants {
     ($ty:ident { $($variant:ident),* } $($empty:ident),*) => {
         impl Shift for $ty {
@@ -259,16 +177,6 @@ macro_rules! variants {
                 match self {
                     $($ty::$variant(x) => x.shift(delta),)*
                     $($ty::$empty => {})*
-                }
-            }
-
-            fn shift_from(&mut self, source: &Self, delta: isize) {
-                match (self, source) {
-                    $(($ty::$variant(x), $ty::$variant(source)) => x.shift_from(source, delta),)*
-                    (value, source) => {
-                        value.clone_from(source);
-                        value.shift(delta);
-                    }
                 }
             }
         }
@@ -282,13 +190,140 @@ variants! {
     } Unknown
 }
 
+/// One decoded entry as a version of a document holds it ([`crate::Config::entries`]): shared
+/// with the versions before and after it, with the spans it has in this version's text.
+///
+/// An entry after an edit that changed the text's length moves. Rather than moving every later
+/// entry's model on each edit (typing moves the same entries on every keystroke), a moved entry
+/// holds the model of an earlier version and by how much the text moved since; the moved model is
+/// made the first time something reads it, and shared by every holder of this version's entry. A
+/// reader that never reads it (the editor's analysis reads only the entries an edit can change)
+/// costs nothing. Its name, and the spans of its name and value, are read without moving it.
+#[derive(Clone)]
+pub struct Placed(Place);
+
+/// Where a [`Placed`] entry's model is.
+#[derive(Clone)]
+enum Place {
+    /// The model, its spans as they are in this version's text.
+    Here(Arc<Source>),
+    /// An earlier version's model, to be moved.
+    Moved(Arc<Pending>),
+}
+
+/// An earlier version's model, the bytes its spans move by, and the moved model once read.
+struct Pending {
+    earlier: Arc<Source>,
+    delta: isize,
+    moved: OnceLock<Arc<Source>>,
+}
+
+impl Placed {
+    /// An entry decoded from this version's text.
+    pub fn new(source: Source) -> Placed {
+        Placed(Place::Here(Arc::new(source)))
+    }
+
+    /// This entry in a version whose text moved it by `delta` bytes (nothing is moved yet).
+    #[inline]
+    pub fn moved(&self, delta: isize) -> Placed {
+        if delta == 0 {
+            return self.clone();
+        }
+        let (earlier, delta) = match &self.0 {
+            Place::Here(source) => (Arc::clone(source), delta),
+            Place::Moved(pending) => match pending.moved.get() {
+                Some(moved) => (Arc::clone(moved), delta),
+                None => (Arc::clone(&pending.earlier), pending.delta + delta),
+            },
+        };
+        Placed(Place::Moved(Arc::new(Pending {
+            earlier,
+            delta,
+            moved: OnceLock::new(),
+        })))
+    }
+
+    /// The model as some version holds it, and by how much its spans move to this version's.
+    #[inline]
+    fn unmoved(&self) -> (&Source, isize) {
+        match &self.0 {
+            Place::Here(source) => (source, 0),
+            Place::Moved(pending) => match pending.moved.get() {
+                Some(moved) => (moved, 0),
+                None => (&pending.earlier, pending.delta),
+            },
+        }
+    }
+
+    /// The entry's name (read without moving the model).
+    #[inline]
+    pub fn name(&self) -> &EcoString {
+        &self.unmoved().0.name.value
+    }
+
+    /// The span of the entry's name (read without moving the model).
+    #[inline]
+    pub fn name_span(&self) -> Span {
+        let (source, delta) = self.unmoved();
+        source.name.span.shifted(delta)
+    }
+
+    /// The span of the entry's value (read without moving the model).
+    #[inline]
+    pub fn span(&self) -> Span {
+        let (source, delta) = self.unmoved();
+        source.span.shifted(delta)
+    }
+
+    /// The model, with this version's spans (moved now if it was not yet).
+    #[inline]
+    pub fn shared(&self) -> &Arc<Source> {
+        match &self.0 {
+            Place::Here(source) => source,
+            Place::Moved(pending) => pending.moved.get_or_init(|| {
+                let mut moved = Source::clone(&pending.earlier);
+                moved.shift(pending.delta);
+                Arc::new(moved)
+            }),
+        }
+    }
+}
+
+impl Deref for Placed {
+    type Target = Source;
+
+    #[inline]
+    fn deref(&self) -> &Source {
+        self.shared()
+    }
+}
+
+impl From<Source> for Placed {
+    fn from(source: Source) -> Placed {
+        Placed::new(source)
+    }
+}
+
+impl PartialEq for Placed {
+    fn eq(&self, other: &Placed) -> bool {
+        **self == **other
+    }
+}
+
+impl fmt::Debug for Placed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        Source::fmt(self, f)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use std::path::Path;
 
     use sources_syntax::Syntax;
 
-    use super::Shift;
+    use super::{Placed, Shift};
     use crate::Source;
 
     /// Every entry of the examples, the acceptance files and a generated configuration.
@@ -314,24 +349,34 @@ mod tests {
             .collect()
     }
 
+    /// `source` with every span moved by `delta`.
+    fn shifted(source: &Source, delta: isize) -> Source {
+        let mut moved = source.clone();
+        moved.shift(delta);
+        moved
+    }
+
     #[test]
-    fn shifting_from_another_entry_gives_that_entry_moved() {
+    fn a_placed_entry_reads_as_its_model_moved_by_every_move_since() {
         let entries = entries();
         assert!(entries.len() > 50, "only {} entries", entries.len());
-        // Each entry written over every other of a window around it (same kinds and different
-        // ones, the same shape and not), and over itself.
-        for (at, source) in entries.iter().enumerate() {
-            let mut want = source.clone();
-            want.shift(7);
-            for other in &entries[at.saturating_sub(6)..(at + 6).min(entries.len())] {
-                let mut got = other.clone();
-                got.shift_from(source, 7);
-                assert_eq!(
-                    got, want,
-                    "{} written over {}",
-                    source.name.value, other.name.value
-                );
-            }
+        for source in entries {
+            let placed = Placed::new(source.clone());
+            assert_eq!(*placed, source);
+            // Two moves before a read, a read, then a move after it (from the moved model).
+            let twice = placed.moved(7).moved(-3);
+            assert_eq!(twice.name(), &source.name.value);
+            assert_eq!(twice.name_span(), source.name.span.shifted(4));
+            assert_eq!(twice.span(), source.span.shifted(4));
+            assert_eq!(*twice, shifted(&source, 4));
+            let again = twice.moved(5);
+            assert_eq!(again.name_span(), source.name.span.shifted(9));
+            assert_eq!(again.span(), source.span.shifted(9));
+            assert_eq!(*again, shifted(&source, 9));
+            // The earlier versions' entries read as they were.
+            assert_eq!(*placed, source);
+            assert_eq!(*twice, shifted(&source, 4));
+            assert_eq!(*twice.moved(0), shifted(&source, 4));
         }
     }
 }

@@ -257,7 +257,8 @@ pub(crate) fn hints(analyzed: &Analyzed, positions: Positions<'_>, within: Span)
     }
     let mut out = Vec::new();
     for source in &analysis.config.entries {
-        let covered = source.name.span.cover(source.span);
+        // Read without moving an entry an edit above it moved: only the entries shown are.
+        let covered = source.name_span().cover(source.span());
         if covered.end() < within.start() || covered.start() > within.end() {
             continue;
         }

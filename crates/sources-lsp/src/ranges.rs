@@ -130,7 +130,8 @@ fn around(config: &Config, text: &str, offset: usize) -> Vec<Span> {
         spans.push(span);
     }
     for source in &config.entries {
-        let whole = entry_span(source);
+        // Read without moving an entry an edit above it moved: only the one around is.
+        let whole = source.name_span().cover(source.span());
         if !whole.contains(offset) && whole.end() != offset {
             continue;
         }

@@ -3,14 +3,13 @@
 //! editor's kept tree, where an entry whose subtree the last edit did not touch is taken from the
 //! previous version's model ([`EntryReuse`]) instead of being copied out of the tree and decoded.
 
-use std::sync::Arc;
-
 use sources_diagnostics::{Collector, Diagnostic, Rule};
 use sources_syntax::{Entry, Key, Map, Node, Value};
 
 use super::{Decoder, as_map, components, describe, get};
 use crate::config::Config;
 use crate::model::{Body, Source};
+use crate::shift::Placed;
 use crate::spanned::Spanned;
 
 /// Where [`decode_edited`] takes the decoded entries of `data.sources` that it does not decode.
@@ -18,10 +17,10 @@ pub trait EntryReuse {
     /// The entry at `index` of `data.sources`, written under `key`, when the caller holds its
     /// decoded model for this text (its spans moved to where the entry is now); its decoding
     /// diagnostics are pushed into `out`. `None`: it is decoded.
-    fn reused(&mut self, index: usize, key: &Key, out: &mut Collector) -> Option<Arc<Source>>;
+    fn reused(&mut self, index: usize, key: &Key, out: &mut Collector) -> Option<Placed>;
 
     /// The entry at `index`, decoded afresh, with the diagnostics its decoding gave.
-    fn decoded(&mut self, index: usize, source: &Arc<Source>, diagnostics: &[Diagnostic]);
+    fn decoded(&mut self, index: usize, source: &Placed, diagnostics: &[Diagnostic]);
 }
 
 /// Decodes the document's root into the model, reporting every decoding problem (sorted).
@@ -171,7 +170,7 @@ fn decode_root(
                 };
                 let source = reused.unwrap_or_else(|| {
                     let outer = std::mem::replace(&mut decoder.diagnostics, Collector::unbounded());
-                    let source = Arc::new(decode_entry(decoder, &config, entry.clone()));
+                    let source = Placed::new(decode_entry(decoder, &config, entry.clone()));
                     let found = std::mem::replace(&mut decoder.diagnostics, outer)
                         .finish()
                         .diagnostics;
@@ -186,7 +185,7 @@ fn decode_root(
             config.entries.reserve_exact(map.entries.len());
             for entry in map.entries {
                 let source = decode_entry(decoder, &config, entry);
-                config.entries.push(Arc::new(source));
+                config.entries.push(Placed::new(source));
             }
         }
         (Value::Null | Value::Invalid, _) => {}
