@@ -1,6 +1,7 @@
 //! The properties every input must keep, checked through the code the front ends run: the CLI's
-//! `lint_bytes` (which the language server shares), its JSON renderer, `fix_all`, and the editor's
-//! incremental reparse (`sources_syntax::Tree` from the seed's text to the input and back).
+//! `lint_bytes` (which the language server shares), its JSON renderer, `fix_all`, the editor's
+//! incremental reparse (`sources_syntax::Tree` from the seed's text to the input and back), and
+//! the fast YAML reader against saphyr's path.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -20,7 +21,8 @@ use crate::mutate::Input;
 /// A broken property, with what shows it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Failure {
-    /// Which property (`span`, `json`, `fix`, `incremental`, `edited`, `lsp`, `panic`, `hang`).
+    /// Which property (`span`, `json`, `fix`, `incremental`, `edited`, `reader`, `lsp`, `panic`,
+    /// `hang`).
     pub property: &'static str,
     /// What was found.
     pub detail: String,
@@ -64,8 +66,19 @@ pub fn check(input: &Input) -> Result<FileReport, Failure> {
             check_fix(text, input.syntax, &report.diagnostics)?;
         }
         check_incremental(&input.before, text, input.syntax)?;
+        if input.syntax == Syntax::Yaml {
+            check_reader(text)?;
+        }
     }
     Ok(report)
+}
+
+/// The fast YAML reader either leaves `text` to saphyr's path or reads it into the very tree that
+/// path gives (values, spans, styles).
+pub fn check_reader(text: &str) -> Result<(), Failure> {
+    sources_syntax::compare_yaml_readers(text)
+        .map(|_| ())
+        .map_err(|difference| Failure::new("reader", format!("on\n{text}\n{difference}")))
 }
 
 /// The editor's reparse of an edit is the whole parse: a tree built from `before` and updated to

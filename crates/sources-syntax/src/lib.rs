@@ -91,6 +91,13 @@ pub fn parse(text: &str, syntax: Syntax) -> Parse {
     }
 }
 
+/// Holds the fast YAML reader to saphyr's path on `text`, for the tests and the fuzzer: `Ok(true)`
+/// when the fast reader reads it into the very tree saphyr's path gives (values, spans, styles),
+/// `Ok(false)` when it leaves the text to saphyr, `Err` showing both trees when they differ.
+pub fn compare_yaml_readers(text: &str) -> Result<bool, String> {
+    yaml::compare_readers(text)
+}
+
 /// The first character neither syntax allows outside a string escape: a C0 control other than tab,
 /// line feed and carriage return, or DEL.
 pub(crate) fn control_character(text: &str) -> Option<SyntaxError> {

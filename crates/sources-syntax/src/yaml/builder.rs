@@ -77,14 +77,10 @@ struct Builder<'t> {
     shared: bool,
 }
 
-/// Parses YAML text. Never panics; stops at the first syntax error with what was read before it.
-pub(crate) fn parse(text: &str) -> Parse {
-    parse_local(text).0
-}
-
-/// Parses YAML text as [`parse`] does, and says whether the tree is local: no anchor, alias or
-/// `<<` merge key, so each node's value comes only from the text within its span.
-pub(crate) fn parse_local(text: &str) -> (Parse, bool) {
+/// Parses YAML text through saphyr's events, and says whether the tree is local: no anchor, alias
+/// or `<<` merge key, so each node's value comes only from the text within its span. Never panics;
+/// stops at the first syntax error with what was read before it.
+pub(super) fn parse_events(text: &str) -> (Parse, bool) {
     let mut builder = Builder {
         text,
         bytes: CharToByte::new(text),
