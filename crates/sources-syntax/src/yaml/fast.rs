@@ -548,23 +548,11 @@ impl Reader<'_> {
     /// A flow sequence `[a, "b"]` of scalars opening at `pos`, closed on the same line.
     fn flow_seq(&self, pos: usize) -> Option<(Node, usize)> {
         let mut items = Vec::new();
-        let mut at = self.spaces(pos + 1);
-        if self.bytes.get(at) != Some(&b']') {
-            loop {
-                let (item, end) = self.flow_scalar(at)?;
-                items.push(item);
-                at = self.spaces(end);
-                match self.bytes.get(at) {
-                    Some(b',') => at = self.spaces(at + 1),
-                    Some(b']') => break,
-                    _ => return None,
-                }
-                if self.bytes.get(at) == Some(&b']') {
-                    return None;
-                }
-            }
-        }
-        let end = at + 1;
+        let end = self.flow_items(pos, b']', |at| {
+            let (item, end) = self.flow_scalar(at)?;
+            items.push(item);
+            Some(end)
+        })?;
         let span = Span::new(pos, self.after_flow(end)?);
         Some((Node::new(Value::Seq(items.into_boxed_slice()), span), end))
     }
@@ -572,48 +560,61 @@ impl Reader<'_> {
     /// A flow mapping `{a: 1, b: "x"}` of scalars opening at `pos`, closed on the same line.
     fn flow_map(&self, pos: usize) -> Option<(Node, usize)> {
         let mut entries = Vec::new();
-        let mut at = self.spaces(pos + 1);
-        if self.bytes.get(at) != Some(&b'}') {
-            loop {
-                let (key, end) = self.flow_scalar(at)?;
-                if self.bytes.get(end) != Some(&b':') || self.bytes.get(end + 1) != Some(&b' ') {
-                    return None;
-                }
-                let name = match &key.value {
-                    Value::Str(s) => s.text.clone(),
-                    _ => EcoString::from(&self.text[key.span.range()]),
-                };
-                if name == "<<" {
-                    return None;
-                }
-                let (value, end) = self.flow_scalar(self.spaces(end + 1))?;
-                entries.push(Entry {
-                    key: Key {
-                        name,
-                        span: key.span,
-                    },
-                    value,
-                });
-                at = self.spaces(end);
-                match self.bytes.get(at) {
-                    Some(b',') => at = self.spaces(at + 1),
-                    Some(b'}') => break,
-                    _ => return None,
-                }
-                if self.bytes.get(at) == Some(&b'}') {
-                    return None;
-                }
+        let end = self.flow_items(pos, b'}', |at| {
+            let (key, end) = self.flow_scalar(at)?;
+            if self.bytes.get(end) != Some(&b':') || self.bytes.get(end + 1) != Some(&b' ') {
+                return None;
             }
-        }
+            let name = match &key.value {
+                Value::Str(s) => s.text.clone(),
+                _ => EcoString::from(&self.text[key.span.range()]),
+            };
+            if name == "<<" {
+                return None;
+            }
+            let (value, end) = self.flow_scalar(self.spaces(end + 1))?;
+            let span = key.span;
+            entries.push(Entry {
+                key: Key { name, span },
+                value,
+            });
+            Some(end)
+        })?;
         if has_duplicates(&entries) {
             return None;
         }
-        let end = at + 1;
         let span = Span::new(pos, self.after_flow(end)?);
         let map = Map {
             entries: entries.into_boxed_slice(),
         };
         Some((Node::new(Value::Map(map), span), end))
+    }
+
+    /// Reads the items of a flow collection opening at `pos`, separated by commas and closed by
+    /// `close` on the same line, each through `item` (which reads one at the offset it is given
+    /// and says where it ends); the offset past the closing bracket. No empty item, no trailing
+    /// comma.
+    fn flow_items(
+        &self,
+        pos: usize,
+        close: u8,
+        mut item: impl FnMut(usize) -> Option<usize>,
+    ) -> Option<usize> {
+        let mut at = self.spaces(pos + 1);
+        if self.bytes.get(at) == Some(&close) {
+            return Some(at + 1);
+        }
+        loop {
+            at = self.spaces(item(at)?);
+            match self.bytes.get(at) {
+                Some(b',') => at = self.spaces(at + 1),
+                Some(&b) if b == close => return Some(at + 1),
+                _ => return None,
+            }
+            if self.bytes.get(at) == Some(&close) {
+                return None;
+            }
+        }
     }
 
     /// Where a flow collection closed just before `end` ends: saphyr's end event takes in the
