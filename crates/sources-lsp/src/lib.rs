@@ -24,6 +24,7 @@ mod document;
 mod guard;
 mod hover;
 mod inlay;
+mod json;
 mod lens;
 mod levels;
 mod names;

@@ -256,7 +256,7 @@ pub(crate) enum Checked {
 /// Checks that a body is one JSON-RPC 2.0 request, notification or response that the server can
 /// take (batches are not part of LSP).
 pub(crate) fn check_message(body: &[u8]) -> Result<Checked, Refused> {
-    let value: Value = serde_json::from_slice(body).map_err(|error| Refused {
+    let value = crate::json::parse(body).map_err(|error| Refused {
         code: PARSE_ERROR,
         id: Value::Null,
         message: format!("a message body is not JSON ({error}); it was skipped"),
