@@ -1203,3 +1203,182 @@ fn try_in_the_editor_names_the_hidden_finding_as_the_command_line_does() {
         )
     );
 }
+
+/// A document for the edits below: multi-byte characters, CRLF line ends, quotes, backslashes and
+/// a tab (each escaped in JSON), over entries whose references the edits break and mend.
+const SYNCED: &str = "app:\r\n  name: \"sync ✓\"\r\ndata:\n  sources:\n    apps:\n      type: http\n      url: https://e.invalid/a?q=\"😀\"&p=\\\\x\n      refresh: 30s\n    healthy:\n      type: filter\n      from: apps\n      where: health == \"Héalthy\"\t\n    sorted:\n      type: sort\n      from: healthy\n      by: name\n";
+
+/// The LSP position (line, UTF-16 character) of byte `offset` of `text`, whose lines end in `\n`
+/// or `\r\n`.
+fn utf16_position(text: &str, offset: usize) -> Value {
+    let before = &text[..offset];
+    let line_start = before.rfind('\n').map_or(0, |newline| newline + 1);
+    json!({
+        "line": before.matches('\n').count(),
+        "character": before[line_start..].encode_utf16().count(),
+    })
+}
+
+/// `text` as a JSON string with every character outside ASCII written as `\uXXXX` (a surrogate
+/// pair above U+FFFF) and every `/` as `\/`, as some clients encode it.
+fn ascii_json_string(text: &str) -> String {
+    let mut encoded = String::from("\"");
+    for character in text.chars() {
+        match character {
+            '"' => encoded.push_str("\\\""),
+            '\\' => encoded.push_str("\\\\"),
+            '/' => encoded.push_str("\\/"),
+            '\n' => encoded.push_str("\\n"),
+            '\r' => encoded.push_str("\\r"),
+            ' '..='~' => encoded.push(character),
+            _ => {
+                for unit in character.encode_utf16(&mut [0; 2]) {
+                    encoded.push_str(&format!("\\u{unit:04X}"));
+                }
+            }
+        }
+    }
+    encoded.push('"');
+    encoded
+}
+
+#[test]
+fn full_text_changes_publish_what_ranged_changes_and_a_fresh_open_publish() {
+    let mut lsp = Lsp::start();
+    initialize(&mut lsp);
+    let (ranged, whole) = ("file:///work/ranged.yaml", "file:///work/whole.yaml");
+    for uri in [ranged, whole] {
+        lsp.notify(
+            "textDocument/didOpen",
+            json!({ "textDocument": { "uri": uri, "languageId": "yaml", "version": 1, "text": SYNCED } }),
+        );
+        assert_eq!(codes(&lsp.published(uri)), Vec::<String>::new());
+    }
+    const PIECES: [&str; 12] = [
+        "",
+        "z",
+        "é",
+        "😀",
+        "\r\n",
+        "\"",
+        "\\",
+        "\t",
+        "appz",
+        "apps",
+        "    extra:\n      type: static\n      data: []\n",
+        "      from: nowhere\n",
+    ];
+    let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = |bound: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % bound as u64) as usize
+    };
+    let mut text = SYNCED.to_owned();
+    let mut seen = std::collections::BTreeSet::new();
+    for version in 2..42 {
+        // Where an edit may start or end: a character boundary not inside a `\r\n`.
+        let boundaries: Vec<usize> = (0..=text.len())
+            .filter(|&at| text.is_char_boundary(at) && !text[..at].ends_with('\r'))
+            .collect();
+        let (start, end, with) = match version % 10 {
+            // The whole text emptied, then given back; edits at both ends.
+            5 => (0, text.len(), String::new()),
+            6 => (0, text.len(), SYNCED.to_owned()),
+            7 => (0, 0, PIECES[next(PIECES.len())].to_owned()),
+            8 => (
+                text.len(),
+                text.len(),
+                PIECES[next(PIECES.len())].to_owned(),
+            ),
+            _ => {
+                let start = boundaries[next(boundaries.len())];
+                let end = *boundaries[boundaries.partition_point(|&at| at < start)..]
+                    .get(next(4))
+                    .unwrap_or(&start);
+                (start, end, PIECES[next(PIECES.len())].to_owned())
+            }
+        };
+        lsp.notify(
+            "textDocument/didChange",
+            json!({
+                "textDocument": { "uri": ranged, "version": version },
+                "contentChanges": [{
+                    "range": { "start": utf16_position(&text, start), "end": utf16_position(&text, end) },
+                    "text": with,
+                }],
+            }),
+        );
+        text.replace_range(start..end, &with);
+        let by_range = lsp.expect("the publication of the ranged change", |message| {
+            message["method"] == "textDocument/publishDiagnostics"
+                && message["params"]["uri"] == ranged
+                && message["params"]["version"] == version
+        });
+        // Every other full text is sent with its characters outside ASCII as `\u` escapes.
+        let encoded = if version % 2 == 0 {
+            serde_json::to_string(&text).expect("a string serialises")
+        } else {
+            ascii_json_string(&text)
+        };
+        lsp.send_raw(&frame(&format!(
+            r#"{{"jsonrpc":"2.0","method":"textDocument/didChange","params":{{"textDocument":{{"uri":"{whole}","version":{version}}},"contentChanges":[{{"text":{encoded}}}]}}}}"#
+        )));
+        let by_text = lsp.expect("the publication of the full-text change", |message| {
+            message["method"] == "textDocument/publishDiagnostics"
+                && message["params"]["uri"] == whole
+                && message["params"]["version"] == version
+        });
+        let fresh_uri = format!("file:///work/fresh-{version}.yaml");
+        lsp.notify(
+            "textDocument/didOpen",
+            json!({ "textDocument": { "uri": fresh_uri, "languageId": "yaml", "version": 1, "text": text } }),
+        );
+        let fresh = lsp.published(&fresh_uri);
+        assert_eq!(
+            by_range["params"]["diagnostics"], fresh["diagnostics"],
+            "ranged, version {version}:\n{text}"
+        );
+        assert_eq!(
+            by_text["params"]["diagnostics"], fresh["diagnostics"],
+            "full text, version {version}:\n{text}"
+        );
+        lsp.notify(
+            "textDocument/didClose",
+            json!({ "textDocument": { "uri": fresh_uri } }),
+        );
+        seen.insert(fresh["diagnostics"].to_string());
+    }
+    assert!(
+        seen.len() > 5,
+        "the edits changed what is published: {seen:?}"
+    );
+
+    // A text that is not a JSON string is refused with why; the document keeps its last text.
+    for (body, why) in [
+        (r#""\ud800 lone""#, "a leading surrogate"),
+        (r#""\udc00""#, "a lone trailing surrogate"),
+        (r#""\q""#, "an invalid escape"),
+        ("\"raw\u{1}control\"", "a control character"),
+    ] {
+        lsp.send_raw(&frame(&format!(
+            r#"{{"jsonrpc":"2.0","method":"textDocument/didChange","params":{{"textDocument":{{"uri":"{whole}","version":99}},"contentChanges":[{{"text":{body}}}]}}}}"#
+        )));
+        let refused = lsp.response(Value::Null);
+        assert_eq!(refused["error"]["code"], -32700, "{refused}");
+        let message = refused["error"]["message"].as_str().unwrap_or_default();
+        assert!(
+            message.starts_with("a message body is not JSON (") && message.contains(why),
+            "{message}"
+        );
+    }
+    lsp.request(
+        2,
+        "textDocument/documentSymbol",
+        json!({ "textDocument": { "uri": whole } }),
+    );
+    assert!(lsp.response(json!(2))["result"].is_array());
+    let (status, stderr) = lsp.finish();
+    assert!(status.success(), "{status}: {stderr}");
+}
