@@ -157,6 +157,29 @@ impl Lsp {
             .clone()
     }
 
+    /// The publication of version `version` of the document at `uri`.
+    fn published_version(&self, uri: &str, version: i64) -> Value {
+        self.expect(
+            &format!("the publication of version {version} of {uri}"),
+            |message| {
+                message["method"] == "textDocument/publishDiagnostics"
+                    && message["params"]["uri"] == uri
+                    && message["params"]["version"] == version
+            },
+        )["params"]
+            .clone()
+    }
+
+    /// The publication of `text` opened afresh (as `fresh-NAME.yaml`).
+    fn fresh_publication(&mut self, name: i64, text: &str) -> Value {
+        let uri = format!("file:///work/fresh-{name}.yaml");
+        self.notify(
+            "textDocument/didOpen",
+            json!({ "textDocument": { "uri": uri, "languageId": "yaml", "version": 1, "text": text } }),
+        );
+        self.published(&uri)
+    }
+
     /// Closes the input and waits (bounded) for the process to end.
     fn finish(mut self) -> (std::process::ExitStatus, String) {
         drop(self.stdin.take());
@@ -447,18 +470,10 @@ fn edits_inside_an_entry_publish_what_opening_the_same_text_publishes() {
             }),
         );
         text.replace_range(start..end, to);
-        let edited = lsp.expect("the publication of the edit", |message| {
-            message["method"] == "textDocument/publishDiagnostics"
-                && message["params"]["version"] == version
-        });
-        let fresh_uri = format!("file:///work/fresh-{version}.yaml");
-        lsp.notify(
-            "textDocument/didOpen",
-            json!({ "textDocument": { "uri": fresh_uri, "languageId": "yaml", "version": 1, "text": text } }),
-        );
-        let fresh = lsp.published(&fresh_uri);
+        let edited = lsp.published_version(uri, version);
+        let fresh = lsp.fresh_publication(version, &text);
         assert_eq!(
-            edited["params"]["diagnostics"], fresh["diagnostics"],
+            edited["diagnostics"], fresh["diagnostics"],
             "after edit {index} the text is\n{text}"
         );
         expected_codes.push(codes(&fresh));
@@ -1268,13 +1283,8 @@ fn full_text_changes_publish_what_ranged_changes_and_a_fresh_open_publish() {
         "    extra:\n      type: static\n      data: []\n",
         "      from: nowhere\n",
     ];
-    let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
-    let mut next = |bound: usize| {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        (state % bound as u64) as usize
-    };
+    let mut random = sources_testkit::random::Random::new(24);
+    let mut next = |bound: usize| random.below(bound);
     let mut text = SYNCED.to_owned();
     let mut seen = std::collections::BTreeSet::new();
     for version in 2..42 {
@@ -1311,11 +1321,7 @@ fn full_text_changes_publish_what_ranged_changes_and_a_fresh_open_publish() {
             }),
         );
         text.replace_range(start..end, &with);
-        let by_range = lsp.expect("the publication of the ranged change", |message| {
-            message["method"] == "textDocument/publishDiagnostics"
-                && message["params"]["uri"] == ranged
-                && message["params"]["version"] == version
-        });
+        let by_range = lsp.published_version(ranged, version);
         // Every other full text is sent with its characters outside ASCII as `\u` escapes.
         let encoded = if version % 2 == 0 {
             serde_json::to_string(&text).expect("a string serialises")
@@ -1325,28 +1331,19 @@ fn full_text_changes_publish_what_ranged_changes_and_a_fresh_open_publish() {
         lsp.send_raw(&frame(&format!(
             r#"{{"jsonrpc":"2.0","method":"textDocument/didChange","params":{{"textDocument":{{"uri":"{whole}","version":{version}}},"contentChanges":[{{"text":{encoded}}}]}}}}"#
         )));
-        let by_text = lsp.expect("the publication of the full-text change", |message| {
-            message["method"] == "textDocument/publishDiagnostics"
-                && message["params"]["uri"] == whole
-                && message["params"]["version"] == version
-        });
-        let fresh_uri = format!("file:///work/fresh-{version}.yaml");
-        lsp.notify(
-            "textDocument/didOpen",
-            json!({ "textDocument": { "uri": fresh_uri, "languageId": "yaml", "version": 1, "text": text } }),
-        );
-        let fresh = lsp.published(&fresh_uri);
+        let by_text = lsp.published_version(whole, version);
+        let fresh = lsp.fresh_publication(version, &text);
         assert_eq!(
-            by_range["params"]["diagnostics"], fresh["diagnostics"],
+            by_range["diagnostics"], fresh["diagnostics"],
             "ranged, version {version}:\n{text}"
         );
         assert_eq!(
-            by_text["params"]["diagnostics"], fresh["diagnostics"],
+            by_text["diagnostics"], fresh["diagnostics"],
             "full text, version {version}:\n{text}"
         );
         lsp.notify(
             "textDocument/didClose",
-            json!({ "textDocument": { "uri": fresh_uri } }),
+            json!({ "textDocument": { "uri": format!("file:///work/fresh-{version}.yaml") } }),
         );
         seen.insert(fresh["diagnostics"].to_string());
     }

@@ -541,13 +541,8 @@ mod tests {
             br#"[1, -2.5e3, true, null, {"k": ["v", "\/\b\f\t"]}]"#,
             br#""plain text long enough to be read eight bytes at a time, twice over""#,
         ];
-        let mut state: u64 = 0x2545_f491_4f6c_dd1d;
-        let mut next = |bound: usize| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state % bound as u64) as usize
-        };
+        let mut random = sources_testkit::random::Random::new(0x2545_f491_4f6c_dd1d);
+        let mut next = |bound: usize| random.below(bound);
         let mut read = 0;
         for _ in 0..20_000 {
             let mut body = bases[next(bases.len())].to_vec();

@@ -6,12 +6,14 @@
 //! anything but `false` or `0`): a CI run must compare, never rewrite and pass.
 //!
 //! Also the helpers more than one suite needs: [`chain`] (the deepest chain of entries),
-//! [`process`] (running programs, waiting for servers) and [`lsp_frame`] (the language server's
-//! message framing, for the clients of the real `sources lsp` process).
+//! [`process`] (running programs, waiting for servers), [`lsp_frame`] (the language server's
+//! message framing, for the clients of the real `sources lsp` process) and [`random`] (a seeded
+//! generator for random edits).
 
 pub mod chain;
 pub mod lsp_frame;
 pub mod process;
+pub mod random;
 
 use std::path::Path;
 
