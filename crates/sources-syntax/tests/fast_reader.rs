@@ -102,11 +102,11 @@ fn testdata_and_its_entries_read_alike() {
         }
     }
     assert!(
-        taken * 2 > files,
+        taken * 10 > files * 8,
         "the fast reader took {taken} of {files} files of testdata/"
     );
     assert!(
-        entries_taken * 2 > entries,
+        entries_taken * 10 > entries * 8,
         "the fast reader took {entries_taken} of {entries} entries of testdata/"
     );
 }
@@ -200,6 +200,13 @@ const SCALARS: &[&str] = &[
     "[a, b]",
     "[ a , b ]",
     "[\"a\", 'b', 1, true, ~]",
+    "[{title: Name, value: name}, {title: Health}]",
+    "{source: list, bind: {region: \"${cursor.1}\"}}",
+    "[[a, b], [], {}]",
+    "{url: http://127.0.0.1:8099/apps?field=region, root: values}",
+    "[a:b, c:d]",
+    "[http://x, 'y']",
+    "{a: [1, 2], b: {c: [d]}}",
     "[a,b]",
     "[-1, -x]",
     "{}",
@@ -212,6 +219,12 @@ const SCALARS: &[&str] = &[
 
 /// Scalars and collections the fast reader declines (or that are errors), written now and then.
 const ODD_SCALARS: &[&str] = &[
+    "[a:, b]",
+    "{a: {b: c}",
+    "[a, {b}]",
+    "{a: b:c}",
+    "[[[[[[[[[[[[[[[[[[a]]]]]]]]]]]]]]]]]]",
+    "{[a]: b}",
     "-",
     "99999999999999999999",
     "-99999999999999999999",

@@ -3,20 +3,22 @@
 //!
 //! It takes block mappings and block sequences (a sequence may sit at its key's indentation),
 //! plain keys and one-line quoted keys, one-line plain, single-quoted and double-quoted scalars,
-//! one-line flow sequences and flow mappings of such scalars, comments and blank lines. Everything
-//! else, and anything it is not sure of, makes it decline ([`read`] gives `None`) and the whole
-//! text goes through saphyr instead: tabs, carriage returns, control characters and byte order
-//! marks anywhere, anchors, aliases, tags, merge keys, `?` keys, block scalars, scalars over more
-//! than one line, empty values, directives and document markers, duplicate keys, keys too long for
-//! a simple key, an integer too large for 64 bits, a comment deeper than the value it follows,
-//! nested or multi-line flow collections, and every syntax error. Declining costs a second start,
+//! one-line flow sequences and flow mappings of such scalars and of each other, comments and blank
+//! lines. Everything else, and anything it is not sure of, makes it decline ([`read`] gives
+//! `None`) and the whole text goes through saphyr instead: tabs, carriage returns, control
+//! characters and byte order marks anywhere, anchors, aliases, tags, merge keys, `?` keys, block
+//! scalars, scalars over more than one line, empty values, directives and document markers,
+//! duplicate keys, keys too long for a simple key, an integer too large for 64 bits, a comment
+//! deeper than the value it follows, flow collections over more than one line, with an empty item,
+//! a `#` or a key that is not a scalar, and every syntax error. Declining costs a second start,
 //! never a wrong tree: where it answers, the tree equals saphyr's (values, spans, styles), which
 //! `tests/fast_reader.rs` and the fuzzer hold it to.
 //!
 //! The spans are the ones the saphyr path gives after its normalisation: a block mapping from its
-//! first key to the end of its last value, a block sequence from its first `-` to the end of its
-//! last item, a flow collection from its opening to its closing bracket, a quoted scalar with its
-//! quotes, a plain scalar without the blanks after it.
+//! first key to the end of its last value, a block sequence from its first `-` (at its key's
+//! indentation, from its first item) to the end of its last item, a flow collection from its
+//! opening bracket to past the blanks after its closing one (and past a comment after those), a
+//! quoted scalar with its quotes, a plain scalar without the blanks after it.
 
 use ecow::EcoString;
 use foldhash::{HashSet, HashSetExt};
@@ -28,6 +30,9 @@ use crate::{Entry, Key, Map, Node, ScalarStyle, Span, Str, Value};
 /// Deepest nesting of block collections the fast reader takes (saphyr reports past
 /// [`super::MAX_DEPTH`]; a configuration is far shallower than either).
 const MAX_FAST_DEPTH: usize = 64;
+
+/// Deepest nesting of flow collections the fast reader takes (read on the call stack).
+const MAX_FLOW_DEPTH: usize = 16;
 
 /// Longest key, in bytes, the fast reader takes: YAML limits a simple key to 1024 characters.
 const MAX_KEY_BYTES: usize = 1000;
@@ -382,15 +387,10 @@ impl Reader<'_> {
     fn scan(&self, pos: usize) -> Option<Scanned> {
         let (value, end) = match self.bytes[pos] {
             b'\'' | b'"' => self.quoted(pos)?,
-            b'[' => {
-                return self
-                    .flow_seq(pos)
-                    .map(|(node, end)| Scanned::Value(node, end));
-            }
-            b'{' => {
-                return self
-                    .flow_map(pos)
-                    .map(|(node, end)| Scanned::Value(node, end));
+            b'[' | b'{' => {
+                let (mut node, end) = self.flow_node(pos, 0)?;
+                node.span = Span::new(pos, self.after_flow(end)?);
+                return Some(Scanned::Value(node, end));
             }
             _ => return self.plain_block(pos),
         };
@@ -545,20 +545,22 @@ impl Reader<'_> {
         Some((node, end))
     }
 
-    /// A flow sequence `[a, "b"]` of scalars opening at `pos`, closed on the same line.
-    fn flow_seq(&self, pos: usize) -> Option<(Node, usize)> {
+    /// A flow sequence `[a, "b"]` opening at `pos`, `depth` flow collections deep, closed on the
+    /// same line.
+    fn flow_seq(&self, pos: usize, depth: usize) -> Option<(Node, usize)> {
         let mut items = Vec::new();
         let end = self.flow_items(pos, b']', |at| {
-            let (item, end) = self.flow_scalar(at)?;
+            let (item, end) = self.flow_node(at, depth + 1)?;
             items.push(item);
             Some(end)
         })?;
-        let span = Span::new(pos, self.after_flow(end)?);
-        Some((Node::new(Value::Seq(items.into_boxed_slice()), span), end))
+        let items = items.into_boxed_slice();
+        Some((Node::new(Value::Seq(items), self.flow_span(pos, end)), end))
     }
 
-    /// A flow mapping `{a: 1, b: "x"}` of scalars opening at `pos`, closed on the same line.
-    fn flow_map(&self, pos: usize) -> Option<(Node, usize)> {
+    /// A flow mapping `{a: 1, b: "x"}` opening at `pos`, `depth` flow collections deep, closed on
+    /// the same line, its keys scalars.
+    fn flow_map(&self, pos: usize, depth: usize) -> Option<(Node, usize)> {
         let mut entries = Vec::new();
         let end = self.flow_items(pos, b'}', |at| {
             let (key, end) = self.flow_scalar(at)?;
@@ -572,7 +574,7 @@ impl Reader<'_> {
             if name == "<<" {
                 return None;
             }
-            let (value, end) = self.flow_scalar(self.spaces(end + 1))?;
+            let (value, end) = self.flow_node(self.spaces(end + 1), depth + 1)?;
             let span = key.span;
             entries.push(Entry {
                 key: Key { name, span },
@@ -583,11 +585,27 @@ impl Reader<'_> {
         if has_duplicates(&entries) {
             return None;
         }
-        let span = Span::new(pos, self.after_flow(end)?);
         let map = Map {
             entries: entries.into_boxed_slice(),
         };
-        Some((Node::new(Value::Map(map), span), end))
+        Some((Node::new(Value::Map(map), self.flow_span(pos, end)), end))
+    }
+
+    /// The span of a flow collection from its opening bracket at `pos` to its closing one just
+    /// before `end`: saphyr's end event takes in the blanks after it.
+    fn flow_span(&self, pos: usize, end: usize) -> Span {
+        Span::new(pos, self.spaces(end))
+    }
+
+    /// A value inside a flow collection (or the collection itself) at `pos`: a scalar, or a flow
+    /// collection `depth` deep.
+    fn flow_node(&self, pos: usize, depth: usize) -> Option<(Node, usize)> {
+        match self.bytes.get(pos) {
+            Some(b'[' | b'{') if depth >= MAX_FLOW_DEPTH => None,
+            Some(b'[') => self.flow_seq(pos, depth),
+            Some(b'{') => self.flow_map(pos, depth),
+            _ => self.flow_scalar(pos),
+        }
     }
 
     /// Reads the items of a flow collection opening at `pos`, separated by commas and closed by
@@ -617,20 +635,20 @@ impl Reader<'_> {
         }
     }
 
-    /// Where a flow collection closed just before `end` ends: saphyr's end event takes in the
-    /// blanks and comment after the bracket. `None` unless the line ends there (a `:` would make
-    /// it a key).
+    /// Where a flow collection in block context, closed just before `end`, ends: saphyr's end
+    /// event takes in the blanks and the comment after the bracket. `None` unless the line ends
+    /// there (a `:` would make it a key).
     fn after_flow(&self, end: usize) -> Option<usize> {
         let next = self.spaces(end);
         match self.bytes.get(next) {
-            None | Some(b'\n') if next == end => Some(end),
+            None | Some(b'\n') => Some(next),
             Some(b'#') if next > end => Some(self.line_feed(next)),
             _ => None,
         }
     }
 
-    /// A scalar inside a flow collection at `pos`: quoted, or plain without `:` or `#`; its node
-    /// and the offset past it.
+    /// A scalar inside a flow collection at `pos`: quoted, or plain without `#` (a `:` ends it
+    /// only before a blank or a flow indicator); its node and the offset past it.
     fn flow_scalar(&self, pos: usize) -> Option<(Node, usize)> {
         if matches!(self.bytes.get(pos), Some(b'\'' | b'"')) {
             let (node, end) = self.quoted(pos)?;
@@ -647,7 +665,14 @@ impl Reader<'_> {
         let mut end = pos;
         while let Some(&b) = self.bytes.get(at) {
             match b {
-                b',' | b']' | b'}' | b':' => break,
+                b',' | b']' | b'}' => break,
+                b':' if matches!(
+                    self.bytes.get(at + 1),
+                    None | Some(b' ' | b'\n' | b',' | b'[' | b']' | b'{' | b'}')
+                ) =>
+                {
+                    break;
+                }
                 b'\n' | b'#' | b'[' | b'{' => return None,
                 // saphyr rejects a `-` before a flow indicator anywhere in a flow scalar.
                 b'-' if matches!(
