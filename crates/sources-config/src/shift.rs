@@ -7,7 +7,7 @@
 
 use std::fmt;
 use std::ops::Deref;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 
 use ecow::EcoString;
 use sources_syntax::{Key, Span};
@@ -195,10 +195,12 @@ variants! {
 ///
 /// An entry after an edit that changed the text's length moves. Rather than moving every later
 /// entry's model on each edit (typing moves the same entries on every keystroke), a moved entry
-/// holds the model of an earlier version and by how much the text moved since; the moved model is
-/// made the first time something reads it, and shared by every holder of this version's entry. A
+/// holds the model of an earlier version and by how much the text moved since; the model is moved
+/// the first time something reads it, and then shared by every holder of this version's entry. A
 /// reader that never reads it (the editor's analysis reads only the entries an edit can change)
 /// costs nothing. Its name, and the spans of its name and value, are read without moving it.
+/// The move is made in place when nothing else holds the earlier model any more (the version
+/// that made it is gone), else into a copy.
 #[derive(Clone)]
 pub struct Placed(Place);
 
@@ -211,11 +213,24 @@ enum Place {
     Moved(Arc<Pending>),
 }
 
-/// An earlier version's model, the bytes its spans move by, and the moved model once read.
+/// An earlier version's model to be moved by `delta` bytes, and what is read without moving it.
 struct Pending {
-    earlier: Arc<Source>,
+    name: EcoString,
+    name_span: Span,
+    span: Span,
     delta: isize,
+    /// The earlier model until it is moved, then the moved one.
+    model: Mutex<Model>,
+    /// The moved model, once read (also in `model`).
     moved: OnceLock<Arc<Source>>,
+}
+
+/// A [`Pending`] entry's model.
+enum Model {
+    /// The earlier version's, not moved yet.
+    Earlier(Arc<Source>),
+    /// Moved to this version's spans.
+    Moved(Arc<Source>),
 }
 
 impl Placed {
@@ -225,55 +240,52 @@ impl Placed {
     }
 
     /// This entry in a version whose text moved it by `delta` bytes (nothing is moved yet).
-    #[inline]
     pub fn moved(&self, delta: isize) -> Placed {
         if delta == 0 {
             return self.clone();
         }
         let (earlier, delta) = match &self.0 {
             Place::Here(source) => (Arc::clone(source), delta),
-            Place::Moved(pending) => match pending.moved.get() {
-                Some(moved) => (Arc::clone(moved), delta),
-                None => (Arc::clone(&pending.earlier), pending.delta + delta),
+            Place::Moved(pending) => match &*pending.model() {
+                Model::Earlier(earlier) => (Arc::clone(earlier), pending.delta + delta),
+                Model::Moved(moved) => (Arc::clone(moved), delta),
             },
         };
         Placed(Place::Moved(Arc::new(Pending {
-            earlier,
+            name: earlier.name.value.clone(),
+            name_span: earlier.name.span.shifted(delta),
+            span: earlier.span.shifted(delta),
             delta,
+            model: Mutex::new(Model::Earlier(earlier)),
             moved: OnceLock::new(),
         })))
-    }
-
-    /// The model as some version holds it, and by how much its spans move to this version's.
-    #[inline]
-    fn unmoved(&self) -> (&Source, isize) {
-        match &self.0 {
-            Place::Here(source) => (source, 0),
-            Place::Moved(pending) => match pending.moved.get() {
-                Some(moved) => (moved, 0),
-                None => (&pending.earlier, pending.delta),
-            },
-        }
     }
 
     /// The entry's name (read without moving the model).
     #[inline]
     pub fn name(&self) -> &EcoString {
-        &self.unmoved().0.name.value
+        match &self.0 {
+            Place::Here(source) => &source.name.value,
+            Place::Moved(pending) => &pending.name,
+        }
     }
 
     /// The span of the entry's name (read without moving the model).
     #[inline]
     pub fn name_span(&self) -> Span {
-        let (source, delta) = self.unmoved();
-        source.name.span.shifted(delta)
+        match &self.0 {
+            Place::Here(source) => source.name.span,
+            Place::Moved(pending) => pending.name_span,
+        }
     }
 
     /// The span of the entry's value (read without moving the model).
     #[inline]
     pub fn span(&self) -> Span {
-        let (source, delta) = self.unmoved();
-        source.span.shifted(delta)
+        match &self.0 {
+            Place::Here(source) => source.span,
+            Place::Moved(pending) => pending.span,
+        }
     }
 
     /// The model, with this version's spans (moved now if it was not yet).
@@ -281,12 +293,37 @@ impl Placed {
     pub fn shared(&self) -> &Arc<Source> {
         match &self.0 {
             Place::Here(source) => source,
-            Place::Moved(pending) => pending.moved.get_or_init(|| {
-                let mut moved = Source::clone(&pending.earlier);
-                moved.shift(pending.delta);
-                Arc::new(moved)
-            }),
+            Place::Moved(pending) => pending.moved.get_or_init(|| pending.move_model()),
         }
+    }
+}
+
+impl Pending {
+    /// The model, locked (a panic elsewhere while it was held left it as it was: it is written
+    /// whole, once).
+    fn model(&self) -> MutexGuard<'_, Model> {
+        self.model.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Moves the earlier model: in place when nothing else holds it, else a copy.
+    fn move_model(&self) -> Arc<Source> {
+        let mut model = self.model();
+        let moved = match &mut *model {
+            Model::Moved(moved) => return Arc::clone(moved),
+            Model::Earlier(earlier) => match Arc::get_mut(earlier) {
+                Some(source) => {
+                    source.shift(self.delta);
+                    Arc::clone(earlier)
+                }
+                None => {
+                    let mut source = Source::clone(earlier);
+                    source.shift(self.delta);
+                    Arc::new(source)
+                }
+            },
+        };
+        *model = Model::Moved(Arc::clone(&moved));
+        moved
     }
 }
 
@@ -322,6 +359,8 @@ mod tests {
     use std::path::Path;
 
     use sources_syntax::Syntax;
+
+    use std::sync::Arc;
 
     use super::{Placed, Shift};
     use crate::Source;
@@ -377,6 +416,34 @@ mod tests {
             assert_eq!(*placed, source);
             assert_eq!(*twice, shifted(&source, 4));
             assert_eq!(*twice.moved(0), shifted(&source, 4));
+        }
+    }
+
+    #[test]
+    fn a_moved_entry_is_moved_in_place_once_nothing_else_holds_its_earlier_model() {
+        for source in entries().into_iter().take(20) {
+            // The earlier version is still held: the move is a copy, the earlier model unmoved.
+            let earlier = Placed::new(source.clone());
+            let moved = earlier.moved(11);
+            assert_eq!(*moved, shifted(&source, 11));
+            assert_eq!(*earlier, source);
+            assert!(!Arc::ptr_eq(moved.shared(), earlier.shared()));
+            // The earlier versions are gone: the model is moved where it is, by both moves.
+            let place = Arc::as_ptr(earlier.shared());
+            let twice = moved.moved(-4);
+            drop((earlier, moved));
+            let again = twice.moved(2);
+            drop(twice);
+            assert_eq!(*again, shifted(&source, 9));
+            assert!(!std::ptr::eq(Arc::as_ptr(again.shared()), place));
+            let first = Placed::new(source.clone());
+            let place = Arc::as_ptr(first.shared());
+            let moved = first.moved(3);
+            drop(first);
+            let again = moved.moved(4);
+            drop(moved);
+            assert_eq!(*again, shifted(&source, 7));
+            assert!(std::ptr::eq(Arc::as_ptr(again.shared()), place));
         }
     }
 }
