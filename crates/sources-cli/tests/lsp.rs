@@ -504,6 +504,26 @@ fn edits_inside_an_entry_publish_what_opening_the_same_text_publishes() {
     );
 }
 
+/// The server widens the pipe of its input to 1 MiB where the system allows it, so a client
+/// writing a large document whole waits for fewer reads.
+#[cfg(target_os = "linux")]
+#[test]
+fn the_server_widens_its_input_pipe() {
+    let mut lsp = Lsp::start();
+    initialize(&mut lsp);
+    let stdin = lsp.stdin.as_ref().expect("input is open");
+    let allowed = std::fs::read_to_string("/proc/sys/fs/pipe-max-size")
+        .ok()
+        .and_then(|max| max.trim().parse::<usize>().ok())
+        .unwrap_or_default();
+    let size = rustix::pipe::fcntl_getpipe_size(stdin).expect("the input is a pipe");
+    if allowed >= 1024 * 1024 {
+        assert_eq!(size, 1024 * 1024);
+    } else {
+        assert_eq!(size, 64 * 1024, "a system allowing less keeps the default");
+    }
+}
+
 /// mimalloc reads its options from the environment when a process starts, so `sources lsp` starts
 /// itself again with the options that give memory back; a value the user set wins.
 #[cfg(target_os = "linux")]

@@ -78,6 +78,7 @@ where
 
 /// Serves the protocol over standard input and output (what `sources lsp` runs).
 pub fn run_stdio() -> std::io::Result<()> {
+    widen_input_pipe();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
@@ -87,4 +88,17 @@ pub fn run_stdio() -> std::io::Result<()> {
         Options::default(),
     ));
     Ok(())
+}
+
+/// The most a pipe holds that an unprivileged process may ask for (Linux's `pipe-max-size`).
+#[cfg(target_os = "linux")]
+const INPUT_PIPE_BYTES: usize = 1024 * 1024;
+
+/// Widens the pipe of standard input, when it is one, from 64 KiB to [`INPUT_PIPE_BYTES`]: a
+/// client without incremental sync writes a large document whole with each change, which a 64 KiB
+/// pipe passes a sixteenth at a time, the client waiting for each read.
+fn widen_input_pipe() {
+    // Not a pipe, or a size refused: the default stays, which works too.
+    #[cfg(target_os = "linux")]
+    let _ = rustix::pipe::fcntl_setpipe_size(std::io::stdin(), INPUT_PIPE_BYTES);
 }
