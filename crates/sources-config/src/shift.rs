@@ -244,7 +244,10 @@ impl Placed {
         if delta == 0 {
             return self.clone();
         }
-        let (earlier, delta) = match &self.0 {
+        // What is read without moving the model comes from this entry, not from the model: the
+        // models of a document's entries lie far apart in memory, and this runs for every entry
+        // after an edit.
+        let (earlier, total) = match &self.0 {
             Place::Here(source) => (Arc::clone(source), delta),
             Place::Moved(pending) => match &*pending.model() {
                 Model::Earlier(earlier) => (Arc::clone(earlier), pending.delta + delta),
@@ -252,10 +255,10 @@ impl Placed {
             },
         };
         Placed(Place::Moved(Arc::new(Pending {
-            name: earlier.name.value.clone(),
-            name_span: earlier.name.span.shifted(delta),
-            span: earlier.span.shifted(delta),
-            delta,
+            name: self.name().clone(),
+            name_span: self.name_span().shifted(delta),
+            span: self.span().shifted(delta),
+            delta: total,
             model: Mutex::new(Model::Earlier(earlier)),
             moved: OnceLock::new(),
         })))
