@@ -185,7 +185,7 @@ impl Reader<'_> {
                     });
                 }
             }
-            at = copy_plain(self.bytes, at, &mut decoded);
+            at = copy_text(self.bytes, at, &mut decoded);
         }
         self.at = at + 1;
         // Gives back what the string did not fill (mimalloc keeps a large block in place).
@@ -195,31 +195,21 @@ impl Reader<'_> {
 
     /// Decodes the escape whose backslash is at `at` onto `decoded`; where the text goes on.
     fn escape(&self, at: usize, decoded: &mut Vec<u8>) -> Result<usize, JsonError> {
-        let byte = match self.bytes.get(at + 1) {
-            Some(b'"') => b'"',
-            Some(b'\\') => b'\\',
-            Some(b'/') => b'/',
-            Some(b'b') => b'\x08',
-            Some(b'f') => b'\x0c',
-            Some(b'n') => b'\n',
-            Some(b'r') => b'\r',
-            Some(b't') => b'\t',
-            Some(b'u') => return self.unicode_escape(at, decoded),
-            Some(_) => {
-                return Err(JsonError {
+        match self.bytes.get(at + 1) {
+            Some(b'u') => self.unicode_escape(at, decoded),
+            Some(&letter) => {
+                let byte = unescaped(letter).ok_or(JsonError {
                     what: "an invalid escape in a string",
                     at,
-                });
+                })?;
+                decoded.push(byte);
+                Ok(at + 2)
             }
-            None => {
-                return Err(JsonError {
-                    what: "the body ended inside a string",
-                    at,
-                });
-            }
-        };
-        decoded.push(byte);
-        Ok(at + 2)
+            None => Err(JsonError {
+                what: "the body ended inside a string",
+                at,
+            }),
+        }
     }
 
     /// Decodes the `\uXXXX` escape at `at` (two of them for a surrogate pair) onto `decoded`.
@@ -324,21 +314,49 @@ fn special(bytes: &[u8], from: usize) -> usize {
     at
 }
 
-/// Copies the plain text from `from` onto `decoded` up to the first byte that ends it, and
+/// The byte a one-letter escape (`\n`, `\"`...) stands for; `None` for `u` and what is not
+/// an escape.
+const fn unescaped(letter: u8) -> Option<u8> {
+    Some(match letter {
+        b'"' => b'"',
+        b'\\' => b'\\',
+        b'/' => b'/',
+        b'b' => b'\x08',
+        b'f' => b'\x0c',
+        b'n' => b'\n',
+        b'r' => b'\r',
+        b't' => b'\t',
+        _ => return None,
+    })
+}
+
+/// Copies a string's text from `from` onto `decoded`, its one-letter escapes decoded, up to the
+/// first byte it cannot take (a quote, a control character, a `\u` or invalid escape), and
 /// returns that byte's offset (`bytes.len()` if none). Each eight bytes are appended whole (one
-/// store) and the bytes after a flag taken back: cheaper than finding the run's end first and
-/// copying it, on a text with an escape every few bytes.
-fn copy_plain(bytes: &[u8], from: usize, decoded: &mut Vec<u8>) -> usize {
+/// store) and the bytes after a flag taken back: cheaper than finding a run's end first and
+/// copying it, on a text with an escape every few bytes (each line's `\n`).
+fn copy_text(bytes: &[u8], from: usize, decoded: &mut Vec<u8>) -> usize {
     let mut at = from;
     while let Some(eight) = eight_at(bytes, at) {
         decoded.extend_from_slice(&eight);
         let flagged = flags(u64::from_le_bytes(eight));
-        if flagged != 0 {
-            let plain = flagged.trailing_zeros() as usize / 8;
-            decoded.truncate(decoded.len() - 8 + plain);
-            return at + plain;
+        if flagged == 0 {
+            at += 8;
+            continue;
         }
-        at += 8;
+        let plain = flagged.trailing_zeros() as usize / 8;
+        decoded.truncate(decoded.len() - 8 + plain);
+        at += plain;
+        match (
+            bytes[at],
+            bytes.get(at + 1).and_then(|&letter| unescaped(letter)),
+        ) {
+            (b'\\', Some(byte)) => {
+                decoded.push(byte);
+                at += 2;
+            }
+            _ => return at,
+        }
     }
     while let Some(&byte) = bytes.get(at).filter(|&&byte| !is_special(byte)) {
         decoded.push(byte);
@@ -565,7 +583,8 @@ mod tests {
     }
 
     #[test]
-    fn the_scan_stops_at_the_first_quote_backslash_or_control_character() {
+    fn the_scan_stops_at_the_first_quote_backslash_or_control_character_and_the_copy_at_a_u_escape()
+    {
         let text = b"abcdefgh\x80\xffijklmnop\"";
         assert_eq!(special(text, 0), text.len() - 1);
         for (offset, byte) in [(0, b'"'), (7, b'\\'), (8, 0x1f), (9, 0), (15, b'\n')] {
@@ -579,10 +598,10 @@ mod tests {
         assert_eq!(special(b"abc", 3), 3);
         assert_eq!(special(b"abc", 7), 7);
         let mut decoded = b"x".to_vec();
-        let text = b"0123456789abcdef\\tail";
-        assert_eq!(copy_plain(text, 2, &mut decoded), 16);
-        assert_eq!(decoded, b"x23456789abcdef");
-        assert_eq!(copy_plain(b"abc", 1, &mut decoded), 3);
-        assert_eq!(decoded, b"x23456789abcdefbc");
+        let text = b"0123456789abcdef\\tail\\\\ and \\ud83d";
+        assert_eq!(copy_text(text, 2, &mut decoded), 28);
+        assert_eq!(decoded, b"x23456789abcdef\tail\\ and ");
+        assert_eq!(copy_text(b"abc", 1, &mut decoded), 3);
+        assert_eq!(decoded, b"x23456789abcdef\tail\\ and bc");
     }
 }
