@@ -37,6 +37,26 @@ const MAX_FLOW_DEPTH: usize = 16;
 /// Longest key, in bytes, the fast reader takes: YAML limits a simple key to 1024 characters.
 const MAX_KEY_BYTES: usize = 1000;
 
+/// The bytes a table marks: `true` for each of `bytes`.
+const fn marked(bytes: &[u8]) -> [bool; 256] {
+    let mut table = [false; 256];
+    let mut i = 0;
+    while i < bytes.len() {
+        table[bytes[i] as usize] = true;
+        i += 1;
+    }
+    table
+}
+
+/// Where a plain scalar's scan stops to look closer: the line's end, a blank, a `:`.
+static PLAIN_STOPS: [bool; 256] = marked(b"\n :");
+
+/// Where a single-quoted scalar's scan stops to look closer.
+static SINGLE_QUOTED_STOPS: [bool; 256] = marked(b"\n'");
+
+/// Where a double-quoted scalar's scan stops to look closer.
+static DOUBLE_QUOTED_STOPS: [bool; 256] = marked(b"\n\"\\");
+
 /// Reads `text` into its tree, or `None` when the text is outside the subset (see the module).
 pub(super) fn read(text: &str) -> Option<Node> {
     if !plain_bytes(text.as_bytes()) {
@@ -419,24 +439,33 @@ impl Reader<'_> {
         let mut at = pos;
         let mut end = pos;
         let mut key = false;
-        while let Some(&b) = bytes.get(at) {
-            match b {
-                b'\n' => break,
-                b' ' => {
+        loop {
+            let run = at;
+            while let Some(&b) = bytes.get(at)
+                && !PLAIN_STOPS[usize::from(b)]
+            {
+                at += 1;
+            }
+            if at > run {
+                end = at;
+            }
+            match bytes.get(at) {
+                Some(b' ') => {
                     let next = self.spaces(at);
                     if matches!(bytes.get(next), None | Some(b'\n' | b'#')) {
                         break;
                     }
                     at = next;
                 }
-                b':' if self.blank_or_end(at + 1) => {
+                Some(b':') if self.blank_or_end(at + 1) => {
                     key = true;
                     break;
                 }
-                _ => {
+                Some(b':') => {
                     at += 1;
                     end = at;
                 }
+                _ => break,
             }
         }
         let text = &self.text[pos..end];
@@ -445,7 +474,7 @@ impl Reader<'_> {
             if at != end || text.len() > MAX_KEY_BYTES || text == "<<" {
                 return None;
             }
-            if resolve_plain(text).is_none() && looks_like_int(text) {
+            if looks_like_int(text) && resolve_plain(text).is_none() {
                 return None;
             }
             let key = Key {
@@ -503,7 +532,15 @@ impl Reader<'_> {
         let mut at = pos + 1;
         let mut from = at;
         let mut decoded: Option<String> = None;
+        let stops = if quote == b'"' {
+            &DOUBLE_QUOTED_STOPS
+        } else {
+            &SINGLE_QUOTED_STOPS
+        };
         loop {
+            while bytes.get(at).is_some_and(|&b| !stops[usize::from(b)]) {
+                at += 1;
+            }
             let b = *bytes.get(at)?;
             match b {
                 b'\n' => return None,
