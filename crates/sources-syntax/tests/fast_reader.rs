@@ -358,6 +358,9 @@ fn block(rng: &mut Rng, out: &mut String, indent: usize, step: usize, depth: usi
                 out.push('\n');
                 let sub_seq = rng.below(2) == 0;
                 block(rng, out, indent + step, step, depth + 1, sub_seq);
+            } else if rng.below(8) == 0 {
+                let inner = " ".repeat(indent + 2);
+                out.push_str(&format!(" |\n{inner}{}\n\n{inner}x\n", rng.scalar()));
             } else {
                 out.push_str(&format!(" {}\n", rng.scalar()));
             }
@@ -376,6 +379,27 @@ fn block(rng: &mut Rng, out: &mut String, indent: usize, step: usize, depth: usi
             };
             block(rng, out, inner, step, depth + 1, sub_seq);
         } else {
+            if rng.below(6) == 0 {
+                // A literal block scalar, its lines at several indentations.
+                let header = [
+                    "|", "|-", "| # note", "|+", "|2", ">", "|  ", ">-", "> # n", ">+",
+                ][rng.below(10)];
+                out.push_str(&format!("{pad}{key}: {header}\n"));
+                let inner = " ".repeat(indent + [step, step, 1, 4][rng.below(4)]);
+                for _ in 0..1 + rng.below(3) {
+                    let line = match rng.below(8) {
+                        0 => String::new(),
+                        1 => " ".repeat(indent + rng.below(6)),
+                        2 => format!("{inner}  deeper: # not a comment"),
+                        3 if rng.below(2) == 0 => format!("{inner}trailing blanks  "),
+                        3 => format!("{pad}# back out"),
+                        _ => format!("{inner}{}", rng.scalar()),
+                    };
+                    out.push_str(&line);
+                    out.push('\n');
+                }
+                continue;
+            }
             let gap = [" ", " ", "  ", ""][rng.below(4)];
             out.push_str(&format!("{pad}{key}:{gap}{}", rng.scalar()));
             match rng.below(6) {
@@ -476,6 +500,8 @@ fn the_configurations_people_write_take_the_fast_path() {
                 \"${params.app}\"]\n      timeout: 5s\n    healthy_0:\n      type: filter\n      \
                 from: apps_0\n      where: health == \"Healthy\" # the healthy ones\n\n    \
                 list:\n      type: static\n      rows:\n      - {name: a, n: 1}\n      - name: 'b'\n        \
-                n: -2.5\n";
+                n: -2.5\n    script:\n      type: exec\n      command:\n      - sh\n      - |\n        \
+                set -e\n\n        echo \"${params.app}\"  # not a comment\n      body: |-\n        \
+                {\"q\": 1}\n";
     assert_eq!(compare_yaml_readers(text), Ok(true));
 }
