@@ -5,12 +5,17 @@
 //! string with an escape on every line (`\n`) and at every quote. `serde_json` unescaped such a
 //! string into a scratch buffer that grew by doubling, then copied it into a `String`: the
 //! megabytes of a large document went through three buffers. Here a string with escapes is
-//! decoded into one buffer as large as the rest of the body (its bound: an escape is never shorter
-//! than what it stands for), which keeps it; the pages it does not fill are never touched. The
-//! reader accepts exactly what `serde_json` accepts and gives the same [`Value`], numbers parsed
-//! by `serde_json` itself.
+//! decoded into the buffer the `String` keeps, which a long one gets as large as the rest of the
+//! body (its bound: an escape is never shorter than what it stands for); the pages it does not
+//! fill are never touched. The reader accepts exactly what `serde_json` accepts and gives the same
+//! [`Value`], numbers parsed by `serde_json` itself.
 
 use serde_json::{Map, Number, Value};
+
+/// The room a string with escapes is given first: one that outgrows it is given room for the rest
+/// of the body at once (its bound), so a large text is never copied into a larger buffer, and a
+/// small string in a large body never takes room for all of it.
+const FIRST_ROOM: usize = 4096;
 
 /// The deepest nesting of arrays and objects read (as `serde_json`'s own limit): a deeper body is
 /// refused rather than read by recursion without end.
@@ -165,8 +170,7 @@ impl Reader<'_> {
             self.at = at + 1;
             return utf8(self.bytes[start..at].to_vec(), start);
         }
-        // The decoded string is never longer than the rest of the body.
-        let mut decoded = Vec::with_capacity(self.bytes.len() - start);
+        let mut decoded = Vec::with_capacity((self.bytes.len() - start).min(FIRST_ROOM));
         decoded.extend_from_slice(&self.bytes[start..at]);
         loop {
             match self.bytes.get(at) {
@@ -338,6 +342,10 @@ const fn unescaped(letter: u8) -> Option<u8> {
 fn copy_text(bytes: &[u8], from: usize, decoded: &mut Vec<u8>) -> usize {
     let mut at = from;
     while let Some(eight) = eight_at(bytes, at) {
+        if decoded.capacity() - decoded.len() < 8 {
+            // What is left of the string decodes to no more than the rest of the body.
+            decoded.reserve(bytes.len() - at);
+        }
         decoded.extend_from_slice(&eight);
         let flagged = flags(u64::from_le_bytes(eight));
         if flagged == 0 {
