@@ -167,6 +167,17 @@ impl Reuse {
             }
             _ => (Vec::new(), None),
         };
+        // Every moved entry's model is handed on in one loop ahead of decoding, which does little
+        // else for each entry: the models lie apart in memory, and a plain loop lets the
+        // processor fetch several at once.
+        let mut previous = previous;
+        for (kept, delta) in previous.entries.iter_mut().zip(&moves) {
+            if let (Some(delta), Some(source)) = (*delta, kept.source.as_mut())
+                && delta != 0
+            {
+                *source = source.moved(delta);
+            }
+        }
         // The next version holds as many entries, give or take the edit's.
         let entries = Vec::with_capacity(previous.entries.len());
         Reuse {
@@ -268,14 +279,13 @@ impl EntryReuse for Reuse {
             return None;
         }
         let mut decoded = std::mem::take(&mut kept.decoded);
-        let source = if delta == 0 {
-            previous
-        } else {
+        if delta != 0 {
             for diagnostic in &mut decoded {
                 shift(diagnostic, delta);
             }
-            previous.moved(delta)
-        };
+        }
+        // Its model was moved when the reuse began.
+        let source = previous;
         self.next.decoded_reused += 1;
         out.extend(decoded.iter().cloned());
         self.remember(index, &source, decoded);
