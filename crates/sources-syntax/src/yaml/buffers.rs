@@ -19,6 +19,15 @@ pub(super) fn boxed<T>(mut items: Vec<T>, spare: &mut Vec<Vec<T>>) -> Box<[T]> {
     exact
 }
 
+/// The items of a collection built in a vector of its own, in an allocation of exactly their size
+/// (the reason is [`boxed`]'s; a large buffer is moved, a small one copied and freed).
+pub(super) fn exact<T>(mut items: Vec<T>) -> Box<[T]> {
+    if items.len() == items.capacity() || items.capacity() * size_of::<T>() > MAX_SPARE_BYTES {
+        return items.into_boxed_slice();
+    }
+    items.drain(..).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -46,5 +55,24 @@ mod tests {
             "moved, not copied"
         );
         assert_eq!(spare.len(), 1, "a large buffer is not kept");
+    }
+
+    #[test]
+    fn a_vector_of_its_own_is_copied_to_its_size() {
+        let mut small = Vec::with_capacity(4);
+        small.extend([1u64, 2, 3]);
+        let start = small.as_ptr();
+        let copied = exact(small);
+        assert_eq!(*copied, [1, 2, 3]);
+        assert_ne!(
+            copied.as_ptr(),
+            start,
+            "copied into an allocation of three items"
+        );
+
+        let full = vec![1u64, 2];
+        let start = full.as_ptr();
+        let moved = exact(full);
+        assert_eq!(moved.as_ptr(), start, "already its size: moved");
     }
 }

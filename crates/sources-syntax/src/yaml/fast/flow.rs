@@ -2,6 +2,7 @@
 
 use ecow::EcoString;
 
+use super::super::buffers::exact;
 use super::scalar::plain_value;
 use super::{Reader, has_duplicates};
 use crate::{Entry, Key, Map, Node, Span, Value};
@@ -19,7 +20,7 @@ impl Reader<'_> {
             items.push(item);
             Some(end)
         })?;
-        let items = items.into_boxed_slice();
+        let items = exact(items);
         Some((Node::new(Value::Seq(items), self.flow_span(pos, end)), end))
     }
 
@@ -51,7 +52,7 @@ impl Reader<'_> {
             return None;
         }
         let map = Map {
-            entries: entries.into_boxed_slice(),
+            entries: exact(entries),
         };
         Some((Node::new(Value::Map(map), self.flow_span(pos, end)), end))
     }
