@@ -19,21 +19,10 @@ use sources_check::{Bounded, Memo, analyze_bounded_with, analyze_edited, analyze
 use sources_config::Config;
 use sources_diagnostics::Rule;
 use sources_syntax::{Span, Syntax, Tree};
+use sources_testkit::random::Random;
 
 /// Edits made to each file, one after the other.
 const EDITS_PER_FILE: usize = 12;
-
-/// A small seeded generator (xorshift64*), so every run makes the same edits.
-struct Random(u64);
-
-impl Random {
-    fn below(&mut self, bound: usize) -> usize {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % bound.max(1)
-    }
-}
 
 /// One random edit of `text` at a random character boundary.
 fn edit(text: &str, random: &mut Random) -> String {
@@ -143,7 +132,7 @@ struct Reused {
 /// one; how many entries were reused.
 fn check_file(name: &str, text: String, syntax: Syntax, seed: u64) -> Reused {
     let inputs = samples(&text, syntax);
-    let mut random = Random(seed.max(1));
+    let mut random = Random::new(seed);
     let base = Arc::new(text);
     let mut text = Arc::clone(&base);
     let mut tree = Tree::new(&text, syntax);

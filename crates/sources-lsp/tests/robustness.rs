@@ -8,6 +8,7 @@ mod support;
 use serde_json::json;
 use sources_diagnostics::Severity;
 use sources_syntax::{PositionEncoding, Syntax};
+use sources_testkit::random::Random;
 use support::{TestClient, utf16_position};
 use tower_lsp_server::ls_types::{Diagnostic, DiagnosticSeverity, NumberOrString};
 
@@ -41,18 +42,6 @@ type = \"sort\"
 from = \"apps\"
 by = \"name\"
 ";
-
-/// A small deterministic generator (xorshift), so failures reproduce.
-struct Random(u64);
-
-impl Random {
-    fn below(&mut self, bound: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % bound.max(1) as u64) as usize
-    }
-}
 
 fn boundary(text: &str, offset: usize) -> usize {
     (0..=offset.min(text.len()))
@@ -166,7 +155,7 @@ async fn survive(name: &str, language: &str, original: &str, seed: u64) {
     let opened = client.diagnostics(name).await;
     assert_eq!(opened.version, Some(1));
     assert_eq!(published(&opened.diagnostics), linted(original, syntax));
-    let mut random = Random(seed);
+    let mut random = Random::new(seed);
     let mut with_problems = 0;
     for version in 2..60 {
         let text = mangle(original, &mut random);
