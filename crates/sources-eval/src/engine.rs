@@ -15,8 +15,8 @@ use futures::StreamExt;
 use futures::stream::BoxStream;
 use serde_json::Value;
 use sources_config::{
-    Anchor, Body, Config, Emit, Enumeration, Field, Format, Growing, Http, Kind, LeafFields,
-    MergeFields, NamedMap, OnError, Order, Source, Stage, Template, Window,
+    Anchor, Body, Config, Emit, Enumeration, Exec, Field, File, Format, Growing, Http, Kind,
+    LeafFields, MergeFields, NamedMap, OnError, Order, Source, Stage, Template, Websocket, Window,
 };
 
 use crate::cache::{CachePolicy, DEFAULT_SIZE, FetchCache};
@@ -62,8 +62,11 @@ pub use sources_config::cadence::{Cadence, MAX_CHAIN_DEPTH, cadence, upstream};
 
 mod caching;
 mod combine;
+mod exec;
+mod file;
 mod http;
 mod steps;
+mod websocket;
 
 use caching::caches_itself;
 use steps::{Step, compile_map, compile_pipe, compile_step, in_stage, missing, pipe_event};
@@ -432,149 +435,9 @@ impl<'c> Engine<'c> {
         let fail = |cause: Cause| EvalError::new(name, cause);
         match &source.body {
             Body::Http(http) => self.http(name, http, params).await,
-            Body::Exec(exec) => {
-                let leaf = &exec.leaf;
-                let scope = Scope::new(params, self.io.as_ref());
-                let command = exec
-                    .command
-                    .as_ref()
-                    .ok_or_else(|| fail(missing("command")))?;
-                let env: Vec<(String, String)> = exec
-                    .env
-                    .as_ref()
-                    .map(|env| {
-                        env.value
-                            .iter()
-                            .map(|item| {
-                                (
-                                    item.name.value.clone(),
-                                    scope.render(&item.value.value.text),
-                                )
-                            })
-                            .collect()
-                    })
-                    .unwrap_or_default();
-                if is_true(exec.follow.as_ref()) {
-                    let argv = command
-                        .value
-                        .iter()
-                        .map(|arg| scope.render(&arg.value.text))
-                        .collect();
-                    let lines = fetch::run_lines(
-                        self.io.as_ref(),
-                        self.trace.as_ref(),
-                        CommandSpec { argv, env },
-                    )
-                    .await
-                    .map_err(fail)?;
-                    return Ok(self.events(name, lines, format_of(leaf), leaf));
-                }
-                let (values, window) = match &exec.window {
-                    Some(window) => {
-                        let window = &window.value;
-                        let page_size = page_size_of(window);
-                        let filters = pairs(window.filters.as_ref());
-                        let values = if window.is_anchored() {
-                            anchored_first(
-                                page_size,
-                                anchor_of(window),
-                                &self.window.terms,
-                                &filters,
-                            )
-                        } else {
-                            window::exec_values(&self.first_page(page_size), &filters, None)
-                        };
-                        (Some(values), Some((window, page_size)))
-                    }
-                    None => (None, None),
-                };
-                let argv: Vec<String> = match &values {
-                    Some(values) => {
-                        let scope = scope.with_window(values);
-                        command
-                            .value
-                            .iter()
-                            .filter_map(|arg| scope.render_arg(&arg.value.text))
-                            .collect()
-                    }
-                    None => command
-                        .value
-                        .iter()
-                        .map(|arg| scope.render(&arg.value.text))
-                        .collect(),
-                };
-                let key = params.clone();
-                if let Some(value) = self.cache_get(name, leaf, &key) {
-                    return Ok(Output::Value(value));
-                }
-                let stdout = fetch::run(
-                    self.io.as_ref(),
-                    self.trace.as_ref(),
-                    CommandSpec { argv, env },
-                    timeout_of(leaf),
-                )
-                .await
-                .map_err(fail)?;
-                let raw = decode::decode(&stdout, format_of(leaf), "output").map_err(fail)?;
-                let value = self
-                    .windowed_result(name, raw, leaf, window)
-                    .map_err(fail)?;
-                self.cache_put(name, leaf, key, &value);
-                Ok(Output::Value(value))
-            }
-            Body::File(file) => {
-                let leaf = &file.leaf;
-                let scope = Scope::new(params, self.io.as_ref());
-                let path =
-                    scope.render(text(file.path.as_ref()).ok_or_else(|| fail(missing("path")))?);
-                let key = params.clone();
-                if let Some(value) = self.cache_get(name, leaf, &key) {
-                    return Ok(Output::Value(value));
-                }
-                let bytes = fetch::file(self.io.as_ref(), self.trace.as_ref(), path)
-                    .await
-                    .map_err(fail)?;
-                let value = decode::decode(&bytes, format_of(leaf), "file")
-                    .and_then(|raw| self.root(raw, leaf))
-                    .map_err(fail)?;
-                self.cache_put(name, leaf, key, &value);
-                Ok(Output::Value(value))
-            }
-            Body::Websocket(socket) => {
-                let leaf = &socket.leaf;
-                let scope = Scope::new(params, self.io.as_ref());
-                let url = scope
-                    .render_url(text(socket.url.as_ref()).ok_or_else(|| fail(missing("url")))?);
-                let request = WebSocketRequest {
-                    url,
-                    headers: headers(socket.headers.as_ref(), &scope),
-                    initial_messages: socket
-                        .initial_messages
-                        .as_ref()
-                        .map(|messages| {
-                            messages
-                                .value
-                                .iter()
-                                .map(|message| scope.render(&message.value.text))
-                                .collect()
-                        })
-                        .unwrap_or_default(),
-                };
-                let connect_limit = if is_true(socket.follow.as_ref()) {
-                    None
-                } else {
-                    Some(timeout_of(leaf))
-                };
-                let frames = fetch::websocket(
-                    self.io.as_ref(),
-                    self.trace.as_ref(),
-                    request,
-                    connect_limit,
-                )
-                .await
-                .map_err(fail)?;
-                Ok(self.events(name, frames, format_of(leaf), leaf))
-            }
+            Body::Exec(exec) => self.exec(name, exec, params).await,
+            Body::File(file) => self.file(name, file, params).await,
+            Body::Websocket(socket) => self.websocket(name, socket, params).await,
             Body::Static(data) => {
                 let value = data
                     .data
