@@ -71,6 +71,7 @@ pub mod clock;
 pub mod controls;
 pub mod duration;
 pub mod error;
+pub mod hosts;
 pub mod joblog;
 pub mod listener;
 pub mod listing;

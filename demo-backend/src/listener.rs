@@ -1,6 +1,6 @@
 //! Accepting connections with limits: a cap on open connections, a header-read timeout that also
-//! closes idle keep-alive connections, graceful shutdown, and the JSON error body on the answers
-//! hyper gives by itself (`parse_errors`). Hostile clients (slowloris) cannot hold the server's
+//! closes idle keep-alive connections, graceful shutdown, the `Host`/`Origin` guard ([`HostGuard`])
+//! before the router, and the JSON error body on the answers hyper gives by itself (`parse_errors`). Hostile clients (slowloris) cannot hold the server's
 //! connections for long.
 
 use std::convert::Infallible;
@@ -16,6 +16,7 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{Semaphore, watch};
 use tower::ServiceExt;
 
+use crate::hosts::HostGuard;
 use crate::parse_errors::{JsonParseErrors, MAX_HEAD_BYTES};
 
 /// The connection limits of the standalone server.
@@ -35,17 +36,19 @@ pub const DEFAULT_MAX_CONNECTIONS: usize = 512;
 /// How long a refused connection is given to take its `503`.
 const REFUSAL_WRITE: Duration = Duration::from_secs(1);
 
-/// Serves `router` on `listener` within `limits` until `stop` turns true, then lets open
-/// requests finish for at most `grace`.
+/// Serves `router` on `listener` within `limits`, answering only requests `guard` lets through,
+/// until `stop` turns true, then lets open requests finish for at most `grace`.
 pub async fn serve(
     listener: TcpListener,
     router: Router,
     limits: Limits,
+    guard: HostGuard,
     mut stop: watch::Receiver<bool>,
     grace: Duration,
 ) -> std::io::Result<()> {
     let slots = limits.max_connections.max(1);
     let open = Arc::new(Semaphore::new(slots));
+    let guard = Arc::new(guard);
     loop {
         let accepted = tokio::select! {
             accepted = listener.accept() => accepted,
@@ -61,8 +64,9 @@ pub async fn serve(
             Ok(permit) => {
                 let router = router.clone();
                 let stop = stop.clone();
+                let guard = guard.clone();
                 tokio::spawn(async move {
-                    connection(stream, router, limits, stop).await;
+                    connection(stream, router, limits, guard, stop).await;
                     drop(permit);
                 });
             }
@@ -80,11 +84,17 @@ async fn connection(
     stream: TcpStream,
     router: Router,
     limits: Limits,
+    guard: Arc<HostGuard>,
     mut stop: watch::Receiver<bool>,
 ) {
+    let local = stream.local_addr().ok();
     let service = hyper::service::service_fn(move |request: hyper::Request<Incoming>| {
         let router = router.clone();
+        let checked = guard.check(request.method(), request.headers(), local);
         async move {
+            if let Err(refusal) = checked {
+                return Ok::<_, Infallible>(axum::response::IntoResponse::into_response(refusal));
+            }
             let response = router.oneshot(request.map(Body::new)).await;
             Ok::<_, Infallible>(match response {
                 Ok(response) => response,

@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use crate::clock::{AnchoredClock, Clock, Millis};
 use crate::duration::parse_duration;
+use crate::hosts::HostGuard;
 use crate::listener::{DEFAULT_MAX_CONNECTIONS, Limits};
 use crate::options::{DEFAULT_SEED, Options, SEED_ENV, parse_seed};
 
@@ -217,7 +218,8 @@ async fn serve(args: &ServeArgs, addrs: &[SocketAddr]) -> Result<(), ServeError>
         header_timeout: args.header_timeout,
         max_connections: args.max_connections,
     };
-    let server = crate::listener::serve(listener, router, limits, stop_rx, SHUTDOWN_GRACE);
+    let guard = HostGuard::new(&args.addr, local.port());
+    let server = crate::listener::serve(listener, router, limits, guard, stop_rx, SHUTDOWN_GRACE);
     let mut server = std::pin::pin!(server);
     let outcome = tokio::select! {
         result = &mut server => result.map_err(io("serving")),

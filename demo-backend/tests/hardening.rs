@@ -78,7 +78,11 @@ fn exchange(server: &Server, request: &[u8]) -> (u16, String) {
 fn get(server: &Server, target: &str) -> (u16, String) {
     exchange(
         server,
-        format!("GET {target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").as_bytes(),
+        format!(
+            "GET {target} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nConnection: close\r\n\r\n",
+            server.port
+        )
+        .as_bytes(),
     )
 }
 
@@ -140,7 +144,13 @@ fn an_idle_keep_alive_connection_is_closed() {
     let server = start("idle", &["--header-timeout", "300ms"]);
     let mut stream = connect(&server);
     stream
-        .write_all(b"GET /apps?limit=0 HTTP/1.1\r\nHost: x\r\n\r\n")
+        .write_all(
+            format!(
+                "GET /apps?limit=0 HTTP/1.1\r\nHost: 127.0.0.1:{}\r\n\r\n",
+                server.port
+            )
+            .as_bytes(),
+        )
         .unwrap();
     let mut buffer = [0_u8; 4096];
     let read = stream.read(&mut buffer).unwrap();
@@ -160,7 +170,8 @@ fn oversized_requests_and_absurd_waits_get_json_errors() {
         r#"{"error":"the request target is 9008 bytes; the limit is 8192"}"#
     );
     let big_header = format!(
-        "GET /apps HTTP/1.1\r\nHost: x\r\nConnection: close\r\nX-Big: {}\r\n\r\n",
+        "GET /apps HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nConnection: close\r\nX-Big: {}\r\n\r\n",
+        server.port,
         "b".repeat(20_000)
     );
     let (status, body) = exchange(&server, big_header.as_bytes());
@@ -227,7 +238,7 @@ fn a_malformed_request_after_a_good_one_on_the_same_connection_gets_both_answers
     let server = start("pipelined", &[]);
     let mut stream = connect(&server);
     stream
-        .write_all(b"GET /apps?limit=0 HTTP/1.1\r\nHost: x\r\n\r\nGET /apps HTTP/1.1\r\nBad Name: y\r\n\r\n")
+        .write_all(format!("GET /apps?limit=0 HTTP/1.1\r\nHost: 127.0.0.1:{}\r\n\r\nGET /apps HTTP/1.1\r\nBad Name: y\r\n\r\n", server.port).as_bytes())
         .unwrap();
     let mut answer = Vec::new();
     stream.read_to_end(&mut answer).unwrap();
@@ -249,4 +260,73 @@ fn a_malformed_request_after_a_good_one_on_the_same_connection_gets_both_answers
         "{text:?}"
     );
     assert!(second.ends_with(&format!("\r\n\r\n{NOT_HTTP}")), "{text:?}");
+}
+
+#[test]
+fn other_host_names_and_cross_origin_posts_are_refused() {
+    let server = start("rebinding", &[]);
+    let port = server.port;
+    let request = |method: &str, target: &str, host: &str, origin: Option<&str>| {
+        let origin = origin.map_or(String::new(), |origin| format!("Origin: {origin}\r\n"));
+        exchange(
+            &server,
+            format!(
+                "{method} {target} HTTP/1.1\r\nHost: {host}\r\n{origin}Content-Length: 0\r\nConnection: close\r\n\r\n"
+            )
+            .as_bytes(),
+        )
+    };
+    let local = format!("127.0.0.1:{port}");
+    let rebound = request(
+        "GET",
+        "/apps?limit=0",
+        &format!("attacker.example:{port}"),
+        None,
+    );
+    assert_eq!(
+        rebound,
+        (
+            403,
+            format!(
+                r#"{{"error":"this server does not answer the host name \"attacker.example:{port}\" (a guard against DNS rebinding); use http://127.0.0.1:{port}, http://localhost:{port} or the address given with --addr"}}"#
+            )
+        )
+    );
+    let cross = request(
+        "POST",
+        "/apps/app-0001/sync?quick=1",
+        &local,
+        Some("https://attacker.example"),
+    );
+    assert_eq!(
+        cross,
+        (
+            403,
+            format!(
+                r#"{{"error":"refusing a cross-origin POST from \"https://attacker.example\": only pages served by this server may change its world; send the request without an Origin header or from http://127.0.0.1:{port}"}}"#
+            )
+        )
+    );
+    for host in [
+        local.clone(),
+        format!("localhost:{port}"),
+        format!("[::1]:{port}"),
+    ] {
+        assert_eq!(
+            request("GET", "/apps?limit=0", &host, None).0,
+            200,
+            "{host}"
+        );
+    }
+    let same = request(
+        "POST",
+        "/apps/app-0002/sync?quick=1",
+        &local,
+        Some(&format!("http://localhost:{port}")),
+    );
+    assert_eq!(same.0, 202, "{}", same.1);
+    assert_eq!(
+        request("POST", "/apps/app-0003/sync?quick=1", &local, None).0,
+        202
+    );
 }
