@@ -197,6 +197,10 @@ pub fn analyze_edited(
     let parse = tree.parse();
     let mut previous = std::mem::take(memo);
     let previous_index = previous.line_index.take();
+    if previous.language != inputs.language {
+        // What the checks found was found reading the expressions in another language.
+        previous = Memo::default();
+    }
     let mut reuse = reuse::Reuse::new(
         previous,
         tree.reparsed(),
@@ -217,6 +221,7 @@ pub fn analyze_edited(
     );
     *memo = reuse.finish();
     memo.line_index = Some(analysis.line_index.clone());
+    memo.language = inputs.language;
     analysis
 }
 

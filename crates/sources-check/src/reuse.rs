@@ -21,6 +21,7 @@ use sources_diagnostics::{Collector, Diagnostic};
 use sources_syntax::{Key, LineIndex, Node, Span, Value};
 
 use crate::cross::Facts;
+use crate::settings::Language;
 use crate::{anchored, expressions, merge, param_expressions, runnable, templates, window};
 
 /// The most diagnostics a [`Memo`] keeps: a document with more is checked whole on every version
@@ -47,6 +48,8 @@ pub struct Memo {
     pub(crate) line_index: Option<LineIndex>,
     /// What the checks that read other entries kept.
     facts: Facts,
+    /// The expression language the analysis that made it read the expressions in.
+    pub(crate) language: Language,
 }
 
 impl Memo {

@@ -13,11 +13,45 @@ pub const FILE_NAME: &str = "sources-lint.toml";
 pub const HIDDEN_FILE_NAME: &str = ".sources-lint.toml";
 
 /// The tables a settings file may have.
-const TABLES: &[&str] = &["rules", "files"];
+const TABLES: &[&str] = &["rules", "files", "expressions"];
 /// The keys of `[files]`.
 pub const FILE_KEYS: &[&str] = &["include", "exclude"];
+/// The keys of `[expressions]`.
+pub const EXPRESSION_KEYS: &[&str] = &["language"];
 /// The values of a rule in `[rules]`.
 pub const LEVELS: &[&str] = &["error", "warning", "off"];
+
+/// The language the expressions of `where`, `keep`, `compute`, `by`, `on` and `growing.while` are
+/// written in, as `[expressions] language` selects it for a project.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Language {
+    /// CEL (the default).
+    #[default]
+    Cel,
+    /// expr-lang, the language of the format's origin.
+    Expr,
+}
+
+impl Language {
+    /// Every language, in the order the setting's values are listed.
+    pub const ALL: [Language; 2] = [Language::Cel, Language::Expr];
+
+    /// The setting's value naming it: `cel` or `expr`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Language::Cel => "cel",
+            Language::Expr => "expr",
+        }
+    }
+
+    /// The language a setting's value names.
+    pub fn from_name(name: &str) -> Option<Language> {
+        Language::ALL
+            .iter()
+            .copied()
+            .find(|language| language.name() == name)
+    }
+}
 
 /// What a settings file sets a rule to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -82,6 +116,10 @@ pub struct Settings {
     pub include: Vec<Glob>,
     /// `[files] exclude`: a walked file matching one of them is skipped.
     pub exclude: Vec<Glob>,
+    /// `[expressions] language`: the language of the project's expressions.
+    pub language: Language,
+    /// The 1-based line `[expressions] language` is written on (`None`: the default).
+    pub language_line: Option<u32>,
 }
 
 /// Why a settings file cannot be used, at a place in it: one `invalid-settings` diagnostic.
@@ -148,8 +186,8 @@ impl Settings {
         for (key, value) in table.into_inner() {
             let name = key.get_ref().as_ref();
             let table = match (name, value.get_ref()) {
-                ("rules" | "files", DeValue::Table(table)) => table,
-                ("rules" | "files", _) => {
+                ("rules" | "files" | "expressions", DeValue::Table(table)) => table,
+                ("rules" | "files" | "expressions", _) => {
                     error(
                         value.span(),
                         format!("`{name}` must be a table: write `[{name}]`"),
@@ -189,6 +227,24 @@ impl Settings {
                                 text.get(value.span()).unwrap_or_default()
                             ),
                         ),
+                    }
+                } else if name == "expressions" {
+                    match key.get_ref().as_ref() {
+                        "language" => match language(text, value) {
+                            Ok(language) => {
+                                settings.language = language;
+                                settings.language_line = Some(line);
+                            }
+                            Err((range, message)) => error(range, message),
+                        },
+                        other => {
+                            let message = unknown(
+                                "key in `[expressions]`",
+                                other,
+                                EXPRESSION_KEYS.iter().copied(),
+                            );
+                            error(key.span(), message);
+                        }
                     }
                 } else {
                     let globs = match key.get_ref().as_ref() {
@@ -240,6 +296,43 @@ impl Settings {
             }
         });
     }
+}
+
+/// The value of `[expressions] language`: a string naming a [`Language`].
+fn language(
+    text: &str,
+    value: &Spanned<DeValue<'_>>,
+) -> Result<Language, (std::ops::Range<usize>, String)> {
+    let names = || Language::ALL.iter().map(|language| language.name());
+    let DeValue::String(name) = value.get_ref() else {
+        let names: Vec<&str> = names().collect();
+        return Err((
+            value.span(),
+            format!(
+                "`language` must be one of {}, not `{}`",
+                quoted_strings(&names),
+                text.get(value.span()).unwrap_or_default()
+            ),
+        ));
+    };
+    Language::from_name(name).ok_or_else(|| {
+        let mut message = format!("unknown expression language `{name}`");
+        match did_you_mean(name, names()).first() {
+            Some(close) => message.push_str(&format!(": did you mean `\"{close}\"`?")),
+            None => {
+                let names: Vec<&str> = names().collect();
+                message.push_str(&format!(": expected {}", quoted_strings(&names)));
+            }
+        }
+        (value.span(), message)
+    })
+}
+
+/// `` `"a"` or `"b"` ``: names as TOML strings.
+fn quoted_strings(names: &[&str]) -> String {
+    let strings: Vec<String> = names.iter().map(|name| format!("\"{name}\"")).collect();
+    let strings: Vec<&str> = strings.iter().map(String::as_str).collect();
+    quoted(&strings)
 }
 
 /// The globs of `include` or `exclude`: an array of strings.
@@ -370,6 +463,41 @@ mod tests {
         assert_eq!(
             error("[files]\ninclude = \"a\"\n"),
             "2:11: `include` must be an array of glob strings, such as `[\"dashboards/**\"]`"
+        );
+    }
+
+    #[test]
+    fn the_expression_language_is_read_with_its_line() {
+        assert_eq!(Settings::default().language, Language::Cel);
+        let settings =
+            Settings::parse("[rules]\n\n[expressions]\nlanguage = \"expr\"\n").expect("valid");
+        assert_eq!(settings.language, Language::Expr);
+        assert_eq!(settings.language_line, Some(4));
+        let settings = Settings::parse("[expressions]\nlanguage = \"cel\"\n").expect("valid");
+        assert_eq!(settings.language, Language::Cel);
+    }
+
+    #[test]
+    fn an_unknown_expression_language_gets_a_did_you_mean() {
+        assert_eq!(
+            error("[expressions]\nlanguage = \"exp\"\n"),
+            "2:12: unknown expression language `exp`: did you mean `\"expr\"`?"
+        );
+        assert_eq!(
+            error("[expressions]\nlanguage = \"javascript\"\n"),
+            "2:12: unknown expression language `javascript`: expected `\"cel\"` or `\"expr\"`"
+        );
+        assert_eq!(
+            error("[expressions]\nlanguage = 1\n"),
+            "2:12: `language` must be one of `\"cel\"` or `\"expr\"`, not `1`"
+        );
+        assert_eq!(
+            error("[expressions]\nlangauge = \"expr\"\n"),
+            "2:1: unknown key in `[expressions]` `langauge`: did you mean `language`?"
+        );
+        assert_eq!(
+            error("expressions = \"expr\"\n"),
+            "1:15: `expressions` must be a table: write `[expressions]`"
         );
     }
 

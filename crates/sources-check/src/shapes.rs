@@ -14,13 +14,15 @@ use sources_config::model::{Body, MergeFields, Source};
 
 use crate::expression_refs::ResultKind;
 use crate::expressions;
+use crate::settings::Language;
 use crate::shape::{Field, Fields, PathLookup, Shape};
 
 /// The meta key when `meta_key` is unset (tags of `merge` and `union` rows go under it).
 pub const DEFAULT_META_KEY: &str = "_meta";
 
-/// What the front end knows about data beyond the text: recorded samples and published response
-/// shapes. Empty by default (lint without samples, or a front end that reads none).
+/// What the front end knows beyond the text: recorded samples, published response shapes, and
+/// the expression language the project's settings select. Empty by default (lint without samples
+/// or settings, or a front end that reads none): CEL.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ShapeInputs {
     /// A recorded response per entry name (the value before `root`).
@@ -28,6 +30,8 @@ pub struct ShapeInputs {
     /// Response shapes a known server publishes (the demo backend), matched by an `http`
     /// entry's literal URL.
     pub routes: Vec<RouteShape>,
+    /// The language the document's expressions are written in (`[expressions] language`).
+    pub language: Language,
 }
 
 /// What `sources try NAME --record` recorded of an entry, as its shape: the entry's value as

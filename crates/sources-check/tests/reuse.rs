@@ -105,7 +105,7 @@ fn samples(text: &str, syntax: Syntax) -> ShapeInputs {
         .collect();
     ShapeInputs {
         samples,
-        routes: Vec::new(),
+        ..ShapeInputs::default()
     }
 }
 

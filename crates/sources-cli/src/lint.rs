@@ -19,6 +19,7 @@ use crate::render::{self, Format, RenderOptions};
 use crate::report::{FileReport, Summary};
 use crate::selection::Selection;
 use crate::{parallel, settings_file};
+use sources_check::settings::Language;
 use sources_check::settings_file::{Finder, Found};
 
 /// Arguments of `sources lint`.
@@ -392,7 +393,8 @@ fn lint_one(
         }
     }
     let content = inputs::read(input)?;
-    let report = match lint_content(input, content) {
+    let language = found.map_or_else(Language::default, |found| found.settings.language);
+    let report = match lint_content(input, content, language) {
         Linted::Report(mut report) => {
             selection.apply(found.map(|found| &found.settings), &mut report.diagnostics);
             report
@@ -409,7 +411,7 @@ fn lint_one(
         }
     };
     let report = if args.add_suppressions {
-        baseline(input, report, &mut done.notes)?
+        baseline(input, report, language, &mut done.notes)?
     } else {
         report
     };
@@ -424,7 +426,9 @@ fn lint_one(
             }
             report
         }
-        Some((FixMode::Write, fixed)) => write_fixed(input, report, &fixed, &mut done.notes)?,
+        Some((FixMode::Write, fixed)) => {
+            write_fixed(input, report, &fixed, language, &mut done.notes)?
+        }
     };
     // Again: `--fix` and `--add-suppressions` lint the text they wrote.
     selection.apply(found.map(|found| &found.settings), &mut report.diagnostics);
@@ -449,6 +453,7 @@ fn write_fixed(
     input: &Input,
     report: FileReport,
     fixed: &Fixed,
+    language: Language,
     notes: &mut Vec<String>,
 ) -> Result<FileReport, Error> {
     notes.extend(fix::notes(&input.path, fixed, true));
@@ -461,7 +466,13 @@ fn write_fixed(
             source,
         })?;
     }
-    match lint_bytes(&input.path, fixed.text.as_bytes(), input.syntax, true) {
+    match lint_bytes_in(
+        &input.path,
+        fixed.text.as_bytes(),
+        input.syntax,
+        true,
+        language,
+    ) {
         Linted::Report(report) => Ok(report),
         Linted::NotOurs | Linted::SkippedTooLarge(_) => Ok(report),
     }
@@ -472,6 +483,7 @@ fn write_fixed(
 fn baseline(
     input: &Input,
     report: FileReport,
+    language: Language,
     notes: &mut Vec<String>,
 ) -> Result<FileReport, Error> {
     let Origin::File(path) = &input.origin else {
@@ -498,7 +510,13 @@ fn baseline(
             input.path
         ));
     }
-    match lint_bytes(&input.path, baseline.text.as_bytes(), input.syntax, true) {
+    match lint_bytes_in(
+        &input.path,
+        baseline.text.as_bytes(),
+        input.syntax,
+        true,
+        language,
+    ) {
         Linted::Report(report) => Ok(report),
         Linted::NotOurs | Linted::SkippedTooLarge(_) => Ok(report),
     }
@@ -515,14 +533,16 @@ pub enum Linted {
     SkippedTooLarge(u64),
 }
 
-/// Lints one input's content, as [`lint_bytes`] does, turning an oversized file into a diagnostic
-/// when it was named and a skip when it was walked.
-pub fn lint_content(input: &Input, content: Content) -> Linted {
+/// Lints one input's content, as [`lint_bytes`] does, with its expressions read in `language`
+/// (its settings file's), turning an oversized file into a diagnostic when it was named and a skip
+/// when it was walked.
+pub fn lint_content(input: &Input, content: Content, language: Language) -> Linted {
     match content {
         Content::Bytes(bytes) => {
             // The samples recorded beside a file on disk (`sources try NAME --record`) tell the
             // data checks what its entries' data looks like.
             let mut inputs = sources_eval::demo_shapes::inputs();
+            inputs.language = language;
             if let crate::inputs::Origin::File(path) = &input.origin {
                 inputs.samples = sources_eval::samples::read(path).samples;
             }
@@ -542,13 +562,22 @@ pub fn lint_content(input: &Input, content: Content) -> Linted {
 /// is text with a `data.sources` block. The data checks know the demo backend's shapes, and no
 /// samples.
 pub fn lint_bytes(path: &str, bytes: &[u8], syntax: Syntax, named: bool) -> Linted {
-    lint_bytes_with(
-        path,
-        bytes,
-        syntax,
-        named,
-        &sources_eval::demo_shapes::inputs(),
-    )
+    lint_bytes_in(path, bytes, syntax, named, Language::default())
+}
+
+/// [`lint_bytes`] with the document's expressions read in `language` (its settings file's).
+pub fn lint_bytes_in(
+    path: &str,
+    bytes: &[u8],
+    syntax: Syntax,
+    named: bool,
+    language: Language,
+) -> Linted {
+    let inputs = sources_check::shapes::ShapeInputs {
+        language,
+        ..sources_eval::demo_shapes::inputs()
+    };
+    lint_bytes_with(path, bytes, syntax, named, &inputs)
 }
 
 /// [`lint_bytes`] with what the front end knows of the data (samples read beside the file).
@@ -688,7 +717,11 @@ mod tests {
             named: true,
         };
         let size = 50 * 1024 * 1024;
-        let (_, diagnostic) = only_diagnostic(lint_content(&named, Content::TooLarge(Some(size))));
+        let (_, diagnostic) = only_diagnostic(lint_content(
+            &named,
+            Content::TooLarge(Some(size)),
+            Language::Cel,
+        ));
         assert_eq!(
             diagnostic.message,
             "the file is 50 MiB, over the 16 MiB limit for configuration files"
@@ -698,7 +731,7 @@ mod tests {
             ..named
         };
         assert!(matches!(
-            lint_content(&walked, Content::TooLarge(Some(size))),
+            lint_content(&walked, Content::TooLarge(Some(size)), Language::Cel),
             Linted::SkippedTooLarge(bytes) if bytes == size
         ));
     }

@@ -9,7 +9,8 @@ use sources_check::settings::Settings;
 use sources_check::settings_file::Found;
 
 /// Writes the settings in force (`found`, or none) for a file: every rule's level and where it
-/// came from (`default`, or the settings file and line), then the `[files]` globs.
+/// came from (`default`, or the settings file and line), the expression language, then the
+/// `[files]` globs.
 pub fn show(found: Option<&Found>, out: &mut dyn io::Write) -> io::Result<()> {
     match found {
         Some(found) => writeln!(out, "settings file: {}", shown(&found.path))?,
@@ -26,6 +27,16 @@ pub fn show(found: Option<&Found>, out: &mut dyn io::Write) -> io::Result<()> {
         };
         writeln!(out, "{:<32} {:<8} {from}", rule.code(), level.as_str())?;
     }
+    let from = match (&shown, settings.language_line) {
+        (Some(shown), Some(line)) => format!("{shown}:{line}"),
+        _ => "default".to_owned(),
+    };
+    writeln!(
+        out,
+        "{:<32} {:<8} {from}",
+        "expressions.language",
+        settings.language.name()
+    )?;
     for (name, globs) in [
         ("include", &settings.include),
         ("exclude", &settings.exclude),
@@ -58,7 +69,7 @@ pub(crate) fn shown(path: &Path) -> String {
 /// The JSON Schema of `sources-lint.toml` (published as `schema/sources-lint.schema.json`), built
 /// from the same rule registry, tables and levels the validation uses.
 pub fn schema_text() -> String {
-    use sources_check::settings::{FILE_KEYS, LEVELS};
+    use sources_check::settings::{FILE_KEYS, LEVELS, Language};
     let level = serde_json::json!({ "enum": LEVELS });
     let rules: serde_json::Map<String, serde_json::Value> = sources_diagnostics::Rule::ALL
         .iter()
@@ -73,6 +84,18 @@ pub fn schema_text() -> String {
         .iter()
         .map(|key| ((*key).to_owned(), globs.clone()))
         .collect();
+    let languages: Vec<&str> = Language::ALL
+        .iter()
+        .map(|language| language.name())
+        .collect();
+    let expressions = serde_json::json!({
+        "language": {
+            "description": "The language of `where`, `keep`, `compute`, `by`, `on` and \
+                `growing.while`: `cel` (the default) or `expr` (expr-lang, the dashboard's).",
+            "enum": languages,
+            "default": Language::default().name(),
+        },
+    });
     let tables = serde_json::json!({
         "rules": {
             "description": "Each rule's level: error, warning or off.",
@@ -84,6 +107,12 @@ pub fn schema_text() -> String {
             "description": "Globs choosing the files a directory walk lints.",
             "type": "object",
             "properties": files,
+            "additionalProperties": false,
+        },
+        "expressions": {
+            "description": "How the project's expressions are read.",
+            "type": "object",
+            "properties": expressions,
             "additionalProperties": false,
         },
     });

@@ -20,6 +20,7 @@ use std::time::Duration;
 
 use futures::StreamExt;
 use serde_json::Value;
+use sources_check::settings_file::{Finder, Found};
 use sources_diagnostics::Severity;
 use sources_eval::engine::{Engine, EngineOptions, Output, cadence};
 use sources_eval::io::Io;
@@ -254,12 +255,18 @@ pub fn load(explicit: Option<&Path>) -> Result<Loaded, Error> {
     })
 }
 
-/// Analyses a loaded configuration as `sources lint` does: with the demo backend's shapes and the
-/// samples recorded beside it, so `try`, `list` and `graph` see what lint sees.
-fn analyze_loaded(loaded: &Loaded) -> sources_check::Analysis {
+/// Analyses a loaded configuration as `sources lint` does: with the demo backend's shapes, the
+/// samples recorded beside it and the expression language of the settings file found for it
+/// (also returned), so `try`, `list` and `graph` see what lint sees.
+fn analyze_loaded(loaded: &Loaded) -> Result<(sources_check::Analysis, Option<Arc<Found>>), Error> {
+    let found = Finder::new(None)?.for_file(Some(Path::new(&loaded.path)))?;
     let mut inputs = sources_eval::demo_shapes::inputs();
     inputs.samples = sources_eval::samples::read(Path::new(&loaded.path)).samples;
-    sources_check::analyze_with(&loaded.text, loaded.syntax, &inputs)
+    inputs.language = found
+        .as_ref()
+        .map_or_else(Default::default, |found| found.settings.language);
+    let analysis = sources_check::analyze_with(&loaded.text, loaded.syntax, &inputs);
+    Ok((analysis, found))
 }
 
 /// A missing configuration file where the entry name given on the command line is itself a file:
@@ -280,7 +287,7 @@ pub fn analyze_sources(
     explicit: Option<&Path>,
 ) -> Result<Option<(Loaded, sources_check::Analysis)>, Error> {
     let loaded = load(explicit)?;
-    let analysis = analyze_loaded(&loaded);
+    let (analysis, _) = analyze_loaded(&loaded)?;
     if !analysis.config.has_sources() {
         eprintln!(
             "sources: `{}` has no `data.sources` block: name the configuration file with `-c PATH`",
@@ -298,8 +305,9 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
     // One analysis serves both the refusal below and the run; the settings file and suppression
     // comments apply as they do to `sources lint` and the editor, and what they hide is kept to
     // explain a refusal it predicts.
-    let mut analysis = analyze_loaded(&loaded);
-    let hidden = crate::try_failure::hide_as_lint_does(&loaded.path, &mut analysis)?;
+    let (mut analysis, found) = analyze_loaded(&loaded)?;
+    let hidden =
+        crate::try_failure::hide_as_lint_does(&loaded.path, &mut analysis, found.as_deref());
     if analysis
         .diagnostics
         .iter()

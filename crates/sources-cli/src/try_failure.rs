@@ -4,10 +4,8 @@
 //! for what a lint error hidden by the settings file or a suppression comment says, that error
 //! and what hides it (`sources_eval::error::naming_hidden`, which the editor's "▶ try" calls too).
 
-use std::path::Path;
-
 use sources_check::hidden::Hidden;
-use sources_check::settings_file::Finder;
+use sources_check::settings_file::Found;
 use sources_config::Config;
 use sources_eval::error::{Cause, EvalError};
 use sources_eval::io::IoError;
@@ -15,19 +13,19 @@ use sources_syntax::LineIndex;
 
 use crate::selection::Selection;
 
-/// Applies to `analysis` what `sources lint` applies to the file at `path`: the levels of the
-/// settings file found for it (suppression comments applied in the analysis). Returns every error
-/// that this hides, with the setting or comment that hides it.
+/// Applies to `analysis` what `sources lint` applies to the file at `path`: the levels of
+/// `found`, the settings file found for it (suppression comments applied in the analysis).
+/// Returns every error that this hides, with the setting or comment that hides it.
 pub fn hide_as_lint_does(
     path: &str,
     analysis: &mut sources_check::Analysis,
-) -> Result<Vec<Hidden>, sources_check::settings_file::Error> {
-    let found = Finder::new(None)?.for_file(Some(Path::new(path)))?;
-    let hidden = sources_check::hidden::find(analysis, path, found.as_deref());
+    found: Option<&Found>,
+) -> Vec<Hidden> {
+    let hidden = sources_check::hidden::find(analysis, path, found);
     if let Some(found) = found {
         Selection::default().apply(Some(&found.settings), &mut analysis.diagnostics);
     }
-    Ok(hidden)
+    hidden
 }
 
 /// The file an evaluation read, for pointing into it.

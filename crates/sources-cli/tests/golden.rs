@@ -9,16 +9,16 @@
 //! re-bless) to the cases whose path relative to `testdata/` contains that text.
 //!
 //! As `sources lint` does, a case is linted with the settings file found walking up from its
-//! directory (only one inside `testdata/`: `testdata/settings/` has them); a settings file with
-//! mistakes makes the case's expectation its `invalid-settings` diagnostics, as `sources lint`
-//! reports them instead of linting the case.
+//! directory (only those inside `testdata/`: its rule levels and its expression language); a
+//! settings file with mistakes makes the case's expectation its `invalid-settings` diagnostics, as
+//! `sources lint` reports them instead of linting the case.
 
 use std::fs;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 
 use sources_check::settings_file;
-use sources_cli::lint::{Linted, lint_bytes};
+use sources_cli::lint::{Linted, lint_bytes_in};
 use sources_cli::render::{RenderOptions, short};
 use sources_syntax::Syntax;
 
@@ -64,8 +64,11 @@ fn lint_case(case: &Path, relative: &str) -> Result<String, String> {
     };
     let bytes = fs::read(case).map_err(|error| format!("cannot read: {error}"))?;
     let syntax = Syntax::from_path(case).ok_or("not a YAML or TOML file name")?;
+    let language = settings
+        .as_ref()
+        .map_or_else(Default::default, |found| found.settings.language);
     let linted = catch_unwind(AssertUnwindSafe(|| {
-        lint_bytes(relative, &bytes, syntax, true)
+        lint_bytes_in(relative, &bytes, syntax, true, language)
     }))
     .map_err(|_| "the analysis panicked".to_owned())?;
     let Linted::Report(mut report) = linted else {

@@ -353,3 +353,59 @@ fn try_names_the_suppression_comment_that_hides_an_unrunnable_entry() {
          empty host; the suppression comment at sub/h.yaml:5:41 hides it)\n"
     );
 }
+
+#[test]
+fn the_expression_language_is_shown_with_its_line_and_isolated_ignores_it() {
+    let dir = project();
+    put(
+        dir.path(),
+        "sources-lint.toml",
+        "[expressions]\nlanguage = \"expr\"\n",
+    );
+    let shown = text(&lint(dir.path(), &["--show-settings", "sub/s.yaml"]).stdout);
+    assert!(
+        shown.contains("\nexpressions.language             expr     sources-lint.toml:2\n"),
+        "{shown}"
+    );
+    let isolated = lint(dir.path(), &["--isolated", "--show-settings", "sub/s.yaml"]);
+    let shown = text(&isolated.stdout);
+    assert!(
+        shown.contains("\nexpressions.language             cel      default\n"),
+        "{shown}"
+    );
+}
+
+#[test]
+fn an_unknown_expression_language_stops_lint_list_graph_and_try_with_a_did_you_mean() {
+    let dir = project();
+    put(
+        dir.path(),
+        "sources-lint.toml",
+        "[expressions]\nlanguage = \"exp\"\n",
+    );
+    let said = "sources-lint.toml:2:12: error[invalid-settings]: unknown expression language \
+                `exp`: did you mean `\"expr\"`?";
+    let output = lint(dir.path(), &["sub/s.yaml"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        text(&output.stdout).starts_with(said),
+        "{}",
+        text(&output.stdout)
+    );
+    for args in [
+        &["list", "-c", "sub/s.yaml"][..],
+        &["graph", "-c", "sub/s.yaml"],
+        &["try", "a", "-c", "sub/s.yaml"],
+    ] {
+        let output = Command::new(env!("CARGO_BIN_EXE_sources"))
+            .current_dir(dir.path())
+            .args(args)
+            .env_remove("SOURCES_CONFIG")
+            .output()
+            .expect("run sources");
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        let stderr = text(&output.stderr);
+        assert!(stderr.trim_end().ends_with(said), "{args:?}: {stderr}");
+        assert_eq!(text(&output.stdout), "", "{args:?}");
+    }
+}

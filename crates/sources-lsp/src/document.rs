@@ -287,10 +287,13 @@ impl DocumentStore {
     /// reported when the document's diagnostics are published, and counts as none.)
     pub(crate) fn view(&self, uri: &Uri) -> View {
         let project = project::for_uri(uri).ok().flatten();
+        let language = project
+            .as_ref()
+            .map_or_else(Default::default, |project| project.language);
         View {
             levels: Levels::new(project, self.settings.values().severity),
             limit: self.limit,
-            inputs: crate::samples::for_uri(uri),
+            inputs: crate::samples::for_uri(uri, language),
         }
     }
 

@@ -5,24 +5,29 @@
 //! its file into place, which changes the directory's modification time).
 
 use std::collections::{BTreeMap, HashMap};
+use std::hash::Hash;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::SystemTime;
 
+use sources_check::settings::Language;
 use sources_check::shapes::ShapeInputs;
 use tower_lsp_server::ls_types::Uri;
 
-/// What was read per samples directory, with the directory's modification time then.
-type Cache<T> = HashMap<PathBuf, (Option<SystemTime>, Arc<T>)>;
+/// What was read per samples directory (and what else `K` tells apart), with the directory's
+/// modification time then.
+type Cache<K, T> = HashMap<K, (Option<SystemTime>, Arc<T>)>;
 
 /// The recorded rows by entry, as `sources_eval::samples::examples` reads them.
 pub(crate) type Examples = BTreeMap<String, sources_eval::samples::Example>;
 
-/// What `load` reads for the document file at `path` from its samples directory, read again only
-/// when that directory changed; `None` when there is no samples directory.
-fn cached<T>(
-    cache: &'static OnceLock<Mutex<Cache<T>>>,
+/// What `load` reads for the document file at `path` from its samples directory, kept under
+/// `key` of the directory and read again only when that directory changed; `None` when there is
+/// no samples directory.
+fn cached<K: Eq + Hash, T>(
+    cache: &'static OnceLock<Mutex<Cache<K, T>>>,
     path: &Path,
+    key: impl FnOnce(PathBuf) -> K,
     load: impl FnOnce(&Path) -> T,
 ) -> Option<Arc<T>> {
     let dir = sources_eval::samples::dir(path);
@@ -30,6 +35,7 @@ fn cached<T>(
         .and_then(|meta| meta.modified())
         .ok();
     modified?;
+    let dir = key(dir);
     let cache = cache.get_or_init(Mutex::default);
     if let Some((when, found)) = cache
         .lock()
@@ -58,25 +64,41 @@ pub(crate) fn file_path(uri: &Uri) -> Option<PathBuf> {
 
 /// The first recorded row of each entry with a sample beside the document at `uri`.
 pub(crate) fn examples_for_uri(uri: &Uri) -> Arc<Examples> {
-    static CACHE: OnceLock<Mutex<Cache<Examples>>> = OnceLock::new();
+    static CACHE: OnceLock<Mutex<Cache<PathBuf, Examples>>> = OnceLock::new();
     file_path(uri)
-        .and_then(|path| cached(&CACHE, &path, sources_eval::samples::examples))
+        .and_then(|path| cached(&CACHE, &path, |dir| dir, sources_eval::samples::examples))
         .unwrap_or_default()
 }
 
-/// The inputs for the document at `uri`: the demo routes, and the samples beside it when it is a
-/// file.
-pub(crate) fn for_uri(uri: &Uri) -> Arc<ShapeInputs> {
-    static NONE: OnceLock<Arc<ShapeInputs>> = OnceLock::new();
-    let base = || Arc::clone(NONE.get_or_init(|| Arc::new(sources_eval::demo_shapes::inputs())));
+/// The inputs for the document at `uri`, whose expressions are in `language`: the demo routes,
+/// and the samples beside it when it is a file.
+pub(crate) fn for_uri(uri: &Uri, language: Language) -> Arc<ShapeInputs> {
+    static NONE: OnceLock<[Arc<ShapeInputs>; 2]> = OnceLock::new();
+    let base = || {
+        let bases = NONE.get_or_init(|| {
+            Language::ALL.map(|language| {
+                Arc::new(ShapeInputs {
+                    language,
+                    ..sources_eval::demo_shapes::inputs()
+                })
+            })
+        });
+        Arc::clone(&bases[language as usize])
+    };
     let Some(path) = file_path(uri) else {
         return base();
     };
-    static CACHE: OnceLock<Mutex<Cache<ShapeInputs>>> = OnceLock::new();
-    cached(&CACHE, &path, |path| {
-        let mut inputs = sources_eval::demo_shapes::inputs();
-        inputs.samples = sources_eval::samples::read(path).samples;
-        inputs
-    })
+    static CACHE: OnceLock<Mutex<Cache<(PathBuf, Language), ShapeInputs>>> = OnceLock::new();
+    cached(
+        &CACHE,
+        &path,
+        |dir| (dir, language),
+        |path| {
+            let mut inputs = sources_eval::demo_shapes::inputs();
+            inputs.samples = sources_eval::samples::read(path).samples;
+            inputs.language = language;
+            inputs
+        },
+    )
     .unwrap_or_else(base)
 }

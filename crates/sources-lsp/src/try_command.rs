@@ -311,7 +311,10 @@ pub(crate) fn describe_failure(
             .as_ref()
             .and_then(|path| path.parent())
             .and_then(|dir| sources_check::settings_file::find(dir).ok().flatten());
-        let inputs = crate::samples::for_uri(uri);
+        let language = settings
+            .as_ref()
+            .map_or_else(Default::default, |found| found.settings.language);
+        let inputs = crate::samples::for_uri(uri, language);
         let full = sources_check::analyze_with(analyzed.text(), analyzed.syntax, &inputs);
         let hidden = sources_check::hidden::find(&full, &shown, settings.as_ref());
         sources_eval::error::naming_hidden(error, &hidden, &full.config)
