@@ -541,11 +541,11 @@ pub fn lint_content(input: &Input, content: Content, language: Language) -> Lint
         Content::Bytes(bytes) => {
             // The samples recorded beside a file on disk (`sources try NAME --record`) tell the
             // data checks what its entries' data looks like.
-            let mut inputs = sources_eval::demo_shapes::inputs();
-            inputs.language = language;
-            if let crate::inputs::Origin::File(path) = &input.origin {
-                inputs.samples = sources_eval::samples::read(path).samples;
-            }
+            let path = match &input.origin {
+                crate::inputs::Origin::File(path) => Some(path.as_path()),
+                _ => None,
+            };
+            let inputs = sources_inputs::for_config(path, language);
             lint_bytes_with(&input.path, &bytes, input.syntax, input.named, &inputs)
         }
         Content::TooLarge(Some(size)) if !input.named => Linted::SkippedTooLarge(size),
@@ -573,10 +573,7 @@ pub fn lint_bytes_in(
     named: bool,
     language: Language,
 ) -> Linted {
-    let inputs = sources_check::shapes::ShapeInputs {
-        language,
-        ..sources_eval::demo_shapes::inputs()
-    };
+    let inputs = sources_inputs::for_config(None, language);
     lint_bytes_with(path, bytes, syntax, named, &inputs)
 }
 

@@ -260,11 +260,10 @@ pub fn load(explicit: Option<&Path>) -> Result<Loaded, Error> {
 /// (also returned), so `try`, `list` and `graph` see what lint sees.
 fn analyze_loaded(loaded: &Loaded) -> Result<(sources_check::Analysis, Option<Arc<Found>>), Error> {
     let found = Finder::new(None)?.for_file(Some(Path::new(&loaded.path)))?;
-    let mut inputs = sources_eval::demo_shapes::inputs();
-    inputs.samples = sources_eval::samples::read(Path::new(&loaded.path)).samples;
-    inputs.language = found
+    let language = found
         .as_ref()
         .map_or_else(Default::default, |found| found.settings.language);
+    let inputs = sources_inputs::for_config(Some(Path::new(&loaded.path)), language);
     let analysis = sources_check::analyze_with(&loaded.text, loaded.syntax, &inputs);
     Ok((analysis, found))
 }

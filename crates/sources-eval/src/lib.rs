@@ -8,7 +8,6 @@ pub mod cache;
 pub mod catalog;
 pub mod decode;
 pub mod demo;
-pub mod demo_shapes;
 pub mod engine;
 #[cfg(test)]
 mod engine_tests;

@@ -47,7 +47,7 @@ fn main() -> ExitCode {
         limit: LIMIT,
         keep: Box::new(|_| true),
     };
-    let inputs = sources_eval::demo_shapes::inputs();
+    let inputs = sources_inputs::for_config(None, Default::default());
     let mut text = Arc::new(text);
     let mut tree = Tree::new(&text, Syntax::Yaml);
     // As the server's analysis of a document's version after an edit: the edits that follow reuse

@@ -7,7 +7,7 @@
 use serde_json::Value;
 use sources_check::shape::PathLookup;
 use sources_config::{Body, Column, Component, Config, json_path};
-use sources_eval::samples::Example;
+use sources_inputs::samples::Example;
 use sources_syntax::Span;
 use tower_lsp_server::ls_types::{InlayHint, InlayHintKind, InlayHintLabel, Uri};
 

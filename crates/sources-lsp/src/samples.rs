@@ -1,7 +1,7 @@
 //! What the server knows of a document's data: the demo backend's published shapes and the samples
 //! recorded beside the document (`sources try NAME --record`), handed to the analysis, and each
 //! entry's first recorded row, for the column values hover and inlay hints show. Both are read
-//! through `sources_eval::samples` and kept until the samples directory changes (a recording moves
+//! through `sources_inputs` and kept until the samples directory changes (a recording moves
 //! its file into place, which changes the directory's modification time).
 
 use std::collections::{BTreeMap, HashMap};
@@ -18,8 +18,8 @@ use tower_lsp_server::ls_types::Uri;
 /// modification time then.
 type Cache<K, T> = HashMap<K, (Option<SystemTime>, Arc<T>)>;
 
-/// The recorded rows by entry, as `sources_eval::samples::examples` reads them.
-pub(crate) type Examples = BTreeMap<String, sources_eval::samples::Example>;
+/// The recorded rows by entry, as `sources_inputs::samples::examples` reads them.
+pub(crate) type Examples = BTreeMap<String, sources_inputs::samples::Example>;
 
 /// What `load` reads for the document file at `path` from its samples directory, kept under
 /// `key` of the directory and read again only when that directory changed; `None` when there is
@@ -30,7 +30,7 @@ fn cached<K: Eq + Hash, T>(
     key: impl FnOnce(PathBuf) -> K,
     load: impl FnOnce(&Path) -> T,
 ) -> Option<Arc<T>> {
-    let dir = sources_eval::samples::dir(path);
+    let dir = sources_inputs::samples::dir(path);
     let modified = std::fs::metadata(&dir)
         .and_then(|meta| meta.modified())
         .ok();
@@ -66,7 +66,7 @@ pub(crate) fn file_path(uri: &Uri) -> Option<PathBuf> {
 pub(crate) fn examples_for_uri(uri: &Uri) -> Arc<Examples> {
     static CACHE: OnceLock<Mutex<Cache<PathBuf, Examples>>> = OnceLock::new();
     file_path(uri)
-        .and_then(|path| cached(&CACHE, &path, |dir| dir, sources_eval::samples::examples))
+        .and_then(|path| cached(&CACHE, &path, |dir| dir, sources_inputs::samples::examples))
         .unwrap_or_default()
 }
 
@@ -76,12 +76,7 @@ pub(crate) fn for_uri(uri: &Uri, language: Language) -> Arc<ShapeInputs> {
     static NONE: OnceLock<[Arc<ShapeInputs>; 2]> = OnceLock::new();
     let base = || {
         let bases = NONE.get_or_init(|| {
-            Language::ALL.map(|language| {
-                Arc::new(ShapeInputs {
-                    language,
-                    ..sources_eval::demo_shapes::inputs()
-                })
-            })
+            Language::ALL.map(|language| Arc::new(sources_inputs::for_config(None, language)))
         });
         Arc::clone(&bases[language as usize])
     };
@@ -93,12 +88,7 @@ pub(crate) fn for_uri(uri: &Uri, language: Language) -> Arc<ShapeInputs> {
         &CACHE,
         &path,
         |dir| (dir, language),
-        |path| {
-            let mut inputs = sources_eval::demo_shapes::inputs();
-            inputs.samples = sources_eval::samples::read(path).samples;
-            inputs.language = language;
-            inputs
-        },
+        |path| sources_inputs::for_config(Some(path), language),
     )
     .unwrap_or_else(base)
 }

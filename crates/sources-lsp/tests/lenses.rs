@@ -313,7 +313,7 @@ async fn try_asked_to_record_writes_the_sample_try_record_writes() {
             .expect("JSON");
     assert_eq!(sample["entry"], "up");
     assert_eq!(sample["value"], json!([{ "name": "a", "up": true }]));
-    let inputs = sources_eval::samples::read(&path);
+    let inputs = sources_inputs::samples::read(&path);
     assert_eq!(
         inputs.samples["up"].shape.render(2),
         "[{name: string, up: bool}]",

@@ -1,6 +1,6 @@
 //! The demo backend's published response shapes (`demo_backend::published`) as the checker's
-//! [`RouteShape`]s, for the front ends to hand to the analysis: entries whose URL is the demo
-//! address get exact shapes without a sample. The checker itself knows nothing of the demo.
+//! [`RouteShape`]s: entries whose URL is the demo address get exact shapes without a sample. The
+//! checker itself knows nothing of the demo.
 
 use std::sync::OnceLock;
 
@@ -30,7 +30,7 @@ pub fn routes() -> &'static [RouteShape] {
     })
 }
 
-/// What every front end hands in before reading samples: the demo backend's routes.
+/// The demo backend's routes alone (what [`crate::for_config`] starts from).
 pub fn inputs() -> ShapeInputs {
     ShapeInputs {
         routes: routes().to_vec(),
