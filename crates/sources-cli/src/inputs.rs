@@ -37,6 +37,9 @@ pub struct Input {
     /// Named on the command line (always linted) rather than found by a walk (linted only when it
     /// has a `data.sources` block).
     pub named: bool,
+    /// The directory a write back to this file (`--fix`, `--add-suppressions`) must stay in once
+    /// symbolic links are followed: the walked directory, or a named file's own directory.
+    pub root: PathBuf,
 }
 
 /// A path that could not be read.
@@ -76,6 +79,7 @@ pub fn discover(
                 origin: Origin::Stdin,
                 syntax: syntax_of(Path::new(name)),
                 named: true,
+                root: PathBuf::from("."),
             });
             continue;
         }
@@ -92,6 +96,10 @@ pub fn discover(
                 origin: Origin::File(path.clone()),
                 syntax: syntax_of(path),
                 named: true,
+                root: match path.parent() {
+                    Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
+                    _ => PathBuf::from("."),
+                },
             });
         }
     }
@@ -188,6 +196,7 @@ fn walk(
             origin: Origin::File(path.to_path_buf()),
             syntax,
             named: false,
+            root: dir.to_path_buf(),
         });
     }
     Ok(())

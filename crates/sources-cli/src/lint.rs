@@ -127,7 +127,7 @@ pub enum Error {
         path: String,
         /// Why.
         #[source]
-        source: io::Error,
+        source: sources_eval::files::WriteError,
     },
     /// `--fix` or `--add-suppressions` was asked for standard input, which has no file to write
     /// back to.
@@ -141,14 +141,14 @@ pub enum Error {
     /// A `--select`, `--extend-select` or `--ignore` value names no rule.
     #[error(transparent)]
     Selection(#[from] crate::selection::UnknownRule),
-    /// `--output-file` could not be created.
-    #[error("cannot create `{path}`")]
+    /// `--output-file` could not be created or moved into place.
+    #[error("cannot write `{path}`")]
     OutputFile {
         /// The file.
         path: String,
         /// Why.
         #[source]
-        source: io::Error,
+        source: sources_eval::files::WriteError,
     },
 }
 
@@ -158,29 +158,37 @@ pub enum Error {
 /// reports, sorted by path: the same bytes whatever the number of threads.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
     let selection = Selection::new(&args.select, &args.extend_select, &args.ignore)?;
-    let mut file;
-    let out: &mut dyn Write = match &args.output_file {
-        Some(path) => {
-            let created = std::fs::File::create(path).map_err(|source| Error::OutputFile {
-                path: path.display().to_string(),
-                source,
-            })?;
-            file = io::BufWriter::new(created);
-            &mut file
+    let Some(path) = &args.output_file else {
+        let outcome = lint(args, &selection, out)?;
+        match out.flush() {
+            // The reader went away (`sources lint | head`): the exit status still tells the outcome.
+            Err(error) if error.kind() == io::ErrorKind::BrokenPipe => {}
+            flushed => flushed.map_err(Error::Write)?,
         }
-        None => out,
+        return Ok(finish(args, outcome));
     };
-    let outcome = lint(args, &selection, out)?;
-    match out.flush() {
-        // The reader went away (`sources lint | head`): the exit status still tells the outcome.
-        Err(error) if error.kind() == io::ErrorKind::BrokenPipe => {}
-        flushed => flushed.map_err(Error::Write)?,
-    }
-    Ok(if args.exit_zero {
+    // The report goes to a temporary file beside `--output-file`, moved into place when complete.
+    let output_error = |source| Error::OutputFile {
+        path: path.display().to_string(),
+        source,
+    };
+    let created = sources_eval::files::AtomicFile::create(path, None).map_err(output_error)?;
+    let mut file = io::BufWriter::new(created);
+    let outcome = lint(args, &selection, &mut file)?;
+    let written = file
+        .into_inner()
+        .map_err(|error| Error::Write(error.into_error()))?;
+    written.commit().map_err(output_error)?;
+    Ok(finish(args, outcome))
+}
+
+/// The outcome `run` reports: success under `--exit-zero`.
+fn finish(args: &Args, outcome: Outcome) -> Outcome {
+    if args.exit_zero {
         Outcome::Success
     } else {
         outcome
-    })
+    }
 }
 
 /// Lints every input and writes the report to `out`.
@@ -461,10 +469,12 @@ fn write_fixed(
         return Ok(report);
     }
     if let Origin::File(path) = &input.origin {
-        std::fs::write(path, &fixed.text).map_err(|source| Error::WriteFixed {
-            path: input.path.clone(),
-            source,
-        })?;
+        sources_eval::files::write(path, fixed.text.as_bytes(), Some(&input.root)).map_err(
+            |source| Error::WriteFixed {
+                path: input.path.clone(),
+                source,
+            },
+        )?;
     }
     match lint_bytes_in(
         &input.path,
@@ -491,10 +501,12 @@ fn baseline(
     };
     let baseline = sources_check::add_suppressions(report.text(), input.syntax);
     if baseline.added > 0 {
-        std::fs::write(path, &baseline.text).map_err(|source| Error::WriteFixed {
-            path: input.path.clone(),
-            source,
-        })?;
+        sources_eval::files::write(path, baseline.text.as_bytes(), Some(&input.root)).map_err(
+            |source| Error::WriteFixed {
+                path: input.path.clone(),
+                source,
+            },
+        )?;
         notes.push(format!(
             "sources: suppressed {} finding{} in {}",
             baseline.added,
@@ -712,6 +724,7 @@ mod tests {
             origin: inputs::Origin::Stdin,
             syntax: Syntax::Yaml,
             named: true,
+            root: std::path::PathBuf::from("."),
         };
         let size = 50 * 1024 * 1024;
         let (_, diagnostic) = only_diagnostic(lint_content(

@@ -14,6 +14,7 @@ mod engine_tests;
 pub mod error;
 pub mod expr;
 pub mod fetch;
+pub mod files;
 pub mod io;
 pub mod merge;
 pub mod operators;

@@ -77,10 +77,10 @@ pub fn file_name(
     cut
 }
 
-/// Writes a recording beside the configuration; returns the file written.
+/// Writes a recording beside the configuration (through [`crate::files`]: whole, and never
+/// through a link out of the configuration's directory); returns the file written.
 pub fn write(config_path: &Path, recording: &Recording<'_>) -> io::Result<PathBuf> {
     let dir = dir(config_path);
-    std::fs::create_dir_all(&dir)?;
     let name = recording.source.name.value.as_str();
     let path = dir.join(file_name(name, recording.params, recording.secret_names));
     let params: Map<String, Value> = recording
@@ -110,10 +110,11 @@ pub fn write(config_path: &Path, recording: &Recording<'_>) -> io::Result<PathBu
         "value": capped(recording.value, 0),
     });
     let text = serde_json::to_string_pretty(&document).map_err(io::Error::other)?;
-    // Written whole, then moved into place: a reader never sees half a file.
-    let partial = path.with_extension("json.partial");
-    std::fs::write(&partial, text + "\n")?;
-    std::fs::rename(&partial, &path)?;
+    let root = match config_path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    crate::files::write(&path, (text + "\n").as_bytes(), Some(root)).map_err(io::Error::other)?;
     Ok(path)
 }
 

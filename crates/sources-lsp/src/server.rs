@@ -51,6 +51,7 @@ pub struct Server {
     publishing: Arc<tokio::sync::Mutex<()>>,
     semantic: semantic_tokens::Sent,
     settings: Arc<settings::Settings>,
+    results: crate::try_command::Results,
 }
 
 /// The syntax of a document: from the client's language id, else from the file extension.
@@ -77,6 +78,7 @@ impl Server {
             publishing: Arc::default(),
             semantic: semantic_tokens::Sent::default(),
             settings,
+            results: crate::try_command::Results::default(),
         }
     }
 

@@ -3,7 +3,8 @@
 //! backend's for the demo address when the `demo` setting is on.
 //!
 //! This is the only place the server performs I/O on a configuration's behalf, and only when the
-//! user runs the command. The result is written to a temporary file the client is asked to open;
+//! user runs the command. The result is written to a file in a private temporary directory
+//! ([`Results`]) the client is asked to open;
 //! asked to record (`{"record": true}`), the server also writes it as a sample beside the document
 //! (`server/try_entry.rs`, through `sources_eval::samples::record`).
 
@@ -322,24 +323,51 @@ pub(crate) fn describe_failure(
     format!("`{name}`: {}", said.unwrap_or_else(|| error.to_string()))
 }
 
-/// Writes a fetched value to a temporary file named after the entry, and returns its path.
-pub(crate) fn write_result(name: &str, value: &Value) -> std::io::Result<PathBuf> {
-    let directory = std::env::temp_dir().join(format!("sources-try-{}", std::process::id()));
-    std::fs::create_dir_all(&directory)?;
-    let safe: String = name
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
-                c
-            } else {
-                '_'
+/// Where "▶ try" results are written: a private directory (mode 0700, a random name, made on
+/// first use), removed with the server. Another local user can neither read the results nor plant
+/// a link at a name the server will write.
+#[derive(Debug, Default)]
+pub(crate) struct Results(std::sync::OnceLock<tempfile::TempDir>);
+
+impl Results {
+    /// Writes a fetched value to a file named after the entry (through
+    /// `sources_eval::files`), and returns its path.
+    pub(crate) fn write(&self, name: &str, value: &Value) -> std::io::Result<PathBuf> {
+        if self.0.get().is_none() {
+            let mut builder = tempfile::Builder::new();
+            builder.prefix("sources-try-");
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::PermissionsExt;
+                builder.permissions(std::fs::Permissions::from_mode(0o700));
             }
-        })
-        .collect();
-    let path = directory.join(format!("{safe}.json"));
-    let text = serde_json::to_string_pretty(value).map_err(std::io::Error::other)?;
-    std::fs::write(&path, text + "\n")?;
-    Ok(path)
+            let made = builder.tempdir()?;
+            // Another thread's directory may have won: this one is then removed as it drops.
+            let _ = self.0.set(made);
+        }
+        let directory = self
+            .0
+            .get()
+            .map(tempfile::TempDir::path)
+            .ok_or_else(|| std::io::Error::other("no results directory"))?;
+        let safe: String = name
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        let text = serde_json::to_string_pretty(value).map_err(std::io::Error::other)? + "\n";
+        sources_eval::files::write(
+            &directory.join(format!("{safe}.json")),
+            text.as_bytes(),
+            Some(directory),
+        )
+        .map_err(std::io::Error::other)
+    }
 }
 
 #[cfg(test)]

@@ -123,6 +123,19 @@ async fn try_runs_the_engine_and_opens_the_result_as_a_document() {
         serde_json::from_str(&std::fs::read_to_string(path).expect("the result file exists"))
             .expect("the result file is JSON");
     assert_eq!(written, result["value"]);
+    // A private directory of its own with a name nobody can guess, not /tmp/sources-try-<pid>.
+    let directory = std::path::Path::new(path).parent().expect("a directory");
+    let name = directory.file_name().expect("a name").to_string_lossy();
+    assert_ne!(name, format!("sources-try-{}", std::process::id()));
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(directory)
+            .expect("meta")
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o700, "{}", directory.display());
+    }
 }
 
 #[tokio::test]

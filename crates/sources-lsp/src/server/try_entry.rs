@@ -71,7 +71,7 @@ impl Server {
         let name = arguments.get(1).and_then(LSPAny::as_str).unwrap_or("entry");
         let mut document = None;
         if self.settings.can_show_document() {
-            match try_command::write_result(name, &value) {
+            match self.results.write(name, &value) {
                 Ok(path) => {
                     let shown: Option<Uri> = format!("file://{}", path.display()).parse().ok();
                     if let Some(shown) = shown {
