@@ -17,6 +17,7 @@ use crate::spanned::{AnyValue, Field, Spanned};
 mod components;
 mod map_reader;
 mod message_path;
+mod outer;
 mod root;
 mod sections;
 mod values;

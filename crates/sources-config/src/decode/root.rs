@@ -6,7 +6,7 @@
 use sources_diagnostics::{Collector, Diagnostic, Rule};
 use sources_syntax::{Entry, Key, Map, Node, Value};
 
-use super::{Decoder, as_map, components, describe, get};
+use super::{Decoder, as_map, components, describe, get, outer};
 use crate::config::Config;
 use crate::model::{Body, Source};
 use crate::shift::Placed;
@@ -102,28 +102,32 @@ fn without_entries(root: &Node) -> (Node, Option<&[Entry]>) {
     (pruned, sources_entries)
 }
 
-/// `data` holding only its first `sources`, whose mapping is left empty, and that mapping's
-/// entries; `None` when `data.sources` is not a mapping.
+/// `data` with its first `sources`'s mapping left empty and its other keys' values left out (their
+/// keys are checked), and that mapping's entries; `None` when `data.sources` is not a mapping.
 fn data_without_entries(data: &Node) -> Option<(Node, &[Entry])> {
-    let sources = get(as_map(data)?, "sources")?;
+    let data_map = as_map(data)?;
+    let sources = get(data_map, "sources")?;
     let Value::Map(map) = &sources.value.value else {
         return None;
     };
-    let emptied = Entry {
-        key: sources.key.clone(),
-        value: Node::new(
-            Value::Map(Map {
-                entries: Box::default(),
-            }),
-            sources.value.span,
-        ),
-    };
-    let data = Node::new(
-        Value::Map(Map {
-            entries: Box::new([emptied]),
-        }),
-        data.span,
-    );
+    let entries = data_map
+        .entries
+        .iter()
+        .map(|entry| {
+            let value = if std::ptr::eq(entry, sources) {
+                Value::Map(Map {
+                    entries: Box::default(),
+                })
+            } else {
+                Value::Null
+            };
+            Entry {
+                key: entry.key.clone(),
+                value: Node::new(value, entry.value.span),
+            }
+        })
+        .collect();
+    let data = Node::new(Value::Map(Map { entries }), data.span);
     Some((data, &map.entries))
 }
 
@@ -138,6 +142,18 @@ fn decode_root(
     let Value::Map(root_map) = root.value else {
         return config;
     };
+    // The entries of `data.sources`: those kept by the editor, or the tree's.
+    let tree_entries = get(&root_map, "data")
+        .and_then(|data| as_map(&data.value))
+        .and_then(|data| get(data, "sources"))
+        .and_then(|sources| as_map(&sources.value))
+        .map(|sources| &sources.entries[..]);
+    let kept_entries = kept.as_ref().map(|(entries, _)| *entries);
+    outer::check(
+        decoder,
+        &root_map,
+        kept_entries.or(tree_entries).unwrap_or_default(),
+    );
     let (mut data, mut tui, mut app, mut actions) = (None, None, None, None);
     for entry in root_map.entries {
         match entry.key.name.as_str() {
