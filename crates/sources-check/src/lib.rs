@@ -19,6 +19,7 @@ mod expression_refs;
 mod expressions;
 mod fix_all;
 mod fixes;
+mod foreign;
 mod graph;
 mod growing;
 pub mod hidden;

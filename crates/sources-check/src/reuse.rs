@@ -22,7 +22,9 @@ use sources_syntax::{Key, LineIndex, Node, Span, Value};
 
 use crate::cross::Facts;
 use crate::settings::Language;
-use crate::{anchored, expressions, merge, param_expressions, runnable, templates, window};
+use crate::{
+    anchored, expressions, foreign, merge, param_expressions, runnable, templates, window,
+};
 
 /// The most diagnostics a [`Memo`] keeps: a document with more is checked whole on every version
 /// rather than holding them all (the editor shows only the first 1,000 anyway).
@@ -93,6 +95,7 @@ pub(crate) fn check_entry(source: &Source, file: &str, out: &mut Collector) {
     let expressions = expressions::entry_sites(source);
     expressions::check_expressions(&expressions, file, out);
     param_expressions::check_param_expressions(source, &expressions, file, out);
+    foreign::check_foreign(parsed.sites(), &expressions, file, out);
     runnable::check_runnable(source, &parsed, file, out);
 }
 

@@ -118,6 +118,12 @@ impl Rule {
                 "[templates](docs/reference.md#templates): where the `window` namespace applies; [anchored windows](docs/reference.md#anchored-windows)"
             }
             Rule::InvalidTemplate => "[templates](docs/reference.md#templates)",
+            Rule::TemplateInExpression => {
+                "[CEL expressions](docs/reference.md#cel-expressions): an expression reads `params.NAME`; [templates](docs/reference.md#templates) are substituted only in templated fields"
+            }
+            Rule::ForeignPlaceholder => {
+                "[templates](docs/reference.md#templates): only `${NAMESPACE.NAME}` is substituted"
+            }
             Rule::UnknownNamespace => {
                 "[templates](docs/reference.md#templates): the `params`, `env`, `window` and `selection` namespaces"
             }

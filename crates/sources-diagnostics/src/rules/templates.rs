@@ -95,6 +95,51 @@ macro_rules! templates_rules {
             /// **Fix:** write the scheme and host literally (or take them from `${env.NAME}`) and keep
             /// parameters in the path, query or fragment.
             UrlTemplateUnencoded => "url-template-unencoded", Warning, "A `url` token whose value cannot be percent-encoded where it stands.";
+            /// Finds a `${…}` token written inside a quoted string of an expression (`where`,
+            /// `keep`, `compute`, a join's `on`, …).
+            ///
+            /// **Why:** expressions are not templates: nothing substitutes `${params.region}` there,
+            /// so `region == '${params.region}'` compares every row with that literal text, keeps
+            /// none, and `try` shows `[]` without an error. An expression reads a parameter by name.
+            ///
+            /// **Example** (fails: the filter compares with the text `${params.region}`):
+            ///
+            /// ```yaml lint=template-in-expression
+            /// data:
+            ///   sources:
+            ///     apps: {type: http, url: https://api.example.com/apps}
+            ///     in_region:
+            ///       type: filter
+            ///       from: apps
+            ///       where: "region == '${params.region}'"
+            ///       parameters:
+            ///         region: {default: eu-west}
+            /// ```
+            ///
+            /// **Fix:** read the parameter without quotes: `where: region == params.region`.
+            TemplateInExpression => "template-in-expression", Error, "A `${…}` token inside an expression, where nothing substitutes it.";
+            /// Finds a placeholder of another template language over one of the template
+            /// namespaces in a templated field: Go's `{{ .params.id }}`, a shell's `$params.id`,
+            /// a format string's `{params.id}`.
+            ///
+            /// **Why:** only `${NAMESPACE.NAME}` is substituted; any other spelling is sent as
+            /// written, so the request asks for `/apps/{{ .params.id }}` and fails or finds nothing.
+            ///
+            /// **Example** (fails: the url uses Go's template syntax):
+            ///
+            /// ```yaml lint=foreign-placeholder
+            /// data:
+            ///   sources:
+            ///     app:
+            ///       type: http
+            ///       url: "https://api.example.com/apps/{{ .params.id }}"
+            ///       parameters:
+            ///         id: {required: true}
+            /// ```
+            ///
+            /// **Fix:** write `${params.id}` (the editor offers the replacement; `--fix` leaves it
+            /// to you, as it changes what is sent).
+            ForeignPlaceholder => "foreign-placeholder", Error, "A placeholder of another template language, sent as written.";
         }
     };
 }
