@@ -200,7 +200,7 @@ fn every_mistake_is_reported() {
       format: jsn
       refresh: 5
       timeout: 1x
-      follow: "yes"
+      follow: "maybe"
       method: GTE
       cache: {ttl: 1d, sise: 3}
       window:

@@ -21,6 +21,9 @@ impl Rule {
             Rule::InvalidValue => {
                 "field types and enumerations in the field tables; [parameters](docs/reference.md#parameters) `type`, `default`"
             }
+            Rule::NoncanonicalValue => {
+                "[the format](docs/reference.md#the-datasources-format): booleans and integers as the dashboard decodes them"
+            }
             Rule::UnknownKind => {
                 "[shared fields](docs/reference.md#shared-fields): leaf and operator kinds"
             }

@@ -55,9 +55,16 @@ impl Decoder {
         self.text(name, node).map(|text| String::from(text.text))
     }
 
+    /// A boolean: `true` or `false`, or a YAML 1.1 spelling the dashboard's decoder also takes
+    /// (`noncanonical-value`, with the canonical one as a fix).
     pub(super) fn boolean(&mut self, name: Path<'_>, node: Node) -> Option<bool> {
-        match node.value {
-            Value::Bool(value) => Some(value),
+        match &node.value {
+            Value::Bool(value) => Some(*value),
+            Value::Str(text) if yaml11_bool(&text.text).is_some() => {
+                let value = yaml11_bool(&text.text)?;
+                self.noncanonical(name, node.span, &text.text, &value.to_string(), "");
+                Some(value)
+            }
             _ => {
                 self.wrong_type(name, "`true` or `false`", &node);
                 None
@@ -65,14 +72,56 @@ impl Decoder {
         }
     }
 
+    /// An integer, or a number with a fraction, which the dashboard's decoder truncates
+    /// (`noncanonical-value`, with the whole number as a fix).
     pub(super) fn integer(&mut self, name: Path<'_>, node: Node) -> Option<i64> {
         match node.value {
             Value::Int(value) => Some(value),
+            Value::Float(value) if value.is_finite() && value.trunc().abs() < i64::MAX as f64 => {
+                let whole = value.trunc() as i64;
+                let note = if value.fract() == 0.0 {
+                    ""
+                } else {
+                    ", dropping its fraction"
+                };
+                self.noncanonical(
+                    name,
+                    node.span,
+                    &float_text(value),
+                    &whole.to_string(),
+                    note,
+                );
+                Some(whole)
+            }
             _ => {
                 self.wrong_type(name, "an integer", &node);
                 None
             }
         }
+    }
+
+    /// Reports `written` at `span` as read as `canonical` (`noncanonical-value`).
+    fn noncanonical(
+        &mut self,
+        name: Path<'_>,
+        span: Span,
+        written: &str,
+        canonical: &str,
+        note: &str,
+    ) {
+        self.report(
+            Diagnostic::new(
+                Rule::NoncanonicalValue,
+                span,
+                format!("`{name}`: `{written}` is read as `{canonical}`{note}"),
+            )
+            .with_label(format!("write `{canonical}`"))
+            .with_help(format!(
+                "the dashboard's YAML decoder reads it as `{canonical}`; write `{canonical}`, \
+                 which every reader reads the same"
+            ))
+            .with_replacement(format!("Write `{canonical}`"), span, canonical),
+        );
     }
 
     pub(super) fn duration(&mut self, name: Path<'_>, node: Node) -> Option<GoDuration> {
@@ -206,6 +255,16 @@ impl Decoder {
 }
 
 /// `invalid-value` for a value outside its enumeration, with a did-you-mean and a fix.
+/// A YAML 1.1 boolean that gopkg.in/yaml.v3 accepts for a field typed `bool` besides `true` and
+/// `false` (`yes`, `On`, `N`, …): its value.
+fn yaml11_bool(text: &str) -> Option<bool> {
+    match text {
+        "y" | "Y" | "yes" | "Yes" | "YES" | "on" | "On" | "ON" => Some(true),
+        "n" | "N" | "no" | "No" | "NO" | "off" | "Off" | "OFF" => Some(false),
+        _ => None,
+    }
+}
+
 fn invalid_choice(
     name: Path<'_>,
     written: &str,

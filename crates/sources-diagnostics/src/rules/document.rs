@@ -101,6 +101,29 @@ macro_rules! document_rules {
             /// url or program that starts with a `${…}` token, and a value a `${selection…}` token makes
             /// unsendable, are judged when they run.
             InvalidValue => "invalid-value", Error, "A value of the wrong type, or outside its enumeration.";
+            /// Finds a value the dashboard's YAML decoder (gopkg.in/yaml.v3) accepts for a typed
+            /// field in a spelling other than the canonical one: `yes`, `no`, `on`, `off`, `y`, `n`
+            /// (in any of their cases, quoted or not) for a boolean, and a number with a fraction
+            /// for an integer, which that decoder truncates (`page_size: 50.0` is `50`).
+            ///
+            /// **Why:** the value works, so it is accepted as the dashboard reads it; but YAML 1.2
+            /// reads `yes` as a string everywhere else (a parameter default, a `static` row), and a
+            /// fraction in a count is usually a slip. The canonical spelling says the same to every
+            /// reader. It is a warning with a safe fix.
+            ///
+            /// **Example** (warns: `yes` is read as `true`):
+            ///
+            /// ```yaml lint=noncanonical-value
+            /// data:
+            ///   sources:
+            ///     logs:
+            ///       type: exec
+            ///       command: [tail, -f, /var/log/app.log]
+            ///       follow: yes
+            /// ```
+            ///
+            /// **Fix:** write `true` or `false`, or the whole number (`--fix` does).
+            NoncanonicalValue => "noncanonical-value", Warning, "A boolean or integer spelled as only the dashboard's YAML 1.1 decoder reads it.";
             /// Finds an entry whose `type` is neither a leaf kind (`http`, `exec`, `file`, `websocket`, `static`,
             /// `merge`) nor an operator kind (`passthrough`, `filter`, `project`, `derive`, `sort`, `union`,
             /// `compose`, `join`, `cache`).
