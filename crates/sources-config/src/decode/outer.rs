@@ -34,7 +34,10 @@ pub(super) fn check(decoder: &mut Decoder, root: &Map, entries: &[Entry]) {
         }
         let suggestions = did_you_mean(name, TOP_LEVEL);
         let belongs = home(name, "the top level");
-        if !dashboard && suggestions.is_empty() && belongs.is_none() {
+        // Outside a dashboard a key of another level is ours only when it holds what that level
+        // holds (a CI file's job may be named `sources`).
+        let ours = belongs.is_some() && (dashboard || holds_entries(&entry.value.value));
+        if !dashboard && suggestions.is_empty() && !ours {
             continue;
         }
         report(
@@ -70,6 +73,19 @@ pub(super) fn check(decoder: &mut Decoder, root: &Map, entries: &[Entry]) {
             report(decoder, data, entry, "`data`", &suggestions, belongs, &DATA);
         }
     }
+}
+
+/// Whether `value` is a map of maps that each have a `type`: entries of `data.sources` (or
+/// components of `tui`).
+fn holds_entries(value: &Value) -> bool {
+    let Value::Map(map) = value else {
+        return false;
+    };
+    !map.entries.is_empty()
+        && map.entries.iter().all(|entry| match &entry.value.value {
+            Value::Map(fields) => fields.entries.iter().any(|field| field.key.name == "type"),
+            _ => false,
+        })
 }
 
 /// Whether `holder`'s value is an anchor that an entry of `entries` merges: a key of the entry
