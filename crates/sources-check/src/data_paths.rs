@@ -1,6 +1,7 @@
 //! Dot-paths into data checked against shapes (`unknown-data-field`): a table column's `value`
 //! (of a list, at least one must lead somewhere), a tree's `label`/`children`/`group_by`, a list's
-//! `item`, `mark_key` and `row_key` against the rows of the component's source; a leaf's `root`,
+//! `item`, an event log's `key`/`text`/`mark`, `mark_key` and `row_key` (each of them a path or a
+//! list of paths too) against the rows of the component's source; a leaf's `root`,
 //! `paginate.next_path` and `window.total_path` against its response, and `window.cursor` against
 //! each item.
 
@@ -31,29 +32,37 @@ pub(crate) fn check_components(config: &Config, shapes: &Shapes, out: &mut Colle
                 Some(title) => format!("the `value` of column `{}`", title.value),
                 None => "a column's `value`".to_owned(),
             };
-            // Of a list of paths the first that resolves wins: report only when none can.
-            let mut first_miss = None;
-            let mut any_fine = false;
-            for path in &column.value {
-                match miss(rows, &path.value) {
-                    Some(found) => {
-                        if first_miss.is_none() {
-                            first_miss = Some((path, found));
-                        }
-                    }
-                    None => any_fine = true,
+            check_chain(shaped, &entry, &field, rows, &column.value, out);
+        }
+        for (name, chain) in &component.paths {
+            check_chain(shaped, &entry, &format!("`{name}`"), rows, chain, out);
+        }
+    }
+}
+
+/// One path, or a list of paths of which the first that resolves wins: reported (at the first
+/// that misses) only when none can resolve.
+fn check_chain(
+    shaped: &Shaped,
+    entry: &str,
+    field: &str,
+    rows: &Fields,
+    chain: &[Spanned<String>],
+    out: &mut Collector,
+) {
+    let mut first_miss = None;
+    for path in chain {
+        match row_miss(rows, &path.value) {
+            Some(found) => {
+                if first_miss.is_none() {
+                    first_miss = Some((path, found));
                 }
             }
-            if let (false, Some((path, miss))) = (any_fine, first_miss) {
-                out.push(row_path_miss(shaped, &entry, &field, rows, path, &miss));
-            }
+            None => return,
         }
-        for (name, path) in &component.paths {
-            if let Some(miss) = miss(rows, &path.value) {
-                let field = format!("`{name}`");
-                out.push(row_path_miss(shaped, &entry, &field, rows, path, &miss));
-            }
-        }
+    }
+    if let Some((path, miss)) = first_miss {
+        out.push(row_path_miss(shaped, entry, field, rows, path, &miss));
     }
 }
 
@@ -233,10 +242,21 @@ fn report(
     }
 }
 
-/// Where `path` misses `fields`, if it does.
+/// Where a component's `path` misses the rows' `fields`, if it does: read as the dashboard reads
+/// it, `items[0].status` being `items.0.status`.
+fn row_miss<'f>(fields: &'f Fields, path: &str) -> Option<Miss<'f>> {
+    let steps: Vec<&str> = sources_config::item_path::steps(path).collect();
+    miss_of(fields, &steps)
+}
+
+/// Where a dot-path of `data.sources` (`root`, `next_path`…) misses `fields`, if it does.
 fn miss<'f>(fields: &'f Fields, path: &str) -> Option<Miss<'f>> {
     let steps: Vec<&str> = path.split('.').filter(|step| !step.is_empty()).collect();
-    match Shape::lookup_in(fields, &steps) {
+    miss_of(fields, &steps)
+}
+
+fn miss_of<'f>(fields: &'f Fields, steps: &[&str]) -> Option<Miss<'f>> {
+    match Shape::lookup_in(fields, steps) {
         PathLookup::Missing { at, step, keys } => Some(Miss {
             at,
             name: step,

@@ -28,8 +28,18 @@ pub struct Component {
     /// `on_cursor`: the driver whose focused row fills this component's source parameters.
     pub on_cursor: Option<OnCursor>,
     /// The dot-paths that read each item: a list's `item`, a tree's `label`, `children` and
-    /// `group_by`, `mark_key` and `row_key`, with the key each is written under.
-    pub paths: Vec<(&'static str, Spanned<String>)>,
+    /// `group_by`, an event log's `key`, `text` and `mark`, `mark_key` and `row_key`, with the
+    /// key each is written under. Each is one path or a list tried in order (the first that
+    /// gives a non-empty value wins).
+    pub paths: Vec<(&'static str, Vec<Spanned<String>>)>,
+    /// `title`, a template.
+    pub title: Option<Spanned<Text>>,
+    /// A source-bound tree's `root_label`, a template.
+    pub root_label: Option<Spanned<Text>>,
+    /// An inspector's `fields`, in order.
+    pub fields: Vec<InspectorField>,
+    /// An inspector's `auto: true`: its rows are built from whatever the entry gives.
+    pub auto: bool,
     /// The display templates: `title`, the filter and search fields, a tree's `root_label` and
     /// static `root` labels, a list's `items`, a log's `lines`, a text view's `content` and an
     /// inspector's field labels and values (`${env…}` anywhere, `${selection…}` on a pushed
@@ -53,6 +63,15 @@ impl Component {
             Some(name) => format!("{kind} `{}`", name.value),
             None => format!("a {kind}"),
         }
+    }
+
+    /// The paths written under `key` (one, or a list tried in order); empty when it is not
+    /// written.
+    pub fn path(&self, key: &str) -> &[Spanned<String>] {
+        self.paths
+            .iter()
+            .find(|(written, _)| *written == key)
+            .map_or(&[], |(_, paths)| paths.as_slice())
     }
 
     /// The column titles of a table, in order.
@@ -124,6 +143,51 @@ pub struct Column {
     pub value: Vec<Spanned<String>>,
     /// `hidden: true`: not drawn, but still in the row (`${cursor.Title}` reads it).
     pub hidden: bool,
+    /// `width`: a fixed width in cells; 0 (the default) sizes the column to its content.
+    pub width: u32,
+    /// `flex`: the column's share of the width left over; 0 (the default) takes none.
+    pub flex: u32,
+    /// `max_width`: the most a flex column grows to; 0 (the default) is no cap.
+    pub max_width: u32,
+    /// `align`: where a cell's text sits in the column.
+    pub align: Align,
+}
+
+/// Where a column's cells sit (`align`): `left` (the default), `right` or `center`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Align {
+    /// `left`.
+    #[default]
+    Left,
+    /// `right`.
+    Right,
+    /// `center`.
+    Center,
+}
+
+impl Align {
+    /// The alignment a value of `align` names; `None` for any other text.
+    pub fn from_name(name: &str) -> Option<Align> {
+        match name {
+            "left" => Some(Align::Left),
+            "right" => Some(Align::Right),
+            "center" => Some(Align::Center),
+            _ => None,
+        }
+    }
+}
+
+/// One row of an inspector's `fields`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct InspectorField {
+    /// `label`, a template.
+    pub label: Option<Spanned<Text>>,
+    /// `path`: the dot-path into the entry's value that gives the row's value.
+    pub path: Option<Spanned<String>>,
+    /// `value`: the static value, a template (shown when there is no `path`).
+    pub value: Option<Spanned<Text>>,
+    /// `children`: the nested rows of a group.
+    pub children: Vec<InspectorField>,
 }
 
 /// One `PARAM: TEMPLATE` of a `bind` map.

@@ -14,11 +14,13 @@
 pub mod accepted;
 pub mod cadence;
 mod config;
+pub mod cursor;
 pub mod dashboard;
 mod decode;
 pub mod duration;
 pub mod enums;
 pub mod fields;
+pub mod item_path;
 pub mod json_path;
 pub mod model;
 pub mod param_value;
@@ -35,8 +37,8 @@ pub mod url_scheme;
 pub use accepted::{AcceptedParam, passes_through};
 pub use config::{Config, ReferenceField, SourceRef};
 pub use dashboard::{
-    Action, ActionBinding, Bind, Column, Component, ComponentKind, Dashboard, OnCursor, Prompt,
-    Push, Screen,
+    Action, ActionBinding, Align, Bind, Column, Component, ComponentKind, Dashboard,
+    InspectorField, OnCursor, Prompt, Push, Screen,
 };
 pub use decode::{EntryReuse, decode, decode_edited, decode_into, name_span};
 pub use duration::{DurationError, GoDuration, format_duration, parse_duration};

@@ -116,7 +116,7 @@ fn rows_at(snapshot: &Snapshot, offset: usize) -> Option<&Shaped> {
         .columns
         .iter()
         .flat_map(|column| column.value.iter())
-        .chain(component.paths.iter().map(|(_, path)| path))
+        .chain(component.paths.iter().flat_map(|(_, chain)| chain))
         .any(|path| inside(path.span));
     if !written {
         return None;

@@ -6,14 +6,15 @@
 
 use super::*;
 use crate::dashboard::{
-    Action, ActionBinding, Bind, Column, Component, ComponentKind, Dashboard, OnCursor, Prompt,
-    Screen,
+    Action, ActionBinding, Align, Bind, Column, Component, ComponentKind, Dashboard,
+    InspectorField, OnCursor, Prompt, Screen,
 };
 use crate::spanned::Text;
 
-/// The keys of a component that hold a dot-path into each item (a column's `value` aside).
+/// The keys of a component that hold a dot-path (or a list of them) into each item (a column's
+/// `value` aside).
 const PATH_KEYS: &[&str] = &[
-    "item", "label", "children", "group_by", "mark_key", "row_key",
+    "item", "label", "children", "group_by", "key", "text", "mark", "mark_key", "row_key",
 ];
 
 /// The keys of a component whose value is one display template.
@@ -37,6 +38,28 @@ const NESTING_DEPTH: usize = 64;
 fn spanned_str(node: &Node) -> Option<Spanned<String>> {
     node.as_str()
         .map(|text| Spanned::new(text.to_owned(), node.span))
+}
+
+/// One dot-path or a list of them (the strings of the list).
+fn path_chain(node: &Node) -> Vec<Spanned<String>> {
+    match &node.value {
+        Value::Seq(items) => items.iter().filter_map(spanned_str).collect(),
+        _ => spanned_str(node).into_iter().collect(),
+    }
+}
+
+/// A non-negative integer at `key` of `map`; 0 when absent or of another shape (the dashboard's
+/// checks judge it).
+fn count_at(map: &Map, key: &str) -> u32 {
+    match get(map, key).map(|entry| &entry.value.value) {
+        Some(Value::Int(value)) => u32::try_from(*value).unwrap_or(0),
+        _ => 0,
+    }
+}
+
+/// Whether `key` of `map` is `true`.
+fn flag_at(map: &Map, key: &str) -> bool {
+    get(map, key).is_some_and(|entry| matches!(entry.value.value, Value::Bool(true)))
 }
 
 /// The string at `key` of `map`.
@@ -146,8 +169,14 @@ impl Decoder {
         });
         let paths = PATH_KEYS
             .iter()
-            .filter_map(|key| Some((*key, str_at(map, key)?)))
+            .filter_map(|key| {
+                let chain = path_chain(&get(map, key)?.value);
+                (!chain.is_empty()).then_some((*key, chain))
+            })
             .collect();
+        let fields = get(map, "fields")
+            .map(|fields| inspector_rows(&fields.value, 0))
+            .unwrap_or_default();
         Some(Component {
             name,
             span: node.span,
@@ -157,6 +186,10 @@ impl Decoder {
             start,
             on_cursor,
             paths,
+            title: text_at(map, "title"),
+            root_label: text_at(map, "root_label"),
+            fields,
+            auto: flag_at(map, "auto"),
             templates: component_templates(map),
         })
     }
@@ -167,21 +200,21 @@ impl Decoder {
             self.boolean(Path::Name("sortable"), entry.value.clone())
                 .map(|value| Spanned::new(value, entry.value.span))
         });
-        let value = match get(map, "value").map(|entry| &entry.value) {
-            Some(Node {
-                value: Value::Seq(items),
-                ..
-            }) => items.iter().filter_map(spanned_str).collect(),
-            Some(node) => spanned_str(node).into_iter().collect(),
-            None => Vec::new(),
-        };
+        let value = get(map, "value")
+            .map(|entry| path_chain(&entry.value))
+            .unwrap_or_default();
         Some(Column {
             span: node.span,
             title: str_at(map, "title"),
             sortable,
             value,
-            hidden: get(map, "hidden")
-                .is_some_and(|entry| matches!(entry.value.value, Value::Bool(true))),
+            hidden: flag_at(map, "hidden"),
+            width: count_at(map, "width"),
+            flex: count_at(map, "flex"),
+            max_width: count_at(map, "max_width"),
+            align: str_at(map, "align")
+                .and_then(|align| Align::from_name(&align.value))
+                .unwrap_or_default(),
         })
     }
 }
@@ -221,6 +254,28 @@ fn tree_labels(node: &Node, out: &mut Vec<Spanned<Text>>, depth: usize) {
             tree_labels(child, out, depth + 1);
         }
     }
+}
+
+/// An inspector's `fields` with their `children`, as far as [`NESTING_DEPTH`].
+fn inspector_rows(node: &Node, depth: usize) -> Vec<InspectorField> {
+    let Value::Seq(fields) = &node.value else {
+        return Vec::new();
+    };
+    if depth > NESTING_DEPTH {
+        return Vec::new();
+    }
+    fields
+        .iter()
+        .filter_map(as_map)
+        .map(|field| InspectorField {
+            label: text_at(field, "label"),
+            path: str_at(field, "path"),
+            value: text_at(field, "value"),
+            children: get(field, "children")
+                .map(|children| inspector_rows(&children.value, depth + 1))
+                .unwrap_or_default(),
+        })
+        .collect()
 }
 
 /// The `label` and `value` of each inspector field and of its `children`, depth first.
