@@ -34,6 +34,9 @@ pub mod r#try;
 pub mod try_all;
 pub mod try_failure;
 pub mod try_output;
+pub mod try_screen;
+pub mod try_table;
+pub mod try_view;
 
 use std::process::ExitCode;
 

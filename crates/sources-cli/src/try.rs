@@ -40,7 +40,7 @@ use crate::try_output::{self, OutputFormat, Printing};
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The entry of `data.sources` to fetch.
-    #[arg(required_unless_present = "all")]
+    #[arg(required_unless_present_any = ["all", "screen"])]
     pub name: Option<String>,
     /// Try every entry of the file instead of one, each with the parameters it needs from
     /// `--param` (given to the entries that declare it), its defaults or, with `--demo`, values
@@ -107,6 +107,21 @@ pub struct Args {
     /// in `filters`, sent as that query parameter or `${window.filters.NAME}`.
     #[arg(long = "filter", value_name = "COLUMN=VALUE", conflicts_with = "all")]
     pub filters: Vec<String>,
+    /// Print a snapshot of a screen as it first appears [default: `tui.initial`, else the first
+    /// screen]: every component its layout places, in layout order, each drawn from its entry,
+    /// an `on_cursor` component's `bind` filled from its driver's first row.
+    #[arg(
+        long,
+        value_name = "SCREEN",
+        num_args = 0..=1,
+        conflicts_with_all = ["all", "name", "output", "raw", "record", "component", "search", "sort", "filters"]
+    )]
+    pub screen: Option<Option<String>>,
+    /// Show the entry as this component of `tui.components` (on a terminal, or with `--output
+    /// table`) when several show it [default: the first that shows it]; its table columns are
+    /// also the ones `--strict` checks.
+    #[arg(long, value_name = "NAME", conflicts_with = "all")]
+    pub component: Option<String>,
     /// Also record what the entry gives as a sample in `.sources/samples/` beside the
     /// configuration (the first rows, the time, the request; credentials redacted): lint and the
     /// editor then check references into its data against it.
@@ -347,6 +362,9 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
         hidden: &hidden,
     };
     let supplied = sources_eval::params::parse_assignments(&args.params).map_err(Error::Usage)?;
+    if let Some(screen) = &args.screen {
+        return crate::try_screen::run(&tried, args, screen.as_deref(), &supplied, out);
+    }
     let Some(name) = args.name.as_deref() else {
         return crate::try_all::run(&tried, args, &supplied, out);
     };
@@ -367,6 +385,8 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
         let message = secrets.redact(&message);
         Error::Usage(format!("`{name}`: {message}"))
     });
+    let component =
+        crate::try_view::pick(&config, name, args.component.as_deref()).map_err(Error::Usage)?;
     let columns = try_output::bound_columns(&config, name);
     let flags = WindowFlags {
         search: args.search.clone(),
@@ -422,16 +442,20 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
     } else {
         OutputFormat::Json
     });
+    if let (Some(component), true) = (
+        component,
+        format == OutputFormat::Table || args.component.is_some(),
+    ) {
+        let which = crate::try_view::which(&config, name, component);
+        reporter.suspend(|| eprintln!("sources: {which}"));
+    }
     let printing = Printing {
         format,
         pretty: args.pretty,
         raw: args.raw,
         limit: args.limit,
-        columns: &columns,
-        width: terminal
-            .then(|| console::Term::stdout().size_checked())
-            .flatten()
-            .map(|(_, width)| width),
+        component,
+        width: terminal_width(terminal),
     };
     let outcome = runtime.block_on(evaluate(
         &engine, args, &bound, &tried, &reporter, &printing, out,
@@ -447,6 +471,21 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
         return Ok(Outcome::Failure);
     }
     outcome
+}
+
+/// The width a table is drawn within: `COLUMNS` when it is a number, else the terminal's when
+/// printing to one.
+pub(crate) fn terminal_width(terminal: bool) -> Option<u16> {
+    std::env::var("COLUMNS")
+        .ok()
+        .and_then(|columns| columns.trim().parse::<u16>().ok())
+        .filter(|columns| *columns > 0)
+        .or_else(|| {
+            terminal
+                .then(|| console::Term::stdout().size_checked())
+                .flatten()
+                .map(|(_, width)| width)
+        })
 }
 
 /// `--for`, parsed.
@@ -615,8 +654,9 @@ async fn evaluate(
                     ));
                 }
             }
-            if let (OutputFormat::Table, Value::Array(rows)) = (printing.format, &value) {
-                for warning in try_output::empty_columns(rows, printing) {
+            // Whatever the output format, so `--strict` gives one verdict on a terminal and piped.
+            if let Some(component) = printing.component {
+                for warning in crate::try_view::warnings(component, &value) {
                     trace.warn(&warning);
                 }
             }

@@ -1,11 +1,14 @@
 //! How `sources try` prints what it fetched: JSON (the default when piped, unchanged), NDJSON,
-//! YAML, or a table as the dashboard would show it (the default on a terminal).
+//! YAML, or on a terminal (the default there) the component that shows the entry as the
+//! dashboard draws it (`try_view`), else a table of the rows' keys.
 
 use std::io::{self, Write};
 
 use comfy_table::{ContentArrangement, Table, presets};
 use serde_json::Value;
-use sources_config::{ComponentKind, Config};
+use sources_config::{Component, ComponentKind, Config};
+
+use crate::try_view::{self, Frame};
 
 /// The output formats of `sources try`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -14,7 +17,8 @@ pub enum OutputFormat {
     Json,
     /// One JSON value per line: each row of a list, or each event.
     Ndjson,
-    /// A table of rows (columns from the bound table component, else from the rows' keys).
+    /// The component that shows the entry, as the dashboard draws it (else a table of the rows'
+    /// keys).
     Table,
     /// YAML (events: one document each).
     Yaml,
@@ -37,9 +41,10 @@ pub struct Printing<'a> {
     pub raw: bool,
     /// `--limit`.
     pub limit: Option<usize>,
-    /// The titles of the bound table component's columns, when the configuration has one.
-    pub columns: &'a [String],
-    /// The terminal's width, when printing to one: columns that do not fit are left out and named.
+    /// The component that shows the entry, when the configuration has one.
+    pub component: Option<&'a Component>,
+    /// The terminal's width (`COLUMNS` when set), when printing to one: what does not fit is
+    /// left out and named.
     pub width: Option<u16>,
 }
 
@@ -92,12 +97,26 @@ pub fn write_value(out: &mut dyn Write, value: &Value, printing: &Printing<'_>) 
             other => writeln!(out, "{other}"),
         },
         OutputFormat::Yaml => out.write_all(yaml(&limited(value, printing.limit)).as_bytes()),
-        OutputFormat::Table => match value {
-            Value::Array(rows) => out.write_all(table(rows, printing).as_bytes()),
-            Value::Object(fields) => out.write_all(fields_table(fields).as_bytes()),
-            Value::String(text) => write_text(out, text),
-            other => writeln!(out, "{other}"),
+        OutputFormat::Table => match (printing.component, value) {
+            (Some(component), value) => {
+                let frame = Frame {
+                    rows: printing.limit.unwrap_or(TABLE_ROWS),
+                    width: printing.width.map(usize::from),
+                };
+                out.write_all(try_view::render(component, value, frame).as_bytes())
+            }
+            (None, value) => write_keys(out, value, printing),
         },
+    }
+}
+
+/// A value without a component: a table of the rows' keys, an object's fields, a text as it is.
+fn write_keys(out: &mut dyn Write, value: &Value, printing: &Printing<'_>) -> io::Result<()> {
+    match value {
+        Value::Array(rows) => out.write_all(table(rows, printing).as_bytes()),
+        Value::Object(fields) => out.write_all(fields_table(fields).as_bytes()),
+        Value::String(text) => write_text(out, text),
+        other => writeln!(out, "{other}"),
     }
 }
 
@@ -182,17 +201,9 @@ fn cell(value: Option<&Value>) -> String {
     cut
 }
 
-fn normalized(name: &str) -> String {
-    name.chars()
-        .filter(char::is_ascii_alphanumeric)
-        .map(|c| c.to_ascii_lowercase())
-        .collect()
-}
-
-/// The header titles and the row key each shows: the bound component's columns (each matched to
-/// the row key with the same letters and digits, ignoring case), else every key of the rows in
-/// order of first appearance (`value` for rows that are not objects).
-fn layout(rows: &[Value], columns: &[String]) -> Vec<(String, Option<String>)> {
+/// The header titles and the row key each shows: every key of the rows in order of first
+/// appearance (`value` for rows that are not objects).
+fn layout(rows: &[Value]) -> Vec<(String, Option<String>)> {
     let mut keys: Vec<String> = Vec::new();
     for row in rows {
         match row {
@@ -210,82 +221,15 @@ fn layout(rows: &[Value], columns: &[String]) -> Vec<(String, Option<String>)> {
             }
         }
     }
-    if columns.is_empty() {
-        return keys
-            .into_iter()
-            .map(|key| {
-                if key.is_empty() {
-                    ("value".to_owned(), None)
-                } else {
-                    (key.clone(), Some(key))
-                }
-            })
-            .collect();
-    }
-    columns
-        .iter()
-        .map(|title| {
-            let key = keys
-                .iter()
-                .find(|key| !key.is_empty() && normalized(key) == normalized(title))
-                .cloned()
-                .unwrap_or_else(|| title.clone());
-            (title.clone(), Some(key))
+    keys.into_iter()
+        .map(|key| {
+            if key.is_empty() {
+                ("value".to_owned(), None)
+            } else {
+                (key.clone(), Some(key))
+            }
         })
         .collect()
-}
-
-/// One warning for each column of the table of `rows` that is empty in every shown row: the key it
-/// reads, whether any row has that key, and where a value of the column's name is when a shown row
-/// holds one deeper (`status.sync`), so a title that does not match the data is seen at once.
-pub fn empty_columns(rows: &[Value], printing: &Printing<'_>) -> Vec<String> {
-    let shown = &rows[..printing.limit.unwrap_or(TABLE_ROWS).min(rows.len())];
-    if !shown.iter().any(Value::is_object) {
-        return Vec::new();
-    }
-    let mut warnings = Vec::new();
-    for (title, key) in layout(rows, printing.columns) {
-        let Some(key) = key else { continue };
-        let values: Vec<Option<&Value>> = shown
-            .iter()
-            .filter_map(Value::as_object)
-            .map(|fields| fields.get(&key))
-            .collect();
-        if values.iter().any(|value| !cell(*value).is_empty()) {
-            continue;
-        }
-        let held = if values.iter().any(Option::is_some) {
-            "which is empty or null in every one"
-        } else {
-            "which no row has"
-        };
-        let found = shown
-            .iter()
-            .find_map(|row| nested(row, &normalized(&title), 0))
-            .map(|path| format!("; a value of that name is at `{path}`"))
-            .unwrap_or_default();
-        warnings.push(format!(
-            "column `{title}` is empty in every shown row: it reads the key `{key}`, {held}{found}"
-        ));
-    }
-    warnings
-}
-
-/// The dot-path of the first non-empty value below the top level of `value` whose key has the
-/// letters and digits of `wanted` (at most four levels down).
-fn nested(value: &Value, wanted: &str, depth: usize) -> Option<String> {
-    let Value::Object(fields) = value else {
-        return None;
-    };
-    if depth >= 4 {
-        return None;
-    }
-    fields.iter().find_map(|(key, inner)| {
-        if depth > 0 && normalized(key) == wanted && !cell(Some(inner)).is_empty() {
-            return Some(key.clone());
-        }
-        nested(inner, wanted, depth + 1).map(|path| format!("{key}.{path}"))
-    })
 }
 
 fn new_table() -> Table {
@@ -302,7 +246,7 @@ fn table(rows: &[Value], printing: &Printing<'_>) -> String {
         return "(no rows)\n".to_owned();
     }
     let shown = printing.limit.unwrap_or(TABLE_ROWS).min(rows.len());
-    let layout = layout(rows, printing.columns);
+    let layout = layout(rows);
     let cells: Vec<Vec<String>> = rows[..shown]
         .iter()
         .map(|row| {
@@ -378,13 +322,13 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn printing(format: OutputFormat, columns: &[String]) -> Printing<'_> {
+    fn printing(format: OutputFormat) -> Printing<'static> {
         Printing {
             format,
             pretty: false,
             raw: false,
             limit: None,
-            columns,
+            component: None,
             width: None,
         }
     }
@@ -399,25 +343,25 @@ mod tests {
     fn json_stays_as_it_was_and_ndjson_prints_a_row_per_line() {
         let rows = json!([{"a": 1}, {"a": 2}]);
         assert_eq!(
-            print(&rows, &printing(OutputFormat::Json, &[])),
+            print(&rows, &printing(OutputFormat::Json)),
             "[{\"a\":1},{\"a\":2}]\n"
         );
         let pretty = Printing {
             pretty: true,
-            ..printing(OutputFormat::Json, &[])
+            ..printing(OutputFormat::Json)
         };
         assert_eq!(print(&json!({"a": 1}), &pretty), "{\n  \"a\": 1\n}\n");
         assert_eq!(
-            print(&rows, &printing(OutputFormat::Ndjson, &[])),
+            print(&rows, &printing(OutputFormat::Ndjson)),
             "{\"a\":1}\n{\"a\":2}\n"
         );
         let raw = Printing {
             raw: true,
-            ..printing(OutputFormat::Json, &[])
+            ..printing(OutputFormat::Json)
         };
         assert_eq!(print(&json!("one\ntwo"), &raw), "one\ntwo\n");
         assert_eq!(
-            print(&json!("quoted"), &printing(OutputFormat::Json, &[])),
+            print(&json!("quoted"), &printing(OutputFormat::Json)),
             "\"quoted\"\n"
         );
     }
@@ -426,32 +370,23 @@ mod tests {
     fn yaml_quotes_what_would_read_back_as_another_type_and_keeps_the_key_order() {
         let value = json!({"name": "true", "n": 1.5, "tags": ["a", "b"], "none": null});
         assert_eq!(
-            print(&value, &printing(OutputFormat::Yaml, &[])),
+            print(&value, &printing(OutputFormat::Yaml)),
             "---\nname: \"true\"\nn: 1.5\ntags:\n  - a\n  - b\nnone: null\n"
         );
     }
 
     #[test]
-    fn a_table_takes_the_bound_columns_cuts_long_values_and_counts_hidden_rows() {
+    fn without_a_component_a_table_cuts_long_values_and_counts_hidden_rows() {
         let rows: Vec<Value> = (1..=3)
-            .map(|n| json!({"name": format!("app-{n}"), "sync_status": "Synced", "note": "x".repeat(60)}))
+            .map(|n| json!({"name": format!("app-{n}"), "note": "x".repeat(60)}))
             .collect();
-        let columns = [
-            "Name".to_owned(),
-            "Sync Status".to_owned(),
-            "Note".to_owned(),
-        ];
         let limited = Printing {
             limit: Some(2),
-            ..printing(OutputFormat::Table, &columns)
+            ..printing(OutputFormat::Table)
         };
         let text = print(&Value::Array(rows), &limited);
         let cut = format!("{}…", "x".repeat(CELL_WIDTH - 1));
-        assert!(text.contains("│ Name  ┆ Sync Status ┆ Note"), "{text}");
-        assert!(
-            text.contains(&format!("│ app-1 ┆ Synced      ┆ {cut} │")),
-            "{text}"
-        );
+        assert!(text.contains(&format!("│ app-1 ┆ {cut} │")), "{text}");
         assert!(!text.contains("app-3"), "{text}");
         assert!(
             text.ends_with(
@@ -465,40 +400,17 @@ mod tests {
     fn without_columns_a_table_has_the_rows_keys_in_their_order_and_scalars_get_a_value_column() {
         let text = print(
             &json!([{"b": 1, "a": "x"}, {"c": true}, 7]),
-            &printing(OutputFormat::Table, &[]),
+            &printing(OutputFormat::Table),
         );
         let header = text.lines().nth(1).expect("header");
         assert_eq!(header, "│ b ┆ a ┆ c    ┆ value │");
         assert!(text.contains("│   ┆   ┆      ┆ 7     │"), "{text}");
         assert_eq!(
-            print(&json!([]), &printing(OutputFormat::Table, &[])),
+            print(&json!([]), &printing(OutputFormat::Table)),
             "(no rows)\n"
         );
-        let fields = print(&json!({"id": 3}), &printing(OutputFormat::Table, &[]));
+        let fields = print(&json!({"id": 3}), &printing(OutputFormat::Table));
         assert!(fields.contains("│ id    ┆ 3     │"), "{fields}");
-    }
-
-    #[test]
-    fn a_column_empty_in_every_shown_row_is_named_with_where_its_value_is() {
-        let rows = json!([
-            {"name": "a", "status": {"sync": "Synced"}, "note": null},
-            {"name": "b", "status": {"sync": "OutOfSync"}, "note": ""}
-        ]);
-        let rows = rows.as_array().expect("rows");
-        let columns = ["Name".to_owned(), "Sync".to_owned()];
-        assert_eq!(
-            empty_columns(rows, &printing(OutputFormat::Table, &columns)),
-            [
-                "column `Sync` is empty in every shown row: it reads the key `Sync`, which no row has; a value of that name is at `status.sync`"
-            ]
-        );
-        assert_eq!(
-            empty_columns(rows, &printing(OutputFormat::Table, &[])),
-            [
-                "column `note` is empty in every shown row: it reads the key `note`, which is empty or null in every one"
-            ]
-        );
-        assert!(empty_columns(&[json!(1)], &printing(OutputFormat::Table, &[])).is_empty());
     }
 
     #[test]
@@ -506,7 +418,7 @@ mod tests {
         let rows = json!([{"a": "x".repeat(30), "b": "y".repeat(30), "c": "z".repeat(30)}]);
         let narrow = Printing {
             width: Some(70),
-            ..printing(OutputFormat::Table, &[])
+            ..printing(OutputFormat::Table)
         };
         let text = print(&rows, &narrow);
         let table_lines: Vec<&str> = text
@@ -525,7 +437,7 @@ mod tests {
             ),
             "{text}"
         );
-        let wide = print(&rows, &printing(OutputFormat::Table, &[]));
+        let wide = print(&rows, &printing(OutputFormat::Table));
         assert!(wide.contains(&"z".repeat(30)), "{wide}");
     }
 }

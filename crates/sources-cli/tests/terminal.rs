@@ -49,6 +49,7 @@ fn a_terminal_gets_a_table_by_default() {
     assert_eq!(code, Some(0), "{shown}");
     let header = shown
         .lines()
+        .map(after_progress)
         .find(|line| line.contains("Name"))
         .unwrap_or_else(|| panic!("no header: {shown}"));
     let titles: Vec<&str> = header
@@ -95,6 +96,12 @@ fn following_on_a_terminal_shows_events_received_and_the_elapsed_time() {
     assert_eq!(code, Some(0), "{shown}");
     assert!(shown.contains(" events received ("), "{shown}");
     assert!(shown.contains("s)"), "{shown}");
+}
+
+/// What a line shows once the progress line written before it on the same terminal line is
+/// cleared (the capture drops the carriage returns that put them on one line).
+fn after_progress(line: &str) -> &str {
+    line.rsplit("\u{1b}[2K").next().unwrap_or(line)
 }
 
 /// `text` without its ANSI escape sequences.
@@ -199,4 +206,79 @@ fn explain_piped_prints_the_markdown_as_written_unless_colour_is_forced() {
         .map(|line| line.chars().count())
         .max();
     assert!(widest.is_some_and(|widest| widest <= 50), "{forced}");
+}
+
+/// A table over Kubernetes-style rows (from a command, so lint knows nothing of their shape), one
+/// column reading `status.PHASE_PATH`.
+const PODS: &str = "\
+tui:
+  components:
+    pods_table:
+      type: table
+      source: pods
+      columns:
+        - {title: Name, value: metadata.name}
+        - {title: Phase, value: status.PHASE_PATH}
+data:
+  sources:
+    pods:
+      type: exec
+      command:
+        - printf
+        - '[{\"metadata\": {\"name\": \"web\"}, \"status\": {\"phase\": \"Running\"}},
+          {\"metadata\": {\"name\": \"db\"}, \"status\": {\"phase\": \"Pending\"}}]'
+";
+
+/// Runs `sources try pods --strict` over [`PODS`] with `phase` as the path's last step, on a
+/// pseudo-terminal and piped: the exit codes and what each showed (the terminal's whole screen;
+/// piped, standard error).
+fn strict_both_ways(phase: &str) -> ((Option<i32>, String), (i32, String)) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let config = dir.path().join("pods.yaml");
+    std::fs::write(&config, PODS.replace("PHASE_PATH", phase)).expect("write config");
+    let config = config.to_str().expect("utf-8 path");
+    let args = ["try", "pods", "-c", config, "--strict"];
+    let terminal = on_a_terminal_with(&args, &[("COLUMNS", "60")]);
+    let (code, _, stderr) = sources_testkit::process::outcome(
+        Command::new(env!("CARGO_BIN_EXE_sources"))
+            .args(args)
+            .env_remove("SOURCES_CONFIG"),
+    );
+    (terminal, (code, stderr))
+}
+
+#[test]
+fn strict_reads_the_value_path_and_gives_one_verdict_on_a_terminal_and_piped() {
+    let ((code, shown), (piped_code, piped)) = strict_both_ways("phase");
+    assert_eq!(code, Some(0), "{shown}");
+    assert_eq!(piped_code, 0, "{piped}");
+    assert!(!shown.contains("warning"), "{shown}");
+    let table: Vec<&str> = shown
+        .lines()
+        .map(after_progress)
+        .filter(|line| line.contains('│') || line.starts_with('─'))
+        .collect();
+    assert_eq!(
+        table,
+        [
+            "Name │ Phase",
+            "──────────────",
+            "web  │ Running",
+            "db   │ Pending"
+        ],
+        "{shown}"
+    );
+
+    let ((code, shown), (piped_code, piped)) = strict_both_ways("phse");
+    let warning = "sources: warning: table `pods_table` column `Phase` is empty in every row: \
+                   its `value` reads `status.phse`; in the first row: no key `phse` under \
+                   `status` (did you mean `phase`?)";
+    assert_eq!(code, Some(1), "{shown}");
+    assert!(shown.contains(warning), "{shown}");
+    assert_eq!(piped_code, 1, "{piped}");
+    assert!(piped.contains(warning), "{piped}");
+    assert!(
+        piped.contains("sources: --strict: 1 warning(s), so this run fails"),
+        "{piped}"
+    );
 }

@@ -6,7 +6,8 @@
 //! the real binary (`sources try ENTRY -c FILE --pretty ARGS…`); its exit status, standard output
 //! and the stderr lines that start `sources:` (notes and warnings, not the trace) are compared with
 //! `FILE.try` beside the case. `UPDATE_EXPECT=1 cargo test -p sources-cli --test try_golden`
-//! re-blesses. The in-process demo's clock stands still (`SOURCES_DEMO_FROZEN`), so a slow run
+//! re-blesses. A run with `-o table` draws the component that shows the entry within
+//! `COLUMNS=100`. The in-process demo's clock stands still (`SOURCES_DEMO_FROZEN`), so a slow run
 //! cannot see a job finish and a revision move. These files are also lint golden cases
 //! (`pass-…`): they must lint clean.
 
@@ -53,7 +54,8 @@ fn transcript(case: &Path) -> String {
             .args(rest)
             .env_remove("SOURCES_DEMO_API")
             .env_remove("SOURCES_CONFIG")
-            .env("SOURCES_DEMO_FROZEN", "1");
+            .env("SOURCES_DEMO_FROZEN", "1")
+            .env("COLUMNS", "100");
         let (code, stdout, stderr) = outcome(&mut command);
         out.push_str(&format!("$ sources try {}\n", args.join(" ")));
         out.push_str(&format!("exit {code}\n"));

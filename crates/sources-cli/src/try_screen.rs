@@ -1,0 +1,276 @@
+//! `sources try --screen [NAME]`: a snapshot of a screen as it first appears. Every component the
+//! layout places is printed in layout order under a heading, drawn from its entry as `try_view`
+//! draws it. An entry takes `--param` values (given to the entries that take them), and a
+//! component with `on_cursor` takes its `bind` filled from the driver's first row (the row its
+//! cursor starts on), as the dashboard fills it when the screen opens; with `--demo`, a required
+//! parameter still missing gets a value the demo world answers. A streamed entry is read for
+//! `--limit` events or `--for` (2s by default), its events the rows. Exit 1 when an entry fails
+//! (or, with `--strict`, warns).
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::sync::Arc;
+
+use futures::StreamExt;
+use serde_json::Value;
+use sources_config::cursor::{self, CursorRow};
+use sources_config::{Component, Config, Screen};
+use sources_eval::engine::{Engine, EngineOptions, Output};
+use sources_eval::params::accepted_params;
+use sources_eval::snapshot::{DEFAULT_WINDOW, SnapshotWindow};
+use sources_eval::trace::{Collect, Redactor};
+
+use crate::Outcome;
+use crate::r#try::{self, Args, Error, World};
+use crate::try_failure::Tried;
+use crate::try_output::TABLE_ROWS;
+use crate::try_view::{self, Frame, View};
+
+/// What one placed component showed: the entry's value, or why there is none.
+type Shown = Result<Value, String>;
+
+/// The screen `wanted` names (`None`: the `initial` screen, else the single or first one).
+fn screen<'c>(config: &'c Config, wanted: Option<&str>) -> Result<&'c Screen, String> {
+    let screens = &config.dashboard.screens;
+    let Some(wanted) = wanted else {
+        let initial = config.dashboard.initial.as_ref();
+        return initial
+            .and_then(|initial| config.dashboard.screen(&initial.value))
+            .or(screens.first())
+            .ok_or_else(|| "--screen: the file has no `tui.screen` or `tui.screens`".to_owned());
+    };
+    config.dashboard.screen(wanted).ok_or_else(|| {
+        let names: Vec<&str> = screens
+            .iter()
+            .filter_map(|screen| screen.name.as_ref().map(|name| name.value.as_str()))
+            .collect();
+        let hint = match sources_diagnostics::did_you_mean(wanted, names.iter().copied()).first() {
+            Some(best) => format!("; did you mean `{best}`?"),
+            None if names.is_empty() => "; the file has no `tui.screens`".to_owned(),
+            None => format!("; the screens are `{}`", names.join("`, `")),
+        };
+        format!("--screen {wanted}: no screen `{wanted}`{hint}")
+    })
+}
+
+/// Runs `sources try --screen`.
+pub fn run(
+    tried: &Tried<'_>,
+    args: &Args,
+    wanted: Option<&str>,
+    supplied: &BTreeMap<String, String>,
+    out: &mut dyn Write,
+) -> Result<Outcome, Error> {
+    let config = tried.config;
+    let screen = screen(config, wanted).map_err(Error::Usage)?;
+    let runtime = r#try::runtime()?;
+    let world = World::new(args, &runtime)?;
+    let trace = Arc::new(Collect::default());
+    let engine = Engine::new(
+        config,
+        world.io.clone(),
+        trace.clone(),
+        EngineOptions {
+            explain: false,
+            snapshot: SnapshotWindow {
+                events: args.limit,
+                within: r#try::for_duration(args)?.unwrap_or(DEFAULT_WINDOW),
+            },
+        },
+    );
+    let secrets = Redactor::new(r#try::secret_values(config, supplied));
+    let mut snapshot = Snapshot {
+        tried,
+        args,
+        supplied,
+        world: &world,
+        engine: &engine,
+        shown: BTreeMap::new(),
+    };
+    let frame = Frame {
+        rows: args.limit.unwrap_or(TABLE_ROWS),
+        width: crate::r#try::terminal_width(io_is_terminal()).map(usize::from),
+    };
+    let title = screen
+        .title
+        .as_ref()
+        .map(|title| format!(" ({})", title.value.text))
+        .unwrap_or_default();
+    let mut text = format!("{}{title}\n", screen.describe());
+    let mut failed = false;
+    let mut warnings = Vec::new();
+    for placed in &screen.placed {
+        let name = placed.value.as_str();
+        let component = config
+            .components
+            .iter()
+            .find(|component| component.name() == Some(name));
+        let Some(component) = component else {
+            text.push_str(&format!("\n── `{name}`: no such component\n"));
+            continue;
+        };
+        let entry = component
+            .source
+            .as_ref()
+            .map(|source| source.value.as_str());
+        text.push_str(&format!(
+            "\n── {}{} ──\n",
+            component.describe(),
+            entry
+                .map(|entry| format!(" · `{entry}`"))
+                .unwrap_or_default()
+        ));
+        if View::of(component).is_none() {
+            text.push_str("(`try` does not draw this kind)\n");
+            continue;
+        }
+        if entry.is_none() {
+            text.push_str("(static: no entry to fetch)\n");
+            continue;
+        }
+        match runtime.block_on(snapshot.show(component, 0)) {
+            Ok(value) => {
+                warnings.extend(try_view::warnings(component, &value));
+                text.push_str(&try_view::render(component, &value, frame));
+            }
+            Err(error) => {
+                failed = true;
+                text.push_str(&format!("error: {error}\n"));
+            }
+        }
+    }
+    warnings.extend(trace.warnings());
+    for warning in &warnings {
+        eprintln!("sources: warning: {}", secrets.redact(warning));
+    }
+    out.write_all(secrets.redact(&text).as_bytes())
+        .and_then(|()| out.flush())
+        .map_err(Error::Write)?;
+    if failed {
+        return Ok(Outcome::Failure);
+    }
+    if args.strict && !warnings.is_empty() {
+        eprintln!(
+            "sources: --strict: {} warning(s), so this run fails",
+            warnings.len()
+        );
+        return Ok(Outcome::Failure);
+    }
+    Ok(Outcome::Success)
+}
+
+fn io_is_terminal() -> bool {
+    std::io::IsTerminal::is_terminal(&std::io::stdout())
+}
+
+/// The values fetched so far, by component name.
+struct Snapshot<'a> {
+    tried: &'a Tried<'a>,
+    args: &'a Args,
+    supplied: &'a BTreeMap<String, String>,
+    world: &'a World,
+    engine: &'a Engine<'a>,
+    shown: BTreeMap<String, Shown>,
+}
+
+/// How many drivers deep an `on_cursor` chain is followed (a longer one is a cycle).
+const MAX_CHAIN: usize = 16;
+
+impl Snapshot<'_> {
+    /// The value `component`'s entry gives, its `on_cursor` bound from the driver's first row
+    /// (fetched first); fetched once per component.
+    async fn show(&mut self, component: &Component, depth: usize) -> Shown {
+        let name = component.name().unwrap_or_default().to_owned();
+        if let Some(shown) = self.shown.get(&name) {
+            return shown.clone();
+        }
+        let shown = Box::pin(self.fetch(component, depth)).await;
+        self.shown.insert(name, shown.clone());
+        shown
+    }
+
+    async fn fetch(&mut self, component: &Component, depth: usize) -> Shown {
+        let config = self.tried.config;
+        let Some(source) = component
+            .source
+            .as_ref()
+            .and_then(|source| config.get(&source.value))
+        else {
+            return Err("its `source` names no entry".to_owned());
+        };
+        let accepted = accepted_params(config, source);
+        let mut values: BTreeMap<String, String> = self
+            .supplied
+            .iter()
+            .filter(|(name, _)| accepted.iter().any(|decl| &decl.name == *name))
+            .map(|(name, value)| (name.clone(), value.clone()))
+            .collect();
+        if let Some(on_cursor) = &component.on_cursor {
+            let driver = on_cursor.source.as_ref().and_then(|driver| {
+                config
+                    .components
+                    .iter()
+                    .find(|other| other.name() == Some(driver.value.as_str()))
+            });
+            let Some(driver) = driver else {
+                return Err("its `on_cursor.source` names no component".to_owned());
+            };
+            if depth >= MAX_CHAIN {
+                return Err("its `on_cursor` drivers form a cycle".to_owned());
+            }
+            let rows = Box::pin(self.show(driver, depth + 1)).await.map_err(|_| {
+                format!(
+                    "its driver `{}` has no rows to bind from",
+                    driver.name().unwrap_or_default()
+                )
+            })?;
+            let Some(row) = CursorRow::first(driver, &rows) else {
+                return Err(format!(
+                    "waits for a row of `{}`, which has none",
+                    driver.name().unwrap_or_default()
+                ));
+            };
+            for bind in &on_cursor.bind {
+                let Some(template) = &bind.template else {
+                    continue;
+                };
+                let io = self.world.io.clone();
+                let filled = cursor::fill(&template.value.text, &row, |name| io.env_var(name));
+                values.insert(bind.param.value.clone(), filled);
+            }
+        }
+        for missing in r#try::missing_required(config, source, &values) {
+            let name = missing.name().to_owned();
+            let example = match &self.world.demo {
+                Some(demo) => r#try::demo_example(demo, missing.entry, &name).await,
+                None => None,
+            };
+            let Some(example) = example else {
+                return Err(format!("needs --param {name}=VALUE"));
+            };
+            values.insert(name, example.value);
+        }
+        let bound = sources_eval::params::bind_entry(config, source, &values)?;
+        match self.engine.evaluate(&bound).await {
+            Err(error) => Err(self.tried.describe(&error)),
+            Ok(Output::Value(value)) => Ok(value),
+            Ok(Output::Stream(mut events)) => {
+                let within = r#try::for_duration(self.args)
+                    .ok()
+                    .flatten()
+                    .unwrap_or(DEFAULT_WINDOW);
+                let wanted = self.args.limit.unwrap_or(TABLE_ROWS);
+                let deadline = tokio::time::Instant::now() + within;
+                let mut rows = Vec::new();
+                while rows.len() < wanted {
+                    match tokio::time::timeout_at(deadline, events.next()).await {
+                        Ok(Some(Ok(event))) => rows.push(event),
+                        Ok(Some(Err(error))) => return Err(error.to_string()),
+                        Ok(None) | Err(_) => break,
+                    }
+                }
+                Ok(Value::Array(rows))
+            }
+        }
+    }
+}
