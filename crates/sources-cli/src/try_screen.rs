@@ -26,8 +26,17 @@ use crate::try_failure::Tried;
 use crate::try_output::TABLE_ROWS;
 use crate::try_view::{self, Frame, View};
 
+/// Why a placed component shows nothing.
+#[derive(Clone, Debug)]
+enum Missing {
+    /// It waits for a row of its driver, which has none: the dashboard shows it empty too.
+    Waits(String),
+    /// Its entry could not be fetched: the run fails.
+    Failed(String),
+}
+
 /// What one placed component showed: the entry's value, or why there is none.
-type Shown = Result<Value, String>;
+type Shown = Result<Value, Missing>;
 
 /// The screen `wanted` names (`None`: the `initial` screen, else the single or first one).
 fn screen<'c>(config: &'c Config, wanted: Option<&str>) -> Result<&'c Screen, String> {
@@ -133,7 +142,8 @@ pub fn run(
                 warnings.extend(try_view::warnings(component, &value));
                 text.push_str(&try_view::render(component, &value, frame));
             }
-            Err(error) => {
+            Err(Missing::Waits(why)) => text.push_str(&format!("({why})\n")),
+            Err(Missing::Failed(error)) => {
                 failed = true;
                 text.push_str(&format!("error: {error}\n"));
             }
@@ -143,7 +153,7 @@ pub fn run(
     for warning in &warnings {
         eprintln!("sources: warning: {}", secrets.redact(warning));
     }
-    out.write_all(secrets.redact(&text).as_bytes())
+    out.write_all(try_view::printable(&secrets.redact(&text)).as_bytes())
         .and_then(|()| out.flush())
         .map_err(Error::Write)?;
     if failed {
@@ -196,7 +206,7 @@ impl Snapshot<'_> {
             .as_ref()
             .and_then(|source| config.get(&source.value))
         else {
-            return Err("its `source` names no entry".to_owned());
+            return Err(Missing::Failed("its `source` names no entry".to_owned()));
         };
         let accepted = accepted_params(config, source);
         let mut values: BTreeMap<String, String> = self
@@ -213,22 +223,25 @@ impl Snapshot<'_> {
                     .find(|other| other.name() == Some(driver.value.as_str()))
             });
             let Some(driver) = driver else {
-                return Err("its `on_cursor.source` names no component".to_owned());
+                return Err(Missing::Failed(
+                    "its `on_cursor.source` names no component".to_owned(),
+                ));
             };
             if depth >= MAX_CHAIN {
-                return Err("its `on_cursor` drivers form a cycle".to_owned());
+                return Err(Missing::Failed(
+                    "its `on_cursor` drivers form a cycle".to_owned(),
+                ));
             }
+            let driver_name = driver.name().unwrap_or_default();
             let rows = Box::pin(self.show(driver, depth + 1)).await.map_err(|_| {
-                format!(
-                    "its driver `{}` has no rows to bind from",
-                    driver.name().unwrap_or_default()
-                )
+                Missing::Waits(format!(
+                    "waits for a row of `{driver_name}`, which shows none"
+                ))
             })?;
             let Some(row) = CursorRow::first(driver, &rows) else {
-                return Err(format!(
-                    "waits for a row of `{}`, which has none",
-                    driver.name().unwrap_or_default()
-                ));
+                return Err(Missing::Waits(format!(
+                    "waits for a row of `{driver_name}`, which has none"
+                )));
             };
             for bind in &on_cursor.bind {
                 let Some(template) = &bind.template else {
@@ -246,13 +259,14 @@ impl Snapshot<'_> {
                 None => None,
             };
             let Some(example) = example else {
-                return Err(format!("needs --param {name}=VALUE"));
+                return Err(Missing::Failed(format!("needs --param {name}=VALUE")));
             };
             values.insert(name, example.value);
         }
-        let bound = sources_eval::params::bind_entry(config, source, &values)?;
+        let bound =
+            sources_eval::params::bind_entry(config, source, &values).map_err(Missing::Failed)?;
         match self.engine.evaluate(&bound).await {
-            Err(error) => Err(self.tried.describe(&error)),
+            Err(error) => Err(Missing::Failed(self.tried.describe(&error))),
             Ok(Output::Value(value)) => Ok(value),
             Ok(Output::Stream(mut events)) => {
                 let within = r#try::for_duration(self.args)
@@ -265,12 +279,60 @@ impl Snapshot<'_> {
                 while rows.len() < wanted {
                     match tokio::time::timeout_at(deadline, events.next()).await {
                         Ok(Some(Ok(event))) => rows.push(event),
-                        Ok(Some(Err(error))) => return Err(error.to_string()),
+                        Ok(Some(Err(error))) => return Err(Missing::Failed(error.to_string())),
                         Ok(None) | Err(_) => break,
                     }
                 }
                 Ok(Value::Array(rows))
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sources_syntax::Syntax;
+
+    fn config(text: &str) -> Config {
+        let parse = sources_syntax::parse(text, Syntax::Yaml);
+        sources_config::decode(parse.root.expect("a root")).0
+    }
+
+    fn named(config: &Config, wanted: Option<&str>) -> Result<String, String> {
+        screen(config, wanted).map(Screen::describe)
+    }
+
+    #[test]
+    fn a_screen_is_the_one_named_else_the_initial_one_and_a_wrong_name_says_so() {
+        let config = config(
+            "tui:\n  screens:\n    teams: {layout: {component: a}}\n    jobs: {layout: {component: b}}\n  initial: jobs\ndata:\n  sources: {}\n",
+        );
+        assert_eq!(named(&config, None), Ok("screen `jobs`".to_owned()));
+        assert_eq!(
+            named(&config, Some("teams")),
+            Ok("screen `teams`".to_owned())
+        );
+        assert_eq!(
+            named(&config, Some("team")),
+            Err("--screen team: no screen `team`; did you mean `teams`?".to_owned())
+        );
+        assert_eq!(
+            named(&config, Some("zzz")),
+            Err("--screen zzz: no screen `zzz`; the screens are `teams`, `jobs`".to_owned())
+        );
+        let none = config_without_screens();
+        assert_eq!(
+            named(&none, None),
+            Err("--screen: the file has no `tui.screen` or `tui.screens`".to_owned())
+        );
+        assert_eq!(
+            named(&none, Some("x")),
+            Err("--screen x: no screen `x`; the file has no `tui.screens`".to_owned())
+        );
+    }
+
+    fn config_without_screens() -> Config {
+        config("data:\n  sources: {}\n")
     }
 }

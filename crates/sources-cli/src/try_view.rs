@@ -164,6 +164,7 @@ pub fn render(component: &Component, value: &Value, frame: Frame) -> String {
         View::Inspector => inspector(component, value),
         View::Eventlog => eventlog(component, &items[..frame.rows.min(items.len())]),
     };
+    text = printable(&text);
     let counted = matches!(view, View::List | View::Eventlog | View::Table);
     if counted && items.len() > frame.rows {
         text.push_str(&format!(
@@ -174,6 +175,20 @@ pub fn render(component: &Component, value: &Value, frame: Frame) -> String {
         ));
     }
     text
+}
+
+/// `text` with every control character but the line end and the tab shown as `�`: data never
+/// moves the cursor, clears the screen or rings the bell of the terminal it is drawn on.
+pub fn printable(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_control() && c != '\n' && c != '\t' {
+                '\u{fffd}'
+            } else {
+                c
+            }
+        })
+        .collect()
 }
 
 /// The warnings of what the view shows: each table column empty in every row.
@@ -496,4 +511,103 @@ fn eventlog(component: &Component, items: &[Value]) -> String {
         }
     }
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+    use sources_syntax::Syntax;
+
+    const DOCUMENT: &str = "\
+tui:
+  components:
+    apps_list: {type: list, source: apps, item: name}
+    apps_table:
+      type: table
+      source: apps
+      columns: [{title: Name, value: name}]
+    jobs_table:
+      type: table
+      source: jobs
+      columns: [{title: Id, value: id}]
+    help: {type: textview, content: hello}
+    chart: {type: sparkline, source: apps}
+data:
+  sources:
+    apps: {type: static, data: []}
+    jobs: {type: static, data: []}
+";
+
+    fn config() -> Config {
+        let parse = sources_syntax::parse(DOCUMENT, Syntax::Yaml);
+        sources_config::decode(parse.root.expect("a root")).0
+    }
+
+    fn picked(config: &Config, wanted: Option<&str>) -> Result<Option<String>, String> {
+        pick(config, "apps", wanted).map(|component| component.map(Component::describe))
+    }
+
+    #[test]
+    fn the_first_component_that_shows_the_entry_is_used_unless_one_is_named() {
+        let config = config();
+        assert_eq!(
+            picked(&config, None),
+            Ok(Some("list `apps_list`".to_owned()))
+        );
+        assert_eq!(
+            picked(&config, Some("apps_table")),
+            Ok(Some("table `apps_table`".to_owned()))
+        );
+        let table = pick(&config, "apps", None)
+            .ok()
+            .flatten()
+            .expect("a component");
+        assert_eq!(
+            which(&config, "apps", table),
+            "showing `apps` as list `apps_list` (also shown by `apps_table`: `--component NAME` picks one)"
+        );
+        assert_eq!(pick(&config, "nothing", None), Ok(None));
+    }
+
+    #[test]
+    fn a_named_component_that_cannot_show_the_entry_says_why() {
+        let config = config();
+        assert_eq!(
+            picked(&config, Some("apps_tabel")),
+            Err("--component apps_tabel: `tui.components` has no component `apps_tabel`; did you mean `apps_table`?".to_owned())
+        );
+        assert_eq!(
+            picked(&config, Some("jobs_table")),
+            Err("--component jobs_table: table `jobs_table` shows `jobs`, not `apps`".to_owned())
+        );
+        assert_eq!(
+            picked(&config, Some("help")),
+            Err(
+                "--component help: textview `help` has no `source`, so it shows no entry"
+                    .to_owned()
+            )
+        );
+        assert_eq!(
+            picked(&config, Some("chart")),
+            Err("--component chart: `try` cannot draw sparkline `chart` (it draws tables, lists, trees, text views, log views, inspectors and event logs)".to_owned())
+        );
+    }
+
+    #[test]
+    fn control_characters_in_the_data_never_reach_the_terminal() {
+        let config = config();
+        let list = pick(&config, "apps", None)
+            .ok()
+            .flatten()
+            .expect("a component");
+        let frame = Frame {
+            rows: 25,
+            width: None,
+        };
+        assert_eq!(
+            render(list, &json!([{"name": "a\u{1b}[2Jb\u{7}"}]), frame),
+            "a\u{fffd}[2Jb\u{fffd}\n"
+        );
+    }
 }
