@@ -3,18 +3,16 @@
 //! that names a key the data does not have (an error when the shape is exact, a warning when it
 //! comes from a sample), and `unknown-function` for a call of a function the expression language
 //! does not have, in every entry whatever its shape (`try` refuses such an expression before any
-//! I/O: `expressions::compile_program` asks the same `is_function`). An unknown shape is never
-//! reported.
+//! I/O: `sources_expr::compile_to_run` asks the same `Language::has_function`). An unknown shape
+//! is never reported.
 
-use std::collections::HashMap;
 use std::ops::Range;
-use std::sync::{Mutex, PoisonError};
 
 use sources_config::Config;
 use sources_config::model::{Body, Growing, Source};
 use sources_diagnostics::{Collector, Diagnostic, Rule, Severity, Span, did_you_mean};
+use sources_expr::{Facts, Language};
 
-use crate::expression_refs::ExprRefs;
 use crate::expressions::{self, ExpressionSite};
 use crate::shape::{Fields, PathLookup, Shape};
 use crate::shapes::{Certainty, EntryShapes, Shaped, Shapes};
@@ -71,7 +69,7 @@ fn check_expressions(
     out: &mut Collector,
 ) {
     for site in expressions::sites(body) {
-        let Ok(refs) = expressions::compile(&site.text.text) else {
+        let Ok(refs) = expressions::facts(&site.text.text) else {
             continue;
         };
         let Some(input) = input else {
@@ -124,7 +122,7 @@ pub(crate) fn check_growing(
         span: condition.value_span,
     };
     check_site_calls(&site, file, out);
-    let Ok(refs) = expressions::compile(&site.text.text) else {
+    let Ok(refs) = expressions::facts(&site.text.text) else {
         return;
     };
     let Some(name) = &growing.source else {
@@ -152,7 +150,7 @@ fn check_fields(
     input_name: &str,
     what: &'static str,
     site: &crate::data_types::Site<'_>,
-    refs: &ExprRefs,
+    refs: &Facts,
     fields: &Fields,
     input: &Shaped,
     file: &str,
@@ -199,11 +197,11 @@ fn check_calls(body: &Body, file: &str, out: &mut Collector) {
 
 /// `unknown-function` at each call in one expression of a function the language lacks.
 fn check_site_calls(site: &ExpressionSite<'_>, file: &str, out: &mut Collector) {
-    let Ok(refs) = expressions::compile(&site.text.text) else {
+    let Ok(refs) = expressions::facts(&site.text.text) else {
         return;
     };
     for call in &refs.calls {
-        if !is_function(&call.name) {
+        if !Language::Cel.has_function(&call.name) {
             out.push(unknown_function(site, file, &call.name, call.range.clone()));
         }
     }
@@ -345,11 +343,12 @@ fn unknown_function(
     let span = site.span_of(file, range);
     let help = match KNOWN_ELSEWHERE.iter().find(|(other, _)| *other == name) {
         Some((_, instead)) => format!("expressions are CEL: write {instead}"),
-        None => match did_you_mean(name, CEL_FUNCTIONS.iter().copied()).first() {
+        None => match did_you_mean(name, Language::Cel.functions().iter().copied()).first() {
             Some(best) => format!("did you mean `{best}`? Expressions are CEL"),
             None => format!(
                 "expressions are CEL; its functions include {}",
-                CEL_FUNCTIONS
+                Language::Cel
+                    .functions()
                     .iter()
                     .take(10)
                     .map(|name| format!("`{name}`"))
@@ -387,68 +386,17 @@ const KNOWN_ELSEWHERE: &[(&str, &str)] = &[
     ),
 ];
 
-/// CEL's functions, for did-you-mean (each is checked to exist by a unit test).
-const CEL_FUNCTIONS: &[&str] = &[
-    "size",
-    "contains",
-    "startsWith",
-    "endsWith",
-    "matches",
-    "string",
-    "int",
-    "uint",
-    "double",
-    "bool",
-    "bytes",
-    "type",
-    "dyn",
-    "duration",
-    "timestamp",
-    "getFullYear",
-    "getMonth",
-    "getDayOfMonth",
-    "getHours",
-    "getMinutes",
-    "getSeconds",
-    "getDayOfWeek",
-];
-
-/// Whether the expression language (the engine's evaluation context) has a function `name`:
-/// asked of `cel` itself, whose context refuses to declare a function it already has.
-pub(crate) fn is_function(name: &str) -> bool {
-    static KNOWN: Mutex<Option<HashMap<String, bool>>> = Mutex::new(None);
-    let mut known = KNOWN.lock().unwrap_or_else(PoisonError::into_inner);
-    let known = known.get_or_insert_with(HashMap::new);
-    if let Some(answer) = known.get(name) {
-        return *answer;
-    }
-    let answer = cel::Context::default()
-        .add_function(name, |value: i64| value)
-        .is_err();
-    if known.len() < 4096 {
-        known.insert(name.to_owned(), answer);
-    }
-    answer
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn the_functions_offered_exist_and_the_others_do_not() {
-        for name in CEL_FUNCTIONS {
-            assert!(
-                is_function(name),
-                "`{name}` is offered but CEL has no such function"
-            );
-        }
+    fn the_functions_translated_are_not_cels() {
         for (name, _) in KNOWN_ELSEWHERE {
             assert!(
-                !is_function(name),
+                !Language::Cel.has_function(name),
                 "`{name}` exists in CEL: no need to translate it"
             );
         }
-        assert!(!is_function("hasSuffix"));
     }
 }

@@ -7,8 +7,9 @@
 
 use sources_diagnostics::{Collector, Diagnostic, Rule, Span};
 
+use sources_expr::{Facts, Operand, Operation, ResultKind, ValueKind};
+
 use crate::data_refs::{BUILT_IN_NAMES, from_shape};
-use crate::expression_refs::{ExprRefs, Operand, Operation, ResultKind};
 use crate::expressions::ExpressionSite;
 use crate::shape::{Fields, PathLookup, Shape};
 use crate::shapes::{Certainty, Shaped};
@@ -33,6 +34,17 @@ impl Kind {
             Shape::Array(_) => Some(Kind::List),
             Shape::Object(_) => Some(Kind::Object),
             Shape::Unknown | Shape::Null | Shape::Scalar | Shape::Rows(_) => None,
+        }
+    }
+
+    /// The kind of an evident value kind (a map's keys untold: not judged).
+    fn of_value(kind: ValueKind) -> Option<Kind> {
+        match kind {
+            ValueKind::Bool => Some(Kind::Bool),
+            ValueKind::Number => Some(Kind::Number),
+            ValueKind::String => Some(Kind::String),
+            ValueKind::List => Some(Kind::List),
+            ValueKind::Null | ValueKind::Map => None,
         }
     }
 
@@ -111,7 +123,7 @@ pub(crate) struct Site<'a> {
 /// `fields`, when `shaped` is exact.
 pub(crate) fn check_operations(
     site: &Site<'_>,
-    refs: &ExprRefs,
+    refs: &Facts,
     fields: &Fields,
     shaped: &Shaped,
     file: &str,
@@ -137,7 +149,7 @@ pub(crate) fn check_operations(
 fn kind_of(operand: &Operand, fields: &Fields) -> Option<Kind> {
     match &operand.kind {
         ResultKind::Unknown => None,
-        ResultKind::Kind(shape) => Kind::of(shape),
+        ResultKind::Kind(kind) => Kind::of_value(*kind),
         ResultKind::Path(path) => {
             if path
                 .first()
@@ -293,21 +305,21 @@ fn help(operation: &Operation, kinds: &[Option<Kind>], verdict: Verdict) -> Stri
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Arc;
+    use std::collections::BTreeMap;
+
+    use serde_json::{Value, json};
+    use sources_expr::Language;
 
     use super::*;
-    use crate::expressions::compile;
 
-    /// A CEL value of each kind, as the engine converts rows (`sources_eval::expr::to_cel`).
-    fn value(kind: Kind) -> cel::Value {
+    /// A row value of each kind.
+    fn value(kind: Kind) -> Value {
         match kind {
-            Kind::Bool => cel::Value::Bool(true),
-            Kind::Number => cel::Value::Int(4),
-            Kind::String => cel::Value::String(Arc::new("x".to_owned())),
-            Kind::List => cel::Value::List(Arc::new(vec![cel::Value::Int(1)])),
-            Kind::Object => cel::Value::Map(cel::objects::Map {
-                map: Arc::new(std::collections::HashMap::new()),
-            }),
+            Kind::Bool => json!(true),
+            Kind::Number => json!(4),
+            Kind::String => json!("x"),
+            Kind::List => json!([1]),
+            Kind::Object => json!({}),
         }
     }
 
@@ -346,30 +358,28 @@ mod tests {
         }
         let mut wrong = Vec::new();
         for (text, kinds) in cases {
-            let refs = compile(&text).expect("compiles");
-            let operation = &refs.operations[0];
+            let compiled = sources_expr::compile(Language::Cel, &text).expect("compiles");
+            let operation = &compiled.facts().operations[0];
             let judged: Vec<Option<Kind>> = operation
                 .operands
                 .iter()
                 .enumerate()
                 .map(|(at, operand)| match operand.kind {
                     ResultKind::Path(_) => kinds.get(at).copied(),
-                    ResultKind::Kind(ref shape) => Kind::of(shape),
+                    ResultKind::Kind(kind) => Kind::of_value(kind),
                     ResultKind::Unknown => None,
                 })
                 .collect();
             let verdict = judge(operation.operator, &judged);
-            let mut context = cel::Context::default();
-            for (name, kind) in ["a", "b"].iter().zip(&kinds) {
-                context.add_variable_from_value(*name, value(*kind));
-            }
-            let program = cel::Program::compile(&text).expect("compiles");
-            let result = program.execute(&context);
+            let row: serde_json::Map<String, Value> = ["a", "b"]
+                .iter()
+                .zip(&kinds)
+                .map(|(name, kind)| ((*name).to_owned(), value(*kind)))
+                .collect();
+            let result = compiled.evaluate(&Value::Object(row), &BTreeMap::new());
             let agrees = match verdict {
                 Some(Verdict::Fails(_)) => result.is_err(),
-                Some(Verdict::Always(value)) => {
-                    result.as_ref().ok() == Some(&cel::Value::Bool(value))
-                }
+                Some(Verdict::Always(value)) => result.as_ref().ok() == Some(&json!(value)),
                 None => result.is_ok(),
             };
             if !agrees {

@@ -167,7 +167,7 @@ fn check_declared(
             }
             if let Some(condition) = &map.condition {
                 let text = &condition.value;
-                if let Err(error) = expressions::compile(&text.text) {
+                if let Err(error) = expressions::facts(&text.text) {
                     let span = crate::templates::text_span(
                         file,
                         &text.text,

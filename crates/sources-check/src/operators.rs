@@ -7,9 +7,8 @@
 
 use sources_config::{Body, Config, Enumeration, NamedMap, Source, Stage};
 use sources_diagnostics::{Collector, Diagnostic, Rule, Span, did_you_mean};
+use sources_expr::{ResultKind, ValueKind};
 
-use crate::expression_refs::ResultKind;
-use crate::shape::Shape;
 use crate::{fixes, params};
 
 /// Every operator and pipe rule, for one entry.
@@ -242,15 +241,15 @@ fn check_bound_kind(
     if !crate::param_expressions::reads_row(text) {
         return;
     }
-    let Ok(refs) = crate::expressions::compile(text) else {
+    let Ok(refs) = crate::expressions::facts(text) else {
         return;
     };
     // An integer literal binds exactly its digits; otherwise every value of the evident kind.
     let literal = text.trim();
     let (gives, texts): (String, Vec<&str>) = match &refs.result {
         _ if literal.parse::<i64>().is_ok() => (format!("`{literal}`"), vec![literal]),
-        ResultKind::Kind(Shape::Bool) => ("a boolean".to_owned(), vec!["true", "false"]),
-        ResultKind::Kind(Shape::Number) => ("a number".to_owned(), vec!["0", "1"]),
+        ResultKind::Kind(ValueKind::Bool) => ("a boolean".to_owned(), vec!["true", "false"]),
+        ResultKind::Kind(ValueKind::Number) => ("a number".to_owned(), vec!["0", "1"]),
         _ => return,
     };
     let refused = texts

@@ -2,67 +2,22 @@
 //! whatever the row, fails for the values the parameters it reads are judged with (a name the
 //! entry does
 //! not declare, which is absent from `params`; a `string` default added to a number; a method its
-//! type lacks). Each part is evaluated by the interpreter the evaluator runs (`cel`), with `params`
-//! built as the evaluator builds it ([`params_variable`], from
+//! type lacks). Each part (`sources_expr::Compiled::param_parts`: only parts evaluated for every
+//! row) is evaluated by the evaluator's own code, with `params` as the evaluator binds them (from
 //! `sources_config::param_value::expression_value`): a parameter with a default at its default
 //! (what every run that does not give it binds, as `runnable` renders it), one without at values
-//! of its type a caller may give. Only parts evaluated for every row are
-//! judged: not a branch of `&&`, `||` or `?:` past its first operand, nor the body of a macro.
+//! of its type a caller may give.
 
 use std::collections::BTreeMap;
-use std::ops::Range;
-use std::sync::Arc;
 
-use cel::common::ast::{EntryExpr, Expr};
-use cel::objects::{Key, Map};
-use cel::{Context, IdedExpr};
 use serde_json::Value;
 use sources_config::enums::{Enumeration, ParamType};
 use sources_config::param_value::expression_value;
 use sources_config::{NamedMap, Parameter, Source};
 use sources_diagnostics::{Collector, Diagnostic, Rule, did_you_mean};
+use sources_expr::{Compiled, EvalError, ParamPart};
 
-use crate::expression_refs::{after_dot, clamp};
 use crate::expressions::{self, ExpressionSite};
-
-/// A JSON value as CEL sees it.
-pub fn to_cel(value: &Value) -> cel::Value {
-    match value {
-        Value::Null => cel::Value::Null,
-        Value::Bool(flag) => cel::Value::Bool(*flag),
-        Value::Number(number) => {
-            if let Some(int) = number.as_i64() {
-                cel::Value::Int(int)
-            } else if let Some(uint) = number.as_u64() {
-                cel::Value::UInt(uint)
-            } else {
-                cel::Value::Float(number.as_f64().unwrap_or(f64::NAN))
-            }
-        }
-        Value::String(text) => cel::Value::String(Arc::new(text.clone())),
-        Value::Array(items) => cel::Value::List(Arc::new(items.iter().map(to_cel).collect())),
-        Value::Object(fields) => cel::Value::Map(Map {
-            map: Arc::new(
-                fields
-                    .iter()
-                    .map(|(name, value)| (Key::String(Arc::new(name.clone())), to_cel(value)))
-                    .collect(),
-            ),
-        }),
-    }
-}
-
-/// The `params` variable of an expression: the entry's own bound parameters, typed.
-pub fn params_variable(params: &BTreeMap<String, Value>) -> cel::Value {
-    cel::Value::Map(Map {
-        map: Arc::new(
-            params
-                .iter()
-                .map(|(name, value)| (Key::String(Arc::new(name.clone())), to_cel(value)))
-                .collect(),
-        ),
-    })
-}
 
 /// The most value combinations one part is evaluated with.
 const MAX_COMBINATIONS: usize = 64;
@@ -90,39 +45,29 @@ fn check_site(
 ) {
     let text = site.text.text.as_str();
     // A part over parameters alone names `params`: an expression that never writes the word has
-    // none, and is not parsed again (the CEL parser is the checker's most expensive step).
+    // none, and is not parsed again (the parser is the checker's most expensive step).
     // Expressions that do not compile are reported by `expressions` (its outcome is memoised).
-    if !text.contains("params") || expressions::compile(text).is_err() {
+    if !text.contains("params") || expressions::facts(text).is_err() {
         return;
     }
-    let Ok(program) = expressions::parse_program(text) else {
+    let Ok(compiled) = expressions::compiled(text) else {
         return;
     };
-    let info = program.source_info();
-    let range = |id: u64| -> Range<usize> {
-        info.offset_for(id)
-            .map(|(start, stop)| clamp(text, start as usize)..clamp(text, stop as usize + 1))
-            .unwrap_or(0..0)
-    };
-    let mut parts = Vec::new();
-    unconditional_parts(program.expression(), &mut parts);
-    for part in parts {
-        let Some(names) = names_read(part) else {
+    for part in compiled.param_parts() {
+        let Some(failure) = refused_every_time(&compiled, &part, declared, |_| Ok(())) else {
             continue;
         };
-        let Some(failure) = refused_every_time(part, &names, declared, |_| Ok(())) else {
-            continue;
-        };
+        let names = &part.names;
         let undeclared = names
             .iter()
             .find(|(name, _)| declared.is_none_or(|declared| declared.get(name).is_none()));
         let diagnostic = match undeclared {
-            Some((name, id)) => {
-                let at = site.span_of(file, after_dot(text, range(*id).start, name));
+            Some((name, range)) => {
+                let at = site.span_of(file, range.clone());
                 undeclared_diagnostic(source, declared, site, name, at, &failure)
             }
             None => {
-                let at = range(part.id);
+                let at = part.range.clone();
                 let about: Vec<String> = names
                     .iter()
                     .map(|(name, _)| describe(name, declared))
@@ -204,7 +149,7 @@ fn describe(name: &str, declared: Option<&NamedMap<Parameter>>) -> String {
 /// macro's variable): its value is then known only at run time. `false` for one that does not
 /// compile (reported as such).
 pub fn reads_row(text: &str) -> bool {
-    expressions::parse_program(text).is_ok_and(|program| reads(program.expression()) == Reads::Row)
+    expressions::compiled(text).is_ok_and(|compiled| compiled.reads_row())
 }
 
 /// What refuses the value of the expression `text` (one that does not read the row) for every
@@ -216,32 +161,28 @@ pub(crate) fn refused_for_every_value(
     declared: Option<&NamedMap<Parameter>>,
     accept: impl Fn(String) -> Result<(), String>,
 ) -> Option<String> {
-    let program = expressions::parse_program(text).ok()?;
-    let root = program.expression();
-    if reads(root) == Reads::Row {
-        return None;
-    }
-    let names = names_read(root)?;
-    refused_every_time(root, &names, declared, |value| {
-        let value = value
-            .json()
-            .map_err(|_| format!("the value ({value:?}) has no JSON form"))?;
+    let compiled = expressions::compiled(text).ok()?;
+    let whole = compiled.as_param_part()?;
+    refused_every_time(&compiled, &whole, declared, |value| {
+        let value = value.map_err(ToString::to_string)?;
         accept(match value {
-            Value::String(text) => text,
+            Value::String(text) => text.clone(),
             other => other.to_string(),
         })
     })
 }
 
-/// The first refusal of `part`, for every combination of values of `names` (each declared one
-/// takes each value it can have, the default first): its evaluation's error, or what `accept`
-/// says of its value; `None` when one is accepted (or there are too many combinations to try).
+/// The first refusal of `part` of `compiled`, for every combination of values of the names it
+/// reads (each declared one takes each value it can have, the default first): its evaluation's
+/// error, or what `accept` says of its value (or of its having no JSON form); `None` when one is
+/// accepted (or there are too many combinations to try).
 fn refused_every_time(
-    part: &IdedExpr,
-    names: &[(String, u64)],
+    compiled: &Compiled,
+    part: &ParamPart,
     declared: Option<&NamedMap<Parameter>>,
-    accept: impl Fn(&cel::Value) -> Result<(), String>,
+    accept: impl Fn(Result<&Value, &EvalError>) -> Result<(), String>,
 ) -> Option<String> {
+    let names = &part.names;
     // Every declared name is bound (empty when nobody supplies it).
     let mut fixed: BTreeMap<String, Value> = BTreeMap::new();
     let mut varying: Vec<(String, Vec<Value>)> = Vec::new();
@@ -268,14 +209,12 @@ fn refused_every_time(
             params.insert(name.clone(), values[rest % values.len()].clone());
             rest /= values.len();
         }
-        let mut context = Context::default();
-        context.add_variable_from_value("params", params_variable(&params));
-        let refusal = match cel::Value::resolve(part, &context) {
-            Ok(value) => match accept(&value) {
+        let refusal = match compiled.evaluate_part(part, &params) {
+            Err(error @ EvalError::Failed { .. }) => error.to_string(),
+            outcome => match accept(outcome.as_ref()) {
                 Ok(()) => return None,
                 Err(refusal) => refusal,
             },
-            Err(error) => error.to_string(),
         };
         first.get_or_insert(refusal);
     }
@@ -313,116 +252,4 @@ fn values_of(declaration: &Parameter) -> Vec<Value> {
         }
     }
     values
-}
-
-/// The parts of `node` evaluated for every row, outermost first, that read nothing but `params`
-/// (and literals): the largest such parts, each once.
-fn unconditional_parts<'e>(node: &'e IdedExpr, out: &mut Vec<&'e IdedExpr>) {
-    // An explicit stack: a long chain of operators is a deep tree.
-    let mut stack = vec![node];
-    while let Some(node) = stack.pop() {
-        match reads(node) {
-            Reads::ParamsOnly => {
-                out.push(node);
-                continue;
-            }
-            Reads::Nothing => continue,
-            Reads::Row => {}
-        }
-        match &node.expr {
-            Expr::Call(call) => {
-                if matches!(
-                    call.func_name.as_str(),
-                    "_&&_" | "_||_" | "_?_:_" | "@not_strictly_false"
-                ) {
-                    stack.extend(call.args.first());
-                } else {
-                    stack.extend(call.args.iter().rev());
-                    stack.extend(call.target.as_deref());
-                }
-            }
-            Expr::Select(select) => stack.push(&select.operand),
-            Expr::Comprehension(comprehension) => stack.push(&comprehension.iter_range),
-            Expr::List(list) => stack.extend(list.elements.iter().rev()),
-            Expr::Map(map) => stack.extend(map.entries.iter().rev().flat_map(entry_parts)),
-            Expr::Struct(structure) => {
-                stack.extend(structure.entries.iter().rev().flat_map(entry_parts));
-            }
-            Expr::Ident(_) | Expr::Literal(_) | Expr::Unspecified => {}
-        }
-    }
-}
-
-fn entry_parts(entry: &cel::common::ast::IdedEntryExpr) -> Vec<&IdedExpr> {
-    match &entry.expr {
-        EntryExpr::MapEntry(map) => vec![&map.value, &map.key],
-        EntryExpr::StructField(field) => vec![&field.value],
-    }
-}
-
-/// What a part reads.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Reads {
-    /// Literals only.
-    Nothing,
-    /// `params` and literals.
-    ParamsOnly,
-    /// The row (a field, `item`, a macro's variable).
-    Row,
-}
-
-/// What `node` reads, walking it on an explicit stack.
-fn reads(node: &IdedExpr) -> Reads {
-    let mut found = Reads::Nothing;
-    let mut stack = vec![node];
-    while let Some(node) = stack.pop() {
-        match &node.expr {
-            Expr::Ident(name) if name == "params" => found = Reads::ParamsOnly,
-            Expr::Ident(_) | Expr::Comprehension(_) => return Reads::Row,
-            Expr::Call(call) => {
-                stack.extend(call.args.iter());
-                stack.extend(call.target.as_deref());
-            }
-            Expr::Select(select) => stack.push(&select.operand),
-            Expr::List(list) => stack.extend(list.elements.iter()),
-            Expr::Map(map) => stack.extend(map.entries.iter().flat_map(entry_parts)),
-            Expr::Struct(structure) => {
-                stack.extend(structure.entries.iter().flat_map(entry_parts));
-            }
-            Expr::Literal(_) | Expr::Unspecified => {}
-        }
-    }
-    found
-}
-
-/// The names a part reads as `params.NAME`, each with the id of its select, in order; `None`
-/// when it reads `params` in any other way (`params[k]`, `size(params)`): what it reads is then
-/// not known.
-fn names_read(part: &IdedExpr) -> Option<Vec<(String, u64)>> {
-    let mut names: Vec<(String, u64)> = Vec::new();
-    let mut stack = vec![part];
-    while let Some(node) = stack.pop() {
-        match &node.expr {
-            Expr::Select(select) => match &select.operand.expr {
-                Expr::Ident(name) if name == "params" => {
-                    if !names.iter().any(|(read, _)| *read == select.field) {
-                        names.push((select.field.clone(), node.id));
-                    }
-                }
-                _ => stack.push(&select.operand),
-            },
-            Expr::Ident(name) if name == "params" => return None,
-            Expr::Call(call) => {
-                stack.extend(call.args.iter().rev());
-                stack.extend(call.target.as_deref());
-            }
-            Expr::List(list) => stack.extend(list.elements.iter().rev()),
-            Expr::Map(map) => stack.extend(map.entries.iter().rev().flat_map(entry_parts)),
-            Expr::Struct(structure) => {
-                stack.extend(structure.entries.iter().rev().flat_map(entry_parts));
-            }
-            Expr::Ident(_) | Expr::Comprehension(_) | Expr::Literal(_) | Expr::Unspecified => {}
-        }
-    }
-    Some(names)
 }

@@ -63,6 +63,20 @@ impl Field {
 }
 
 impl Shape {
+    /// The shape of a value of an expression's evident kind (a list's items and a map's keys
+    /// untold).
+    pub fn of_kind(kind: sources_expr::ValueKind) -> Shape {
+        use sources_expr::ValueKind;
+        match kind {
+            ValueKind::Bool => Shape::Bool,
+            ValueKind::Number => Shape::Number,
+            ValueKind::String => Shape::String,
+            ValueKind::Null => Shape::Null,
+            ValueKind::List => Shape::Array(Box::new(Shape::Unknown)),
+            ValueKind::Map => Shape::Unknown,
+        }
+    }
+
     /// The shape of the rows: a list's items, otherwise the value itself (an operator over a
     /// single value applies to that value; a stream's events are its rows).
     pub fn rows(&self) -> &Shape {

@@ -11,8 +11,8 @@ use std::sync::Arc;
 
 use sources_config::Config;
 use sources_config::model::{Body, MergeFields, Source};
+use sources_expr::ResultKind;
 
-use crate::expression_refs::ResultKind;
 use crate::expressions;
 use crate::settings::Language;
 use crate::shape::{Field, Fields, PathLookup, Shape};
@@ -650,12 +650,12 @@ pub(crate) fn apply(body: &Body, input: Option<&Shaped>) -> Option<Shaped> {
 
 /// The shape of an expression's value over rows of shape `rows`, where evident.
 fn result_shape(text: &str, rows: Option<&Shape>) -> Shape {
-    let Ok(refs) = expressions::compile(text) else {
+    let Ok(refs) = expressions::facts(text) else {
         return Shape::Unknown;
     };
     match &refs.result {
         ResultKind::Unknown => Shape::Unknown,
-        ResultKind::Kind(shape) => shape.clone(),
+        ResultKind::Kind(kind) => Shape::of_kind(*kind),
         ResultKind::Path(path) => match rows {
             Some(rows) => match rows.lookup(&path.join(".")) {
                 PathLookup::Found(shape) => shape.clone(),

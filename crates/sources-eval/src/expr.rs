@@ -1,25 +1,20 @@
-//! CEL expressions over rows, with the names and semantics the format's origin gives its
-//! expressions: an item's fields are top-level names, the whole item is `item` (how a plain text
-//! line is read), `params.NAME` holds the operator's own parameters, a field the item does not
-//! have is `null` rather than an error (also under a missing parent: `status.phase` on an item
-//! without `status`), and a predicate is true for `true`, a non-zero number or a non-empty string.
+//! Expressions over rows, for the operators: compiled and evaluated by `sources_expr` (an item's
+//! fields are top-level names, the whole item is `item`, `params.NAME` holds the operator's own
+//! parameters, a field the item does not have is `null`), with what `try` reports besides: the
+//! field and text of a failing expression, and the fields its items lacked.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Mutex, PoisonError};
 
-use cel::common::ast::{EntryExpr, Expr as Node};
-use cel::{Context, IdedExpr, Program};
 use serde_json::Value;
+use sources_expr::{Compiled, Language};
 
 use crate::error::Cause;
 
 /// A compiled expression and where it was written, for error messages.
 pub struct Expr {
-    program: Program,
+    compiled: Compiled,
     field: String,
-    text: String,
-    /// The field paths the expression reads from the item (see [`field_paths`]).
-    paths: Vec<Vec<String>>,
     /// How often each path was missing, over how many items (see [`Expr::missing_fields`]).
     misses: Mutex<Misses>,
 }
@@ -55,7 +50,7 @@ impl std::fmt::Debug for Expr {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Expr")
             .field("field", &self.field)
-            .field("text", &self.text)
+            .field("text", &self.compiled.text())
             .finish()
     }
 }
@@ -64,30 +59,25 @@ impl Expr {
     /// Compiles `text`, written in `field` (`where`, `keep.name`, `by`, …).
     pub fn compile(field: impl Into<String>, text: &str) -> Result<Expr, Cause> {
         let field = field.into();
-        // The one guarded compile: too-deep or too-long expressions are refused, and larger ones
-        // compile on a thread with a stack big enough for the recursive parser.
-        match sources_check::compile_program(text) {
-            Ok(program) => Ok(Expr {
-                paths: field_paths(program.expression()),
+        // The one guarded compile: too-deep or too-long expressions are refused, and so is a call
+        // of a function the language lacks, which lint reports too.
+        match sources_expr::compile_to_run(Language::default(), text) {
+            Ok(compiled) => Ok(Expr {
                 misses: Mutex::new(Misses::default()),
-                program,
+                compiled,
                 field,
-                text: text.to_owned(),
             }),
-            Err(errors) => Err(Cause::Expression {
+            Err(error) => Err(Cause::Expression {
                 field,
                 expression: text.to_owned(),
-                detail: errors
-                    .first()
-                    .map(|error| error.message.clone())
-                    .unwrap_or_else(|| "the expression does not compile".to_owned()),
+                detail: error.message,
             }),
         }
     }
 
     /// The expression as written.
     pub fn text(&self) -> &str {
-        &self.text
+        self.compiled.text()
     }
 
     /// The field (`where`, `keep.name`) it was written in.
@@ -99,7 +89,8 @@ impl Expr {
     /// each once.
     pub fn missing_fields(&self) -> Vec<MissingField> {
         let misses = self.misses.lock().unwrap_or_else(PoisonError::into_inner);
-        self.paths
+        self.compiled
+            .row_paths()
             .iter()
             .zip(&misses.missing)
             .filter(|(_, missing)| **missing > 0)
@@ -115,70 +106,34 @@ impl Expr {
     /// Evaluates over `item` (its fields become top-level names, a missing one `null`; the whole
     /// item is `item` unless it has a field of that name) with `params`.
     pub fn eval(&self, item: &Value, params: &BTreeMap<String, Value>) -> Result<Value, Cause> {
-        let mut context = Context::default();
-        let empty = serde_json::Map::new();
-        let fields = match item {
-            Value::Object(fields) => fields,
-            _ => &empty,
-        };
-        let filled = self.filled(fields);
-        for (name, value) in filled.as_ref().unwrap_or(fields) {
-            context.add_variable_from_value(name.as_str(), to_cel(value));
+        if let Value::Object(fields) = item {
+            self.count(fields);
+        } else {
+            self.count(&serde_json::Map::new());
         }
-        if !fields.contains_key("item") {
-            context.add_variable_from_value("item", to_cel(item));
-        }
-        // `params` as lint builds it to judge the parts of an expression over parameters alone.
-        context.add_variable_from_value("params", sources_check::params_variable(params));
-        let result = self
-            .program
-            .execute(&context)
-            .map_err(|error| self.error(error.to_string()))?;
-        result
-            .json()
-            .map_err(|_| self.error(format!("the result ({result:?}) has no JSON form")))
+        self.compiled
+            .evaluate(item, params)
+            .map_err(|error| self.error(error.to_string()))
     }
 
-    /// Evaluates a predicate: true for `true`, a non-zero number or a non-empty string; false for
-    /// anything else (`false`, `null`, zero, `""`, a list or a map).
+    /// Evaluates a predicate, true or false by the language's rules (see
+    /// `sources_expr::Language::truthy`).
     pub fn eval_bool(&self, item: &Value, params: &BTreeMap<String, Value>) -> Result<bool, Cause> {
-        Ok(match self.eval(item, params)? {
-            Value::Bool(flag) => flag,
-            Value::Number(number) => number.as_f64().is_some_and(|number| number != 0.0),
-            Value::String(text) => !text.is_empty(),
-            _ => false,
-        })
-    }
-
-    /// The item's fields with every path the expression reads and the item lacks filled in
-    /// (`null` at the end, maps on the way), or `None` when nothing is missing.
-    fn filled(
-        &self,
-        fields: &serde_json::Map<String, Value>,
-    ) -> Option<serde_json::Map<String, Value>> {
-        let missing: Vec<&Vec<String>> = self
-            .paths
-            .iter()
-            .filter(|path| !present(fields, path))
-            .collect();
-        self.count(fields);
-        if missing.is_empty() {
-            return None;
-        }
-        let mut filled = fields.clone();
-        for path in missing {
-            fill(&mut filled, path);
-        }
-        Some(filled)
+        let value = self.eval(item, params)?;
+        self.compiled
+            .language()
+            .truthy(&value)
+            .map_err(|error| self.error(error.to_string()))
     }
 
     /// Counts one item evaluated, and each path it lacks.
     fn count(&self, fields: &serde_json::Map<String, Value>) {
         let mut misses = self.misses.lock().unwrap_or_else(PoisonError::into_inner);
         misses.items += 1;
-        misses.missing.resize(self.paths.len(), 0);
+        let paths = self.compiled.row_paths();
+        misses.missing.resize(paths.len(), 0);
         let mut lacked = false;
-        for (at, path) in self.paths.iter().enumerate() {
+        for (at, path) in paths.iter().enumerate() {
             if absent(fields, path) {
                 misses.missing[at] += 1;
                 lacked = true;
@@ -198,24 +153,9 @@ impl Expr {
     pub fn error(&self, detail: String) -> Cause {
         Cause::Expression {
             field: self.field.clone(),
-            expression: self.text.clone(),
+            expression: self.compiled.text().to_owned(),
             detail,
         }
-    }
-}
-
-/// Whether `fields` has every step of `path` (a `null` on the way counts as missing).
-fn present(fields: &serde_json::Map<String, Value>, path: &[String]) -> bool {
-    let Some((first, rest)) = path.split_first() else {
-        return true;
-    };
-    match (fields.get(first), rest.is_empty()) {
-        (Some(_), true) => true,
-        (Some(Value::Object(inner)), false) => present(inner, rest),
-        // A scalar or list on the way is the item's own value: selecting into it is the
-        // expression's error to report, not a missing field.
-        (Some(Value::Null) | None, _) => false,
-        (Some(_), false) => true,
     }
 }
 
@@ -234,101 +174,6 @@ fn absent(fields: &serde_json::Map<String, Value>, path: &[String]) -> bool {
         (Some(_), false) => false,
     }
 }
-
-/// Fills `path` into `fields`: maps where a step is missing or `null`, `null` at the end.
-fn fill(fields: &mut serde_json::Map<String, Value>, path: &[String]) {
-    let Some((first, rest)) = path.split_first() else {
-        return;
-    };
-    let slot = fields.entry(first.clone()).or_insert(Value::Null);
-    if rest.is_empty() {
-        return;
-    }
-    if slot.is_null() {
-        *slot = Value::Object(serde_json::Map::new());
-    }
-    if let Value::Object(inner) = slot {
-        fill(inner, rest);
-    }
-}
-
-/// The field paths an expression reads from the item: each chain of field selections that starts
-/// at a name (`status.phase` gives `[status, phase]`, `name` gives `[name]`), except `params`,
-/// `item` and the variables of a comprehension (`rows.all(r, r.ok)`). A selection under a
-/// `has(…)` test is left to the test.
-fn field_paths(root: &IdedExpr) -> Vec<Vec<String>> {
-    let mut locals: Vec<&str> = vec!["params", "item"];
-    let mut chains: Vec<Vec<String>> = Vec::new();
-    let mut stack = vec![root];
-    while let Some(node) = stack.pop() {
-        if let Some(chain) = chain(node) {
-            if !chains.contains(&chain) {
-                chains.push(chain);
-            }
-            continue;
-        }
-        match &node.expr {
-            Node::Select(select) => stack.push(&select.operand),
-            Node::Call(call) => {
-                stack.extend(call.target.as_deref());
-                stack.extend(call.args.iter());
-            }
-            Node::List(list) => stack.extend(list.elements.iter()),
-            Node::Map(map) => {
-                for entry in &map.entries {
-                    if let EntryExpr::MapEntry(entry) = &entry.expr {
-                        stack.push(&entry.key);
-                        stack.push(&entry.value);
-                    }
-                }
-            }
-            Node::Struct(object) => {
-                for entry in &object.entries {
-                    if let EntryExpr::StructField(field) = &entry.expr {
-                        stack.push(&field.value);
-                    }
-                }
-            }
-            Node::Comprehension(comprehension) => {
-                locals.push(&comprehension.iter_var);
-                locals.extend(comprehension.iter_var2.as_deref());
-                locals.push(&comprehension.accu_var);
-                stack.extend([
-                    &comprehension.iter_range,
-                    &comprehension.accu_init,
-                    &comprehension.loop_cond,
-                    &comprehension.loop_step,
-                    &comprehension.result,
-                ]);
-            }
-            Node::Ident(_) | Node::Literal(_) | Node::Unspecified => {}
-        }
-    }
-    chains.retain(|chain| !locals.contains(&chain[0].as_str()));
-    chains
-}
-
-/// The names of a chain of plain selections ending at a name, outermost last.
-fn chain(node: &IdedExpr) -> Option<Vec<String>> {
-    let mut names = Vec::new();
-    let mut at = node;
-    loop {
-        match &at.expr {
-            Node::Ident(name) => {
-                names.push(name.clone());
-                names.reverse();
-                return Some(names);
-            }
-            Node::Select(select) if !select.test => {
-                names.push(select.field.clone());
-                at = &select.operand;
-            }
-            _ => return None,
-        }
-    }
-}
-
-pub use sources_check::to_cel;
 
 #[cfg(test)]
 mod tests {

@@ -12,7 +12,6 @@
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
 mod analysis_thread;
-mod cel_lex;
 mod code_actions;
 mod column_values;
 mod completion;

@@ -4,7 +4,7 @@
 //!
 //! Everything comes from the analysis: spans of the decoded model, the checker's template and
 //! expression sites, and offsets inside strings mapped back to the file through
-//! `sources_syntax::str_offset`. CEL text is split by [`crate::cel_lex`]. The last result per
+//! `sources_syntax::str_offset`. Expression text is split by `sources_expr::Language::tokens`. The last result per
 //! document is kept so `full/delta` can answer with one edit.
 
 use std::collections::HashMap;
@@ -13,13 +13,13 @@ use std::sync::{Mutex, PoisonError};
 use sources_config::model::{Body, Growing, Source, Stage};
 use sources_config::template::{Template, TokenKind};
 use sources_config::{Config, Enumeration, Field, Text, name_span};
+use sources_expr::{Language, Token};
 use sources_syntax::{Node, ScalarStyle, Span, Str, Value};
 use tower_lsp_server::ls_types::{
     SemanticToken, SemanticTokenModifier, SemanticTokenType, SemanticTokens, SemanticTokensDelta,
     SemanticTokensEdit, SemanticTokensLegend, Uri,
 };
 
-use crate::cel_lex::{self, CelToken};
 use crate::document::Analyzed;
 use crate::position::Positions;
 
@@ -171,17 +171,18 @@ impl Collector<'_> {
     /// The tokens of a CEL expression.
     fn expression(&mut self, text: &Text, span: Span) {
         let map = mapped(self.file, &text.text, text.style, span);
-        let spans: Vec<(Span, Kind)> = cel_lex::lex(&text.text)
+        let spans: Vec<(Span, Kind)> = Language::Cel
+            .tokens(&text.text)
             .into_iter()
             .filter_map(|(token, range)| {
                 let kind = match token {
-                    CelToken::Identifier => Kind::Variable,
-                    CelToken::Function => Kind::Function,
-                    CelToken::Namespace => Kind::Namespace,
-                    CelToken::Keyword => Kind::Keyword,
-                    CelToken::Number => Kind::Number,
-                    CelToken::String => Kind::String,
-                    CelToken::Operator => Kind::Operator,
+                    Token::Identifier => Kind::Variable,
+                    Token::Function => Kind::Function,
+                    Token::Namespace => Kind::Namespace,
+                    Token::Keyword => Kind::Keyword,
+                    Token::Number => Kind::Number,
+                    Token::String => Kind::String,
+                    Token::Operator => Kind::Operator,
                 };
                 Some((map(range)?, kind))
             })

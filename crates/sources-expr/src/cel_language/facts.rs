@@ -1,8 +1,7 @@
-//! What a compiled CEL expression reads: the top-level names (with the dot-path written after
-//! them) and the functions it calls, each with its byte range inside the expression, and the kind
-//! of value it gives where that is evident. Read from the parser's tree once per distinct text
-//! (remembered with the compile outcome, `expressions::compile_refs`); the shape checks and the
-//! shapes of `project`/`derive` outputs use it.
+//! The facts of a CEL expression, read from the `cel` parser's tree: the top-level names (with the
+//! dot-path written after them), the functions it calls, the operators it applies with operand
+//! kinds where evident, its literals, each with its byte range inside the expression, the kind of
+//! value it gives where evident, and the row paths evaluation fills.
 
 use std::collections::HashSet;
 use std::ops::Range;
@@ -10,75 +9,10 @@ use std::ops::Range;
 use cel::IdedExpr;
 use cel::common::ast::{EntryExpr, Expr, IdedEntryExpr, LiteralValue};
 
-use crate::shape::Shape;
+use crate::facts::{Call, Facts, FieldPath, Literal, Operand, Operation, ResultKind, ValueKind};
 
-/// The names and calls of one expression.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub(crate) struct ExprRefs {
-    /// Each top-level name with the path written after it (`status.phase`), outermost first.
-    pub fields: Vec<FieldPath>,
-    /// Each call of a named function (operators and macros aside).
-    pub calls: Vec<Call>,
-    /// The kind of the value it gives, where evident (a literal, a comparison, a bare path).
-    pub result: ResultKind,
-    /// Each operator applied to an operand whose kind is evident (a literal, a bare path, an
-    /// operator's result), for the type checks of `data_types`.
-    pub operations: Vec<Operation>,
-}
-
-/// An operator (`>`, `+`, unary `-`, `!`, `&&`, …) and what it is applied to.
-#[derive(Clone, Debug, PartialEq)]
-pub(crate) struct Operation {
-    /// The operator as written (`>`, `-`, `&&`; `-` with one operand is the negation).
-    pub operator: &'static str,
-    /// Where the operator is written.
-    pub range: Range<usize>,
-    /// Its operands, left to right.
-    pub operands: Vec<Operand>,
-}
-
-/// One operand of an operator.
-#[derive(Clone, Debug, PartialEq)]
-pub(crate) struct Operand {
-    /// Its kind where evident: a literal's or an operator's, or the row's at a bare path.
-    pub kind: ResultKind,
-    /// How it is written, when it is a literal or a bare path (for messages).
-    pub written: Option<String>,
-}
-
-/// A name and the keys selected after it: `status.phase` is `[status, phase]`.
-#[derive(Clone, Debug, PartialEq)]
-pub(crate) struct FieldPath {
-    /// The segments, each with its byte range in the expression.
-    pub segments: Vec<(String, Range<usize>)>,
-}
-
-/// A function call.
-#[derive(Clone, Debug, PartialEq)]
-pub(crate) struct Call {
-    /// The function's name (`lower`), or the qualified name (`optional.of`) when the call is
-    /// written on a name that is not a field.
-    pub name: String,
-    /// Whether it is written as a method (`x.f()`).
-    pub method: bool,
-    /// Where the name is written.
-    pub range: Range<usize>,
-}
-
-/// What an expression evaluates to, as far as its outermost node tells.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub(crate) enum ResultKind {
-    /// Not evident.
-    #[default]
-    Unknown,
-    /// A literal or an operator of this kind.
-    Kind(Shape),
-    /// A bare path into the row: its value's shape is the row's at that path.
-    Path(Vec<String>),
-}
-
-/// The names, calls and result kind of `program`, whose text is `text`.
-pub(crate) fn refs(program: &cel::Program, text: &str) -> ExprRefs {
+/// The facts of `program`, whose text is `text`.
+pub(crate) fn of(program: &cel::Program, text: &str) -> Facts {
     let info = program.source_info();
     // The parser's offsets are bytes, its end inclusive; a select is placed at its dot.
     let range = |id: u64| -> Range<usize> {
@@ -88,9 +22,10 @@ pub(crate) fn refs(program: &cel::Program, text: &str) -> ExprRefs {
     };
     let root = program.expression();
     let mut bound: HashSet<&str> = HashSet::new();
-    let mut out = ExprRefs {
+    let mut out = Facts {
         result: result_kind(root),
-        ..ExprRefs::default()
+        row_paths: row_paths(root),
+        ..Facts::default()
     };
     // An explicit stack: a long chain of operators is a deep tree.
     let mut stack: Vec<&IdedExpr> = vec![root];
@@ -171,7 +106,18 @@ pub(crate) fn refs(program: &cel::Program, text: &str) -> ExprRefs {
             Expr::List(list) => stack.extend(list.elements.iter().rev()),
             Expr::Map(map) => push_entries(&mut stack, &map.entries),
             Expr::Struct(structure) => push_entries(&mut stack, &structure.entries),
-            Expr::Literal(_) | Expr::Unspecified => {}
+            Expr::Literal(literal) => {
+                let kind = literal_kind(literal);
+                let at = range(node.id);
+                // A macro's own literals (the `true` a comprehension starts from) are not written.
+                if text
+                    .get(at.clone())
+                    .is_some_and(|written| is_written(kind, written))
+                {
+                    out.literals.push(Literal { kind, range: at });
+                }
+            }
+            Expr::Unspecified => {}
         }
     }
     // A comprehension's variables (`x` in `tags.exists(x, x == 'a')`) are not fields. They are
@@ -195,6 +141,7 @@ pub(crate) fn refs(program: &cel::Program, text: &str) -> ExprRefs {
     out.calls.sort_by_key(|call| call.range.start);
     out.fields
         .sort_by_key(|path| path.segments.first().map_or(0, |(_, range)| range.start));
+    out.literals.sort_by_key(|literal| literal.range.start);
     out
 }
 
@@ -288,14 +235,9 @@ fn name_range(text: &str, call: Range<usize>, name: &str) -> Range<usize> {
 /// The kind an expression's outermost node gives.
 fn result_kind(node: &IdedExpr) -> ResultKind {
     match &node.expr {
-        Expr::Literal(literal) => ResultKind::Kind(match literal {
-            LiteralValue::Boolean(_) => Shape::Bool,
-            LiteralValue::String(_) | LiteralValue::Bytes(_) => Shape::String,
-            LiteralValue::Double(_) | LiteralValue::Int(_) | LiteralValue::UInt(_) => Shape::Number,
-            LiteralValue::Null => Shape::Null,
-        }),
+        Expr::Literal(literal) => ResultKind::Kind(literal_kind(literal)),
         // `has(a.b)` tests a key: a boolean.
-        Expr::Select(select) if select.test => ResultKind::Kind(Shape::Bool),
+        Expr::Select(select) if select.test => ResultKind::Kind(ValueKind::Bool),
         Expr::Ident(_) | Expr::Select(_) => match path_of(node) {
             Some(segments) => ResultKind::Path(
                 segments
@@ -307,16 +249,116 @@ fn result_kind(node: &IdedExpr) -> ResultKind {
         },
         Expr::Call(call) => match call.func_name.as_str() {
             "_==_" | "_!=_" | "_<_" | "_<=_" | "_>_" | "_>=_" | "_&&_" | "_||_" | "!_" | "@in"
-            | "startsWith" | "endsWith" | "contains" | "matches" => ResultKind::Kind(Shape::Bool),
-            "size" | "int" | "uint" | "double" | "_*_" | "_/_" | "_%_" | "-_" | "_-_" => {
-                ResultKind::Kind(Shape::Number)
+            | "startsWith" | "endsWith" | "contains" | "matches" => {
+                ResultKind::Kind(ValueKind::Bool)
             }
-            "string" => ResultKind::Kind(Shape::String),
+            "size" | "int" | "uint" | "double" | "_*_" | "_/_" | "_%_" | "-_" | "_-_" => {
+                ResultKind::Kind(ValueKind::Number)
+            }
+            "string" => ResultKind::Kind(ValueKind::String),
             _ => ResultKind::Unknown,
         },
-        Expr::List(_) => ResultKind::Kind(Shape::Array(Box::new(Shape::Unknown))),
-        Expr::Map(_) => ResultKind::Kind(Shape::Unknown),
+        Expr::List(_) => ResultKind::Kind(ValueKind::List),
+        Expr::Map(_) => ResultKind::Kind(ValueKind::Map),
         _ => ResultKind::Unknown,
+    }
+}
+
+/// Whether `written` is how a literal of `kind` is written (not a macro's generated value, which
+/// the parser places at the macro's call).
+fn is_written(kind: ValueKind, written: &str) -> bool {
+    match kind {
+        ValueKind::Bool => matches!(written, "true" | "false"),
+        ValueKind::Null => written == "null",
+        ValueKind::Number => written.starts_with(|ch: char| ch.is_ascii_digit() || ch == '.'),
+        ValueKind::String => written.starts_with(['\'', '"', 'r', 'R', 'b', 'B']),
+        ValueKind::List | ValueKind::Map => false,
+    }
+}
+
+/// The kind of a literal.
+fn literal_kind(literal: &LiteralValue) -> ValueKind {
+    match literal {
+        LiteralValue::Boolean(_) => ValueKind::Bool,
+        LiteralValue::String(_) | LiteralValue::Bytes(_) => ValueKind::String,
+        LiteralValue::Double(_) | LiteralValue::Int(_) | LiteralValue::UInt(_) => ValueKind::Number,
+        LiteralValue::Null => ValueKind::Null,
+    }
+}
+
+/// The field paths an expression reads from the row: each chain of field selections that starts
+/// at a name (`status.phase` gives `[status, phase]`, `name` gives `[name]`), except `params`,
+/// `item` and the variables of a comprehension (`rows.all(r, r.ok)`). A selection under a
+/// `has(…)` test is left to the test.
+fn row_paths(root: &IdedExpr) -> Vec<Vec<String>> {
+    let mut locals: Vec<&str> = vec!["params", "item"];
+    let mut chains: Vec<Vec<String>> = Vec::new();
+    let mut stack = vec![root];
+    while let Some(node) = stack.pop() {
+        if let Some(chain) = chain(node) {
+            if !chains.contains(&chain) {
+                chains.push(chain);
+            }
+            continue;
+        }
+        match &node.expr {
+            Expr::Select(select) => stack.push(&select.operand),
+            Expr::Call(call) => {
+                stack.extend(call.target.as_deref());
+                stack.extend(call.args.iter());
+            }
+            Expr::List(list) => stack.extend(list.elements.iter()),
+            Expr::Map(map) => {
+                for entry in &map.entries {
+                    if let EntryExpr::MapEntry(entry) = &entry.expr {
+                        stack.push(&entry.key);
+                        stack.push(&entry.value);
+                    }
+                }
+            }
+            Expr::Struct(object) => {
+                for entry in &object.entries {
+                    if let EntryExpr::StructField(field) = &entry.expr {
+                        stack.push(&field.value);
+                    }
+                }
+            }
+            Expr::Comprehension(comprehension) => {
+                locals.push(&comprehension.iter_var);
+                locals.extend(comprehension.iter_var2.as_deref());
+                locals.push(&comprehension.accu_var);
+                stack.extend([
+                    &comprehension.iter_range,
+                    &comprehension.accu_init,
+                    &comprehension.loop_cond,
+                    &comprehension.loop_step,
+                    &comprehension.result,
+                ]);
+            }
+            Expr::Ident(_) | Expr::Literal(_) | Expr::Unspecified => {}
+        }
+    }
+    chains.retain(|chain| !locals.contains(&chain[0].as_str()));
+    chains
+}
+
+/// The names of a chain of plain selections ending at a name, outermost last.
+fn chain(node: &IdedExpr) -> Option<Vec<String>> {
+    let mut names = Vec::new();
+    let mut at = node;
+    loop {
+        match &at.expr {
+            Expr::Ident(name) => {
+                names.push(name.clone());
+                names.reverse();
+                return Some(names);
+            }
+            Expr::Select(select) if !select.test => {
+                names.push(select.field.clone());
+                at = &select.operand;
+            }
+            _ => return None,
+        }
     }
 }
 
@@ -342,9 +384,10 @@ pub(crate) fn after_dot(text: &str, dot: usize, name: &str) -> Range<usize> {
 mod tests {
     use super::*;
 
-    fn of(text: &str) -> ExprRefs {
-        let program = crate::expressions::parse_program(text).expect("compiles");
-        refs(&program, text)
+    fn of(text: &str) -> Facts {
+        crate::compile(crate::Language::Cel, text)
+            .expect("compiles")
+            .facts
     }
 
     fn written<'t>(text: &'t str, range: &Range<usize>) -> &'t str {
@@ -381,7 +424,7 @@ mod tests {
             .map(|call| (call.name.as_str(), written(text, &call.range)))
             .collect();
         assert_eq!(calls, [("lower", "lower")]);
-        assert_eq!(found.result, ResultKind::Kind(Shape::Bool));
+        assert_eq!(found.result, ResultKind::Kind(ValueKind::Bool));
     }
 
     #[test]
@@ -392,7 +435,7 @@ mod tests {
             of("log.level").result,
             ResultKind::Path(vec!["log".to_owned(), "level".to_owned()])
         );
-        assert_eq!(of("'x'").result, ResultKind::Kind(Shape::String));
+        assert_eq!(of("'x'").result, ResultKind::Kind(ValueKind::String));
         assert_eq!(of("size(a)").calls.len(), 1);
     }
 

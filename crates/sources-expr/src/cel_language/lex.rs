@@ -1,36 +1,18 @@
 //! A lexer over CEL expression text for highlighting: identifiers, keywords, literals and
 //! operators with their byte ranges inside the expression. It never fails: a character it does
 //! not know becomes an operator token, an unterminated string runs to the end. Whether the
-//! expression compiles is the checker's business (`sources_check::compile_program`), not this
-//! module's.
+//! expression compiles is [`crate::compile`]'s business, not this module's.
 
 use std::ops::Range;
 
-/// What a CEL token is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum CelToken {
-    /// A name: a field of the item, a variable, a member after `.`.
-    Identifier,
-    /// A name followed by `(`: a function or method call.
-    Function,
-    /// `params`, the namespace of the entry's parameters.
-    Namespace,
-    /// `true`, `false`, `null`, `in`.
-    Keyword,
-    /// A number (integer, unsigned, float, hex).
-    Number,
-    /// A string or bytes literal, quotes included.
-    String,
-    /// An operator or punctuation (`==`, `&&`, `.`, `(`, …).
-    Operator,
-}
+use crate::Token;
 
 const KEYWORDS: &[&str] = &["true", "false", "null", "in"];
 
 /// The tokens of `expression`, in order, with their byte ranges.
-pub(crate) fn lex(expression: &str) -> Vec<(CelToken, Range<usize>)> {
+pub(crate) fn lex(expression: &str) -> Vec<(Token, Range<usize>)> {
     let bytes = expression.as_bytes();
-    let mut out: Vec<(CelToken, Range<usize>)> = Vec::new();
+    let mut out: Vec<(Token, Range<usize>)> = Vec::new();
     let mut at = 0;
     while at < bytes.len() {
         let byte = bytes[at];
@@ -51,7 +33,7 @@ pub(crate) fn lex(expression: &str) -> Vec<(CelToken, Range<usize>)> {
                 .iter()
                 .any(|b| matches!(b, b'r' | b'R'));
             at = string_end(expression, quote_at, raw);
-            out.push((CelToken::String, start..at));
+            out.push((Token::String, start..at));
             continue;
         }
         if byte.is_ascii_alphabetic() || byte == b'_' {
@@ -60,17 +42,17 @@ pub(crate) fn lex(expression: &str) -> Vec<(CelToken, Range<usize>)> {
             }
             let word = &expression[start..at];
             let after_dot = out.last().is_some_and(|(kind, range)| {
-                *kind == CelToken::Operator && &expression[range.clone()] == "."
+                *kind == Token::Operator && &expression[range.clone()] == "."
             });
             let next = expression[at..].trim_start().as_bytes().first();
             let kind = if KEYWORDS.contains(&word) {
-                CelToken::Keyword
+                Token::Keyword
             } else if next == Some(&b'(') {
-                CelToken::Function
+                Token::Function
             } else if word == "params" && !after_dot {
-                CelToken::Namespace
+                Token::Namespace
             } else {
-                CelToken::Identifier
+                Token::Identifier
             };
             out.push((kind, start..at));
             continue;
@@ -79,7 +61,7 @@ pub(crate) fn lex(expression: &str) -> Vec<(CelToken, Range<usize>)> {
             || (byte == b'.' && bytes.get(at + 1).is_some_and(u8::is_ascii_digit))
         {
             at = number_end(bytes, at);
-            out.push((CelToken::Number, start..at));
+            out.push((Token::Number, start..at));
             continue;
         }
         let two = expression.get(at..at + 2).unwrap_or("");
@@ -89,7 +71,7 @@ pub(crate) fn lex(expression: &str) -> Vec<(CelToken, Range<usize>)> {
             expression[at..].chars().next().map_or(1, char::len_utf8)
         };
         at += length;
-        out.push((CelToken::Operator, start..at));
+        out.push((Token::Operator, start..at));
     }
     out
 }
@@ -160,7 +142,7 @@ fn number_end(bytes: &[u8], mut at: usize) -> usize {
 mod tests {
     use super::*;
 
-    fn tokens(expression: &str) -> Vec<(CelToken, &str)> {
+    fn tokens(expression: &str) -> Vec<(Token, &str)> {
         lex(expression)
             .into_iter()
             .map(|(kind, range)| (kind, &expression[range]))
@@ -169,7 +151,7 @@ mod tests {
 
     #[test]
     fn identifiers_operators_and_literals() {
-        use CelToken::*;
+        use Token::*;
         assert_eq!(
             tokens("status == 'up' && size(tags) > 2.5 || params.env in [\"a\"]"),
             vec![
@@ -197,7 +179,7 @@ mod tests {
 
     #[test]
     fn strings_prefixes_escapes_and_unterminated_text() {
-        use CelToken::*;
+        use Token::*;
         assert_eq!(
             tokens(r#"r'a\' b"x\"y" '''t'r'''"#),
             vec![
