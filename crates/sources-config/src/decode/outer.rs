@@ -75,6 +75,12 @@ pub(super) fn check(decoder: &mut Decoder, root: &Map, entries: &[Entry]) {
     }
 }
 
+/// Whether a top-level key named `name` is reported by what its value holds: a key of another
+/// level, which outside a dashboard is ours only when it holds entries.
+pub(super) fn judged_by_value(name: &str) -> bool {
+    home(name, "the top level").is_some()
+}
+
 /// Whether `value` is a map of maps that each have a `type`: entries of `data.sources` (or
 /// components of `tui`).
 fn holds_entries(value: &Value) -> bool {

@@ -65,8 +65,8 @@ fn with_decoder(out: &mut Collector, decode: impl FnOnce(&mut Decoder) -> Config
     config
 }
 
-/// The parts of `root` that [`decode_root`] reads (the first `data`, `tui`, `app` and `actions`),
-/// copied, with the mapping of `data.sources` left empty; and that mapping's entries, borrowed.
+/// The parts of `root` that [`decode_root`] reads (the first `data`, `tui`, `app` and `actions`,
+/// and a key of another level written at the top, whose value `outer::check` reads), copied, with the mapping of `data.sources` left empty; and that mapping's entries, borrowed.
 /// When `data.sources` is not a mapping, a copy of those parts whole and no entries.
 fn without_entries(root: &Node) -> (Node, Option<&[Entry]>) {
     let Value::Map(map) = &root.value else {
@@ -80,7 +80,8 @@ fn without_entries(root: &Node) -> (Node, Option<&[Entry]>) {
         .iter()
         .enumerate()
         .map(|(index, entry)| {
-            if !read.contains(&Some(index)) {
+            // A key of another level written at the top (`sources`) is judged by what it holds.
+            if !read.contains(&Some(index)) && !outer::judged_by_value(&entry.key.name) {
                 return Entry {
                     key: entry.key.clone(),
                     value: Node::new(Value::Null, entry.value.span),
