@@ -91,6 +91,19 @@ impl DemoIo {
     }
 }
 
+impl DemoIo {
+    /// Whether `url` is a websocket URL at the demo address: the demo backend serves none, so
+    /// under `--demo` such an entry is refused with that reason instead of a refused connection.
+    pub fn is_demo_websocket(url: &str) -> bool {
+        let Ok(parsed) = url::Url::parse(url) else {
+            return false;
+        };
+        matches!(parsed.scheme(), "ws" | "wss")
+            && matches!(parsed.host_str(), Some("127.0.0.1" | "localhost"))
+            && parsed.port() == Some(DEMO_PORT)
+    }
+}
+
 /// A parameter value that works in the demo world, and what it names.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Example {
@@ -218,6 +231,15 @@ impl Io for DemoIo {
     }
 
     fn websocket(&self, request: WebSocketRequest) -> BoxFuture<'_, Result<FrameStream, IoError>> {
+        if DemoIo::is_demo_websocket(&request.url) {
+            let refused = IoError::WebSocket(format!(
+                "the demo backend serves no websocket: `{}` is its address, whose one stream is \
+                 a job's log over http (`http://127.0.0.1:{DEMO_PORT}/jobs/ID/log` in an `http` \
+                 entry with `follow: true`); point this entry at a websocket server to try it",
+                request.url
+            ));
+            return Box::pin(async move { Err(refused) });
+        }
         self.inner.websocket(request)
     }
 
@@ -266,6 +288,35 @@ mod tests {
         assert_eq!(DemoIo::demo_path("http://127.0.0.1:8098/apps"), None);
         assert_eq!(DemoIo::demo_path("https://localhost:8099/apps"), None);
         assert_eq!(DemoIo::demo_path("http://example.test:8099/apps"), None);
+    }
+
+    #[tokio::test]
+    async fn a_websocket_at_the_demo_address_is_refused_with_the_reason() {
+        let io = demo(FakeIo::new().with_websocket(|_| Ok(vec!["elsewhere".into()])));
+        let request = |url: &str| WebSocketRequest {
+            url: url.into(),
+            headers: vec![],
+            initial_messages: vec![],
+        };
+        for url in ["ws://127.0.0.1:8099/ws", "wss://localhost:8099/"] {
+            let Err(error) = io.websocket(request(url)).await else {
+                panic!("{url}: the demo address must be refused");
+            };
+            let message = error.to_string();
+            assert!(
+                message.contains("the demo backend serves no websocket")
+                    && message.contains(url)
+                    && message.contains("/jobs/ID/log"),
+                "{message}"
+            );
+        }
+        let frames: Vec<_> = io
+            .websocket(request("ws://127.0.0.1:8098/ws"))
+            .await
+            .expect("another address passes through")
+            .collect()
+            .await;
+        assert_eq!(frames, [Ok("elsewhere".to_owned())]);
     }
 
     #[tokio::test]
