@@ -74,7 +74,21 @@ pub fn text(code: &str) -> Result<String, Error> {
                     code,
                 )));
             }
-            None => return Err(error),
+            // Neither a rule nor a kind: a misspelled kind is suggested when no code is close.
+            None => {
+                return match &error {
+                    Error::UnknownRule { suggestions, .. }
+                        if suggestions.is_empty() && !kind_hint_is_list(code) =>
+                    {
+                        Err(Error::UnknownField(format!(
+                            "no rule has the code `{}` and no entry kind is named so{}",
+                            code.trim(),
+                            crate::explain_field::kind_hint(code.trim())
+                        )))
+                    }
+                    _ => Err(error),
+                };
+            }
         },
     };
     Ok(format!(
@@ -84,6 +98,11 @@ pub fn text(code: &str) -> Result<String, Error> {
         rule.summary(),
         explanation(rule)
     ))
+}
+
+/// Whether no entry kind is close to `code` (the kind hint would list them all).
+fn kind_hint_is_list(code: &str) -> bool {
+    crate::explain_field::kind_hint(code.trim()).starts_with(" (")
 }
 
 /// How a terminal shows the text: laid out when standard output is a terminal or colour is forced,
@@ -132,6 +151,18 @@ mod tests {
             text.contains("\n```yaml lint=unknown-field\ndata:\n  sources:\n"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn a_misspelled_kind_is_suggested_when_no_code_is_close() {
+        let Err(Error::UnknownField(message)) = text("htp") else {
+            panic!("`htp` is neither a rule nor a kind");
+        };
+        assert_eq!(
+            message,
+            "no rule has the code `htp` and no entry kind is named so; did you mean `http`?"
+        );
+        assert!(matches!(text("qqqq"), Err(Error::UnknownRule { .. })));
     }
 
     #[test]

@@ -51,29 +51,72 @@ pub fn explain(path: &str) -> Option<String> {
 }
 
 /// Why `path` (which contains a `.`) names no field, with a did-you-mean for its first unknown
-/// part.
+/// part among the names valid at that depth (`http.paginate.stratgy` → `http.paginate.strategy`).
 pub fn unknown_message(path: &str) -> String {
     let mut parts = path.trim().split('.');
     let first = parts.next().unwrap_or_default();
     let Some(kind) = Kind::from_name(first) else {
-        let hint = match did_you_mean(first, Kind::names()).first() {
-            Some(best) => format!("; did you mean `{best}`?"),
-            None => format!(" (kinds: {})", Kind::names().join(", ")),
-        };
-        return format!("`{first}` is not an entry kind{hint}");
+        return format!("`{first}` is not an entry kind{}", kind_hint(first));
     };
     let rest: Vec<&str> = parts.collect();
-    let name = rest.first().copied().unwrap_or_default();
-    let candidates = fields::for_kind(kind).iter().map(|info| info.name.as_str());
-    let hint = match did_you_mean(name, candidates).first() {
-        Some(best) => format!("; did you mean `{}.{best}`?", kind.as_str()),
-        None => format!("; `sources explain {}` lists its fields", kind.as_str()),
+    let known = (1..=rest.len())
+        .take_while(|end| fields::lookup(kind, &rest[..*end]).is_some())
+        .last()
+        .unwrap_or(0);
+    let prefix = rest[..known].to_vec();
+    let name = rest.get(known).copied().unwrap_or_default();
+    let candidates = names_under(kind, &prefix);
+    let shown = |name: &str| {
+        let mut path = vec![kind.as_str()];
+        path.extend_from_slice(&prefix);
+        path.push(name);
+        path.join(".")
+    };
+    let hint = match did_you_mean(name, candidates.iter().copied()).first() {
+        Some(best) => format!("; did you mean `{}`?", shown(best)),
+        None if prefix.is_empty() => {
+            format!("; `sources explain {}` lists its fields", kind.as_str())
+        }
+        None => format!(
+            "; `sources explain {}.{}` lists its fields",
+            kind.as_str(),
+            prefix.join(".")
+        ),
     };
     format!(
         "no field `{}` in a `{}` entry{hint}",
         rest.join("."),
         kind.as_str()
     )
+}
+
+/// `; did you mean `KIND`?` for a name close to an entry kind, else the list of kinds.
+pub fn kind_hint(name: &str) -> String {
+    match did_you_mean(name, Kind::names()).first() {
+        Some(best) => format!("; did you mean `{best}`?"),
+        None => format!(" (kinds: {})", Kind::names().join(", ")),
+    }
+}
+
+/// The field names a `kind` entry has right under the field path `prefix` (its own fields when
+/// `prefix` is empty).
+fn names_under(kind: Kind, prefix: &[&str]) -> Vec<&'static str> {
+    let every = fields::for_kind(kind).iter().chain(
+        Section::ALL
+            .iter()
+            .flat_map(|section| fields::for_section(*section)),
+    );
+    let mut names: Vec<&'static str> = every
+        .map(|info| info.name.as_str())
+        .filter(|name| {
+            let mut path = prefix.to_vec();
+            path.push(name);
+            fields::lookup(kind, &path).is_some()
+        })
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    names
 }
 
 #[cfg(test)]
@@ -116,6 +159,18 @@ mod tests {
         assert_eq!(
             unknown_message("htp.url"),
             "`htp` is not an entry kind; did you mean `http`?"
+        );
+        assert_eq!(
+            unknown_message("http.paginate.stratgy"),
+            "no field `paginate.stratgy` in a `http` entry; did you mean `http.paginate.strategy`?"
+        );
+        assert_eq!(
+            unknown_message("exec.window.growing.whle"),
+            "no field `window.growing.whle` in a `exec` entry; did you mean `exec.window.growing.while`?"
+        );
+        assert_eq!(
+            unknown_message("http.paginate.zzz"),
+            "no field `paginate.zzz` in a `http` entry; `sources explain http.paginate` lists its fields"
         );
     }
 }
