@@ -214,7 +214,11 @@ impl Io for DemoIo {
                 .into_stream()
                 .map(|chunk| chunk.map_err(client_error))
                 .boxed();
-            Ok(HttpResponse { status, body })
+            Ok(HttpResponse {
+                status,
+                body,
+                redirects: Vec::new(),
+            })
         })
     }
 

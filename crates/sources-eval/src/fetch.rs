@@ -86,6 +86,13 @@ async fn collect(mut body: ByteStream, limit: usize) -> Result<Vec<u8>, IoError>
     Ok(out)
 }
 
+/// Says each redirect followed on the trace (`--verbose`).
+fn note_redirects(trace: &dyn Trace, redirects: &[String]) {
+    for redirect in redirects {
+        trace.note(&format!("  ↪ {redirect}"));
+    }
+}
+
 /// Sends `request` and reads the whole body within `timeout`; a non-2xx status is an error
 /// showing the status and the start of the body.
 pub async fn http_body(
@@ -99,6 +106,7 @@ pub async fn http_body(
     let started = io.now();
     let (status, body) = with_timeout(io, timeout, async {
         let response = io.http(request.clone()).await?;
+        note_redirects(trace, &response.redirects);
         let body = collect(response.body, io.max_body()).await?;
         Ok((response.status, body))
     })
@@ -125,6 +133,7 @@ pub async fn http_lines(
     check_http(&request)?;
     trace.note(&describe(&request));
     let response = with_timeout(io, timeout, io.http(request.clone())).await?;
+    note_redirects(trace, &response.redirects);
     trace.note(&format!(
         "  → {}, following the body line by line",
         response.status

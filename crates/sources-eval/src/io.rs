@@ -43,6 +43,8 @@ pub struct HttpResponse {
     pub status: u16,
     /// The body, chunk by chunk.
     pub body: ByteStream,
+    /// The redirects followed to get here, one line each (status, target, which headers went).
+    pub redirects: Vec<String>,
 }
 
 impl fmt::Debug for HttpResponse {

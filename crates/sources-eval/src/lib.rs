@@ -18,6 +18,7 @@ pub mod files;
 pub mod io;
 pub mod merge;
 pub mod operators;
+pub mod origin;
 pub mod paginate;
 pub mod params;
 pub mod samples;

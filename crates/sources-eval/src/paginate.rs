@@ -100,7 +100,8 @@ fn page_items(raw: Value, root: Option<&str>, page: u64) -> Result<Vec<Value>, C
 }
 
 /// Walks the pages from `first` (a relative next link is resolved against the page's URL; every
-/// page is requested with the first request's method, headers and body). Each page has `timeout`;
+/// page is requested with the first request's method and body, and its headers while the link
+/// stays on the first request's origin: see [`crate::origin`]). Each page has `timeout`;
 /// the whole walk has `walk.deadline`; a next link to a page already fetched is an error, or with
 /// `on_page_error: skip` the end of the walk with the pages read.
 pub async fn walk(
@@ -114,6 +115,8 @@ pub async fn walk(
     let started = io.now();
     let mut items = Vec::new();
     let mut seen = HashMap::new();
+    let configured = first.url.clone();
+    let configured_headers = first.headers.clone();
     let mut request = first;
     let mut page = 1;
     loop {
@@ -186,6 +189,19 @@ pub async fn walk(
                 url: crate::trace::url(&next),
                 first: *first,
             });
+        }
+        if let Some(refusal) = crate::origin::downgrade(&request.url, &next) {
+            return Err(Cause::Io(IoError::Transport(format!(
+                "the next link of page {page}: {refusal}"
+            ))));
+        }
+        // A next link to another origin gets none of the configured headers.
+        request.headers = crate::origin::headers_for(&configured, &next, &configured_headers);
+        if request.headers.len() < configured_headers.len() {
+            trace.note(&format!(
+                "  page {} is on another origin: none of the configured headers sent",
+                page + 1
+            ));
         }
         request.url = next;
         page += 1;

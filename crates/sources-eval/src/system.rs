@@ -26,11 +26,14 @@ pub struct SystemIo {
 }
 
 impl SystemIo {
-    /// A seam over the real world. Redirects are followed (up to 10); no proxy is read from the
+    /// A seam over the real world. Redirects are followed here, not by reqwest (up to
+    /// [`MAX_REDIRECTS`], see [`crate::origin`]); no `Referer` is sent; no proxy is read from the
     /// environment.
     pub fn new() -> Result<SystemIo, IoError> {
         let client = reqwest::Client::builder()
             .no_proxy()
+            .redirect(reqwest::redirect::Policy::none())
+            .referer(false)
             .user_agent(concat!("sources-try/", env!("CARGO_PKG_VERSION")))
             .build()
             .map_err(|error| IoError::Transport(chain(&error)))?;
@@ -46,6 +49,19 @@ impl SystemIo {
         self.max_body = max_body;
         self
     }
+}
+
+/// How many redirects one request follows.
+pub const MAX_REDIRECTS: usize = 10;
+
+/// Where a redirect answer points, resolved against the URL that answered; `None` when the
+/// status is not a redirect or there is no usable `Location`.
+fn redirect_target(response: &reqwest::Response, from: &reqwest::Url) -> Option<reqwest::Url> {
+    if !matches!(response.status().as_u16(), 301 | 302 | 303 | 307 | 308) {
+        return None;
+    }
+    let location = response.headers().get(reqwest::header::LOCATION)?;
+    from.join(location.to_str().ok()?).ok()
 }
 
 /// How much of a process's stderr is kept while it runs (only the end is ever shown).
@@ -227,26 +243,66 @@ impl Io for SystemIo {
         Box::pin(async move {
             // The same constructors `try` checked the request with before calling the seam.
             let refused = |refusal| refused(&request.url, refusal);
-            let url = request::http_url(&request.url).map_err(refused)?;
-            let method = request::http_method(Some(&request.method)).map_err(refused)?;
-            let mut builder = self.client.request(method, url.clone());
-            for (name, value) in &request.headers {
-                let (name, value) = request::header(name, value).map_err(refused)?;
-                builder = builder.header(name, value);
+            let mut url = request::http_url(&request.url).map_err(refused)?;
+            let mut method = request::http_method(Some(&request.method)).map_err(refused)?;
+            let mut body = request.body;
+            let mut redirects = Vec::new();
+            loop {
+                // The configured headers go only to the configured origin.
+                let headers =
+                    crate::origin::headers_for(&request.url, url.as_str(), &request.headers);
+                let mut builder = self.client.request(method.clone(), url.clone());
+                for (name, value) in &headers {
+                    let (name, value) = request::header(name, value).map_err(refused)?;
+                    builder = builder.header(name, value);
+                }
+                if let Some(body) = &body {
+                    builder = builder.body(body.clone());
+                }
+                let response = builder
+                    .send()
+                    .await
+                    .map_err(|error| http_error(&url, &error))?;
+                let status = response.status().as_u16();
+                let Some(next) = redirect_target(&response, &url) else {
+                    let body = response
+                        .bytes_stream()
+                        .map(move |chunk| chunk.map_err(|error| http_error(&url, &error)))
+                        .boxed();
+                    return Ok(HttpResponse {
+                        status,
+                        body,
+                        redirects,
+                    });
+                };
+                if redirects.len() == MAX_REDIRECTS {
+                    return Err(IoError::Transport(format!(
+                        "more than {MAX_REDIRECTS} redirects, the last to {}",
+                        crate::trace::url(next.as_str())
+                    )));
+                }
+                if let Some(refusal) = crate::origin::downgrade(url.as_str(), next.as_str()) {
+                    return Err(IoError::Transport(format!(
+                        "a redirect ({status}): {refusal}"
+                    )));
+                }
+                let sent = if crate::origin::same_origin(&request.url, next.as_str()) {
+                    "the configured headers sent"
+                } else {
+                    "another origin: none of the configured headers sent"
+                };
+                redirects.push(format!(
+                    "{status} to {} ({sent})",
+                    crate::trace::url(next.as_str())
+                ));
+                // 303, and 301 or 302 after a POST, continue as a GET without a body, as browsers do.
+                if status == 303 || (matches!(status, 301 | 302) && method == reqwest::Method::POST)
+                {
+                    method = reqwest::Method::GET;
+                    body = None;
+                }
+                url = next;
             }
-            if let Some(body) = request.body {
-                builder = builder.body(body);
-            }
-            let response = builder
-                .send()
-                .await
-                .map_err(|error| http_error(&url, &error))?;
-            let status = response.status().as_u16();
-            let body = response
-                .bytes_stream()
-                .map(move |chunk| chunk.map_err(|error| http_error(&url, &error)))
-                .boxed();
-            Ok(HttpResponse { status, body })
         })
     }
 

@@ -158,6 +158,7 @@ impl Io for FakeIo {
                     status,
                     body: futures::stream::iter(chunks.into_iter().map(|c| Ok(Bytes::from(c))))
                         .boxed(),
+                    redirects: Vec::new(),
                 }),
                 Reply::Fail(error) => Err(error),
                 Reply::Hang => futures::future::pending().await,
