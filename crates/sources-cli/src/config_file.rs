@@ -5,7 +5,10 @@
 //! 3. The first of `sources.yaml`, `sources.yml` and `sources.toml` in the current directory, then
 //!    in each parent directory up to the root.
 //!
-//! Nothing found is a usage error that lists where it looked.
+//! Nothing found is a usage error that lists where it looked. A file found by the upward search
+//! (not named by the user) is said on standard error, and `try` refuses one that belongs to
+//! another user ([`check_owner`]): in a shared directory such as /tmp, anyone could have put it
+//! there, and `try` runs its commands as you (git's `safe.directory` rule is the model).
 
 use std::path::{Path, PathBuf};
 
@@ -53,11 +56,80 @@ pub fn locate(
     })
 }
 
+/// A configuration file to read and how it was chosen.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Located {
+    /// The file.
+    pub path: PathBuf,
+    /// Found by the upward search rather than named with `-c` or [`CONFIG_ENV`].
+    pub discovered: bool,
+}
+
 /// [`locate`] with the process's environment and current directory.
-pub fn locate_from_process(explicit: Option<&Path>) -> Result<PathBuf, NotFound> {
+pub fn locate_from_process(explicit: Option<&Path>) -> Result<Located, NotFound> {
     let from_env = std::env::var(CONFIG_ENV).ok();
     let start = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-    locate(explicit, from_env.as_deref(), &start)
+    let named = explicit.is_some()
+        || from_env
+            .as_deref()
+            .is_some_and(|env| !env.trim().is_empty());
+    Ok(Located {
+        path: locate(explicit, from_env.as_deref(), &start)?,
+        discovered: !named,
+    })
+}
+
+/// A discovered configuration file that belongs to another user.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "refusing to run {path}: it was found by searching up from the current directory and belongs \
+     to {owner}, not to you, and `try` would run its commands and requests as you; if you trust \
+     it, name it with `-c {path}`"
+)]
+pub struct ForeignOwner {
+    /// The file, as shown.
+    pub path: String,
+    /// Its owner: user name and uid.
+    pub owner: String,
+}
+
+/// Refuses `path` when it belongs to a user other than the one running `sources` (checked on
+/// Unix; elsewhere every file passes).
+pub fn check_owner(path: &Path) -> Result<(), ForeignOwner> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let Ok(metadata) = std::fs::metadata(path) else {
+            // Unreadable: reading it says why.
+            return Ok(());
+        };
+        let owner = metadata.uid();
+        if owner != rustix::process::geteuid().as_raw() {
+            let name = user_name(owner).map_or_else(
+                || format!("uid {owner}"),
+                |name| format!("{name} (uid {owner})"),
+            );
+            return Err(ForeignOwner {
+                path: path.display().to_string(),
+                owner: name,
+            });
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = path;
+    Ok(())
+}
+
+/// The name /etc/passwd gives `uid`, if any.
+#[cfg(unix)]
+fn user_name(uid: u32) -> Option<String> {
+    let passwd = std::fs::read_to_string("/etc/passwd").ok()?;
+    passwd.lines().find_map(|line| {
+        let mut fields = line.split(':');
+        let name = fields.next()?;
+        let listed: u32 = fields.nth(1)?.parse().ok()?;
+        (listed == uid).then(|| name.to_owned())
+    })
 }
 
 #[cfg(test)]

@@ -139,6 +139,9 @@ pub enum Error {
     /// No configuration file.
     #[error(transparent)]
     NotFound(#[from] config_file::NotFound),
+    /// A discovered configuration belongs to another user.
+    #[error(transparent)]
+    ForeignOwner(#[from] config_file::ForeignOwner),
     /// The configuration file could not be read.
     #[error("cannot read `{path}`")]
     Read {
@@ -220,14 +223,14 @@ impl StderrTrace {
 impl Trace for StderrTrace {
     fn note(&self, line: &str) {
         if self.verbose {
-            let line = self.secrets.redact(line);
+            let line = self.secrets.shown(line);
             self.suspend(|| eprintln!("· {line}"));
         }
     }
 
     fn warn(&self, line: &str) {
         self.warnings.fetch_add(1, Ordering::Relaxed);
-        let line = self.secrets.redact(line);
+        let line = self.secrets.shown(line);
         self.suspend(|| eprintln!("sources: warning: {line}"));
     }
 
@@ -251,10 +254,18 @@ pub struct Loaded {
     pub syntax: Syntax,
 }
 
-/// Finds and reads the configuration file.
-pub fn load(explicit: Option<&Path>) -> Result<Loaded, Error> {
-    let path = config_file::locate_from_process(explicit)?;
+/// Finds and reads the configuration file; one found by the upward search is said on standard
+/// error and, when `own_only` (for `try`, which runs it), refused if another user owns it.
+pub fn load(explicit: Option<&Path>, own_only: bool) -> Result<Loaded, Error> {
+    let located = config_file::locate_from_process(explicit)?;
+    let path = located.path;
     let shown = path.display().to_string();
+    if located.discovered {
+        if own_only {
+            config_file::check_owner(&path)?;
+        }
+        eprintln!("sources: reading {shown} (found by searching up from the current directory)");
+    }
     let bytes = std::fs::read(&path).map_err(|source| Error::Read {
         path: shown.clone(),
         source,
@@ -300,7 +311,7 @@ pub fn name_meant_for_config(error: Error, name: Option<&str>, command: &str) ->
 pub fn analyze_sources(
     explicit: Option<&Path>,
 ) -> Result<Option<(Loaded, sources_check::Analysis)>, Error> {
-    let loaded = load(explicit)?;
+    let loaded = load(explicit, false)?;
     let (analysis, _) = analyze_loaded(&loaded)?;
     if !analysis.config.has_sources() {
         eprintln!(
@@ -314,7 +325,7 @@ pub fn analyze_sources(
 
 /// Runs `sources try`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
-    let loaded = load(args.config.as_deref())
+    let loaded = load(args.config.as_deref(), true)
         .map_err(|error| name_meant_for_config(error, args.name.as_deref(), "try"))?;
     // One analysis serves both the refusal below and the run; the settings file and suppression
     // comments apply as they do to `sources lint` and the editor, and what they hide is kept to
@@ -362,11 +373,16 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
         hidden: &hidden,
     };
     let supplied = sources_eval::params::parse_assignments(&args.params).map_err(Error::Usage)?;
+    // The one redactor of the run: every line printed passes through it.
+    let secrets =
+        sources_eval::trace::Redactor::for_run(&config, &loaded.text, &supplied, |name| {
+            std::env::var(name).ok()
+        });
     if let Some(screen) = &args.screen {
-        return crate::try_screen::run(&tried, args, screen.as_deref(), &supplied, out);
+        return crate::try_screen::run(&tried, args, screen.as_deref(), &supplied, &secrets, out);
     }
     let Some(name) = args.name.as_deref() else {
-        return crate::try_all::run(&tried, args, &supplied, out);
+        return crate::try_all::run(&tried, args, &supplied, &secrets, out);
     };
     let Some(source) = config.get(name) else {
         let names: Vec<&str> = config.names().collect();
@@ -379,7 +395,6 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
             loaded.path
         )));
     };
-    let secrets = sources_eval::trace::Redactor::new(secret_values(&config, &supplied));
     // The one binding of the named entry's parameters: the engine takes it as it is.
     let bound = sources_eval::params::bind_entry(&config, source, &supplied).map_err(|message| {
         let message = secrets.redact(&message);
@@ -572,27 +587,6 @@ pub(crate) async fn demo_example(
     demo.example(&url.value.text, name).await
 }
 
-/// The values `--verbose` must never show: the defaults of parameters that are `mask: true` or
-/// named like a credential (token, password, secret, key, auth…) in any entry, and the values
-/// supplied for such names.
-pub(crate) fn secret_values(
-    config: &sources_config::Config,
-    supplied: &std::collections::BTreeMap<String, String>,
-) -> Vec<String> {
-    let mut secret_names = Vec::new();
-    let mut values = Vec::new();
-    for (name, default) in sources_eval::samples::secret_params(config) {
-        secret_names.push(name);
-        values.extend(default);
-    }
-    for (name, value) in supplied {
-        if secret_names.contains(name) || sources_eval::trace::is_credential(name) {
-            values.push(value.clone());
-        }
-    }
-    values
-}
-
 /// For an entry missing required parameters under `--demo`: `needs --param NAME=…; for example
 /// --param NAME=VALUE, what it is` for each, with values the demo world answers.
 async fn demo_hint(
@@ -639,7 +633,7 @@ async fn evaluate(
         Ok(output) => output,
         Err(error) => {
             trace.finish();
-            eprintln!("sources: {}", trace.secrets.redact(&tried.describe(&error)));
+            eprintln!("sources: {}", trace.secrets.shown(&tried.describe(&error)));
             return Ok((Outcome::Failure, None));
         }
     };

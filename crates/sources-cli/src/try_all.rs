@@ -29,6 +29,7 @@ pub fn run(
     tried: &Tried<'_>,
     args: &Args,
     supplied: &BTreeMap<String, String>,
+    secrets: &Redactor,
     out: &mut dyn Write,
 ) -> Result<Outcome, Error> {
     let config = tried.config;
@@ -46,7 +47,6 @@ pub fn run(
     let within = r#try::for_duration(args)?.unwrap_or(DEFAULT_WINDOW);
     let runtime = r#try::runtime()?;
     let world = World::new(args, &runtime)?;
-    let secrets = Redactor::new(r#try::secret_values(config, supplied));
     let width = config
         .names()
         .map(|name| name.chars().count())
@@ -82,9 +82,9 @@ pub fn run(
                 format!("FAIL  {name:<width$}  {error} ({time})")
             }
         };
-        writeln!(out, "{}", secrets.redact(&line)).map_err(Error::Write)?;
+        writeln!(out, "{}", secrets.shown(&line)).map_err(Error::Write)?;
         for warning in warnings {
-            writeln!(out, "      warning: {}", secrets.redact(&warning)).map_err(Error::Write)?;
+            writeln!(out, "      warning: {}", secrets.shown(&warning)).map_err(Error::Write)?;
         }
         out.flush().map_err(Error::Write)?;
     }

@@ -184,15 +184,16 @@ fn to_yaml(value: &Value) -> saphyr::Yaml<'static> {
     }
 }
 
-/// A cell's text: strings as they are, other values as compact JSON, on one line, cut to
-/// [`CELL_WIDTH`] characters with `…`.
+/// A cell's text: strings as they are, other values as compact JSON, on one line, control
+/// characters escaped, cut to [`CELL_WIDTH`] characters with `…`.
 fn cell(value: Option<&Value>) -> String {
     let text = match value {
         None | Some(Value::Null) => String::new(),
         Some(Value::String(text)) => text.clone(),
         Some(other) => other.to_string(),
     };
-    let text = sources_eval::io::one_line(&text);
+    let text =
+        sources_eval::trace::escape_controls(&sources_eval::io::one_line(&text)).into_owned();
     if text.chars().count() <= CELL_WIDTH {
         return text;
     }

@@ -68,6 +68,7 @@ pub fn run(
     args: &Args,
     wanted: Option<&str>,
     supplied: &BTreeMap<String, String>,
+    secrets: &Redactor,
     out: &mut dyn Write,
 ) -> Result<Outcome, Error> {
     let config = tried.config;
@@ -87,7 +88,6 @@ pub fn run(
             },
         },
     );
-    let secrets = Redactor::new(r#try::secret_values(config, supplied));
     let mut snapshot = Snapshot {
         tried,
         args,
@@ -151,7 +151,7 @@ pub fn run(
     }
     warnings.extend(trace.warnings());
     for warning in &warnings {
-        eprintln!("sources: warning: {}", secrets.redact(warning));
+        eprintln!("sources: warning: {}", secrets.shown(warning));
     }
     out.write_all(try_view::printable(&secrets.redact(&text)).as_bytes())
         .and_then(|()| out.flush())

@@ -46,8 +46,13 @@ fn window_label(source: &Source) -> Option<String> {
     Some(label)
 }
 
-/// The entries in source order; names starting with `_` only when `all`.
+/// The entries in source order; names starting with `_` only when `all`. The defaults of secret
+/// parameters (`mask: true`, credential-like names) are shown redacted.
 pub fn list(config: &Config, all: bool) -> Vec<Listing> {
+    let secret: Vec<String> = crate::samples::secret_params(config)
+        .into_iter()
+        .map(|(name, _)| name)
+        .collect();
     config
         .entries
         .iter()
@@ -65,7 +70,15 @@ pub fn list(config: &Config, all: bool) -> Vec<Listing> {
                 .collect(),
             defaults: accepted_params(config, source)
                 .into_iter()
-                .filter_map(|decl| Some(format!("{}={}", decl.name, decl.default?)))
+                .filter_map(|decl| {
+                    let default = decl.default?;
+                    let shown = if secret.contains(&decl.name) {
+                        crate::trace::REDACTED
+                    } else {
+                        default.as_str()
+                    };
+                    Some(format!("{}={shown}", decl.name))
+                })
                 .collect(),
         })
         .collect()

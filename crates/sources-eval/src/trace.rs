@@ -1,5 +1,6 @@
 //! What `--verbose` shows: one line per request, cache decision and paging step, with credentials
-//! redacted.
+//! redacted; and the two filters every line `sources` prints passes through: [`Redactor`] (the
+//! run's secret values) and [`escape_controls`] (control characters a server or a program sent).
 
 use std::sync::{Mutex, PoisonError};
 
@@ -105,9 +106,17 @@ pub fn is_credential(name: &str) -> bool {
     EXACT.contains(&name.as_str()) || PARTS.iter().any(|part| name.contains(part))
 }
 
-/// Hides secret values (of masked or credential-named parameters) in what is shown: each in every
-/// form it can take there — as written, percent-encoded into a URL (`a b&c` → `a%20b%26c`),
-/// form-encoded (`a+b%26c`, how a query is written back) and escaped inside a JSON string.
+/// Secret values shorter than this many characters are not redacted: hiding a one-letter value
+/// would cut every word that holds the letter (`FAIL` would read `F[redacted]IL`) and tell more
+/// than it hides.
+pub const MIN_SECRET_CHARS: usize = 4;
+
+/// Headers whose values describe the request rather than authorise it: not treated as secrets.
+const PLAIN_HEADERS: &[&str] = &["accept", "accept-language", "content-type", "user-agent"];
+
+/// Hides secret values in what is shown: each in every form it can take there — as written,
+/// percent-encoded into a URL (`a b&c` → `a%20b%26c`), form-encoded (`a+b%26c`, how a query is
+/// written back) and escaped inside a JSON string. [`Redactor::for_run`] collects a run's secrets.
 #[derive(Clone, Debug, Default)]
 pub struct Redactor {
     /// Every form of every secret, longest first, so a secret inside another is not cut.
@@ -115,10 +124,56 @@ pub struct Redactor {
 }
 
 impl Redactor {
-    /// A redactor for `secrets` (empty values are ignored).
+    /// The redactor of a run of `config` (whose text is `text`) with the `supplied` parameters:
+    /// the values of parameters marked `mask: true` or named like a credential (supplied or
+    /// default), of every `${env.NAME}` the text uses (read with `env`), and of every header
+    /// written without a template, except content-negotiation ones (`Accept`, `Content-Type`…).
+    pub fn for_run(
+        config: &sources_config::Config,
+        text: &str,
+        supplied: &std::collections::BTreeMap<String, String>,
+        env: impl Fn(&str) -> Option<String>,
+    ) -> Redactor {
+        let mut secret_names = Vec::new();
+        let mut values = Vec::new();
+        for (name, default) in crate::samples::secret_params(config) {
+            secret_names.push(name);
+            values.extend(default);
+        }
+        for (name, value) in supplied {
+            if secret_names.contains(name) || is_credential(name) {
+                values.push(value.clone());
+            }
+        }
+        let template = sources_config::template::Template::parse(text);
+        for token in template.tokens() {
+            if let sources_config::template::TokenKind::Env(name) = token.kind {
+                values.extend(env(name));
+            }
+        }
+        for source in &config.entries {
+            let sources_config::model::Body::Http(http) = &source.body else {
+                continue;
+            };
+            for header in http.headers.iter().flat_map(|headers| headers.value.iter()) {
+                let value = &header.value.value.text;
+                let plain =
+                    PLAIN_HEADERS.contains(&header.name.value.to_ascii_lowercase().as_str());
+                if !plain && sources_config::template::Template::parse(value).is_literal() {
+                    values.push(value.to_string());
+                }
+            }
+        }
+        Redactor::new(values)
+    }
+
+    /// A redactor for `secrets` (values shorter than [`MIN_SECRET_CHARS`] are ignored).
     pub fn new(secrets: impl IntoIterator<Item = String>) -> Redactor {
         let mut forms = Vec::new();
-        for secret in secrets.into_iter().filter(|secret| !secret.is_empty()) {
+        for secret in secrets
+            .into_iter()
+            .filter(|secret| secret.chars().count() >= MIN_SECRET_CHARS)
+        {
             forms.push(crate::substitute::encode_url_component(&secret));
             forms.push(url::form_urlencoded::byte_serialize(secret.as_bytes()).collect());
             forms.push(crate::substitute::json_string_inner(&secret));
@@ -135,6 +190,35 @@ impl Redactor {
             text.replace(form.as_str(), REDACTED)
         })
     }
+
+    /// `text` as it may be printed: secrets redacted, then control characters escaped
+    /// ([`escape_controls`]). Every line `try`, `list` and the editor's "▶ try" show goes through
+    /// here.
+    pub fn shown(&self, text: &str) -> String {
+        escape_controls(&self.redact(text)).into_owned()
+    }
+}
+
+/// `text` as it may reach a terminal: control characters (ESC, BEL, backspace, DEL, the C1 range
+/// such as the one-byte CSI) are shown escaped, `\x1b` or `\u{9b}`, so that what a server or a
+/// program sent cannot move the cursor, clear lines, retitle the window or write the clipboard
+/// (OSC 52). Newlines and tabs stay.
+pub fn escape_controls(text: &str) -> std::borrow::Cow<'_, str> {
+    let unsafe_char = |c: char| c.is_control() && c != '\n' && c != '\t';
+    if !text.chars().any(unsafe_char) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if !unsafe_char(c) {
+            out.push(c);
+        } else if (c as u32) < 0x80 {
+            out.push_str(&format!("\\x{:02x}", c as u32));
+        } else {
+            out.push_str(&format!("\\u{{{:x}}}", c as u32));
+        }
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 /// Headers as `Name: value` lines for the trace, credential values redacted.
@@ -161,6 +245,9 @@ pub fn url(text: &str) -> String {
     if url.password().is_some() {
         // Setting a password only fails on URLs that cannot have one, which this one does.
         changed = url.set_password(Some(REDACTED)).is_ok();
+    }
+    if !url.username().is_empty() {
+        changed |= url.set_username(REDACTED).is_ok();
     }
     if url.query().is_some() {
         let pairs: Vec<(String, String)> = url
@@ -213,6 +300,20 @@ mod tests {
     }
 
     #[test]
+    fn short_values_are_not_redacted_and_control_characters_are_escaped() {
+        let redactor = Redactor::new(["A".to_owned(), "abc".to_owned(), "abcd".to_owned()]);
+        assert_eq!(redactor.redact("FAIL abc abcd"), "FAIL abc [redacted]");
+        assert_eq!(
+            redactor.shown("x\u{1b}]52;c;aGk=\u{7}y\u{9b}2K\tz\n"),
+            "x\\x1b]52;c;aGk=\\x07y\\u{9b}2K\tz\n"
+        );
+        assert!(matches!(
+            escape_controls("plain"),
+            std::borrow::Cow::Borrowed(_)
+        ));
+    }
+
+    #[test]
     fn credential_headers_are_redacted() {
         let lines = headers(&[
             ("Authorization".into(), "Bearer abc".into()),
@@ -235,7 +336,11 @@ mod tests {
     fn url_passwords_and_token_parameters_are_redacted() {
         assert_eq!(
             url("https://user:pw@example.test/x?access_token=abc&q=1"),
-            "https://user:[redacted]@example.test/x?access_token=[redacted]&q=1"
+            "https://[redacted]:[redacted]@example.test/x?access_token=[redacted]&q=1"
+        );
+        assert_eq!(
+            url("https://deploy-bot@example.test/x"),
+            "https://[redacted]@example.test/x"
         );
         assert_eq!(
             url("http://127.0.0.1:8099/apps?q=a b"),

@@ -114,6 +114,9 @@ pub(crate) struct Refusal {
     /// Required parameters without a default that the request does not give (a client that can
     /// ask the user for them runs the command again with them).
     pub(crate) missing: Vec<String>,
+    /// Those of `missing` whose values are secret (`mask: true` or a credential-like name): a
+    /// client asks for them as passwords.
+    pub(crate) masked: Vec<String>,
 }
 
 impl From<String> for Refusal {
@@ -121,6 +124,7 @@ impl From<String> for Refusal {
         Refusal {
             message,
             missing: Vec::new(),
+            masked: Vec::new(),
         }
     }
 }
@@ -187,9 +191,18 @@ pub(crate) fn check(analyzed: &Analyzed, request: &Arguments) -> Result<Bound, R
             if missing.len() == 1 { "it" } else { "them" },
             first.name,
         );
+        let secret: Vec<String> = sources_eval::samples::secret_params(config)
+            .into_iter()
+            .map(|(name, _)| name)
+            .collect();
         return Err(Refusal {
             message,
             missing: unset.iter().map(|decl| decl.name.clone()).collect(),
+            masked: unset
+                .iter()
+                .filter(|decl| secret.contains(&decl.name))
+                .map(|decl| decl.name.clone())
+                .collect(),
         });
     }
     sources_eval::params::bind_entry(config, source, &request.params)

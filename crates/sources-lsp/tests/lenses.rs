@@ -174,6 +174,17 @@ async fn missing_parameters_are_named_and_supplied_ones_are_used() {
 }
 
 #[tokio::test]
+async fn masked_missing_parameters_are_named_for_a_password_prompt() {
+    let mut client = client(json!({})).await;
+    let config = "data:\n  sources:\n    login:\n      type: http\n      url: http://127.0.0.1:8099/apps?user=${params.user}&pin=${params.pin}\n      parameters:\n        user: {type: string, required: true}\n        pin: {type: string, required: true, mask: true}\n";
+    client.open("g.yaml", "yaml", config).await;
+    client.diagnostics("g.yaml").await;
+    let result = try_entry(&mut client, json!([uri("g.yaml"), "login"])).await;
+    assert_eq!(result["missing"], json!(["user", "pin"]));
+    assert_eq!(result["masked"], json!(["pin"]));
+}
+
+#[tokio::test]
 async fn the_demo_setting_sends_the_demo_address_to_the_in_process_backend() {
     let mut client = client(json!({})).await;
     client

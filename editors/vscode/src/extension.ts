@@ -1,6 +1,9 @@
 // Starts `sources lsp` for YAML and TOML documents and restarts it when its path setting changes.
 // The server decides which documents are configuration files: one without a `data.sources`
-// block gets no diagnostics.
+// block gets no diagnostics. In an untrusted workspace (restricted mode) the editor ignores the
+// workspace's `sources.server.path` (package.json lists it as restricted) and this extension
+// offers no "▶ try", the one command that runs a configuration's commands and requests; granting
+// trust restarts the server and brings the lenses back.
 
 import * as fs from "fs";
 import * as path from "path";
@@ -12,6 +15,9 @@ import {
 } from "vscode-languageclient/node";
 
 let client: LanguageClient | undefined;
+
+/** The server's command behind "▶ try" and "⏺ try and record". */
+const TRY_COMMAND = "sources.try";
 
 /** The `sources` executable a platform-specific package carries (`server/sources`), if any. */
 let bundled: string | undefined;
@@ -66,18 +72,35 @@ function createClient(): LanguageClient {
     synchronize: { configurationSection: "sources" },
     initializationOptions: { sources: vscode.workspace.getConfiguration("sources") },
     middleware: {
-      // "▶ try" on an entry with required parameters: ask for them, then run it again.
+      // No "▶ try" lens in an untrusted workspace: running one runs the configuration's commands.
+      provideCodeLenses: async (document, token, next) => {
+        const lenses = await next(document, token);
+        if (vscode.workspace.isTrusted || !Array.isArray(lenses)) {
+          return lenses;
+        }
+        return lenses.filter((lens) => lens.command?.command !== TRY_COMMAND);
+      },
+      // "▶ try" on an entry with required parameters: ask for them (masked and secret ones as
+      // passwords), then run it again.
       executeCommand: async (command, args, next) => {
+        if (command === TRY_COMMAND && !vscode.workspace.isTrusted) {
+          void vscode.window.showWarningMessage(
+            "Sources: \"▶ try\" runs the configuration's commands and requests; trust this workspace to use it.",
+          );
+          return undefined;
+        }
         const result = await next(command, args);
         const missing: unknown = result?.missing;
-        if (command !== "sources.try" || !Array.isArray(missing) || missing.length === 0) {
+        if (command !== TRY_COMMAND || !Array.isArray(missing) || missing.length === 0) {
           return result;
         }
+        const masked: unknown[] = Array.isArray(result?.masked) ? result.masked : [];
         const params: Record<string, string> = { ...(args[2] ?? {}) };
         for (const name of missing) {
           const value = await vscode.window.showInputBox({
             title: `sources try ${String(args[1])}`,
             prompt: `Value of the parameter \`${String(name)}\``,
+            password: masked.includes(name),
           });
           if (value === undefined) {
             return result;
@@ -134,6 +157,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         );
       },
     ),
+    // Trust granted: the workspace's server path now applies, and the lenses come back.
+    vscode.workspace.onDidGrantWorkspaceTrust(async () => {
+      await stop();
+      await start();
+    }),
     vscode.workspace.onDidChangeConfiguration(async (event) => {
       if (event.affectsConfiguration("sources.server.path")) {
         await stop();

@@ -3,7 +3,8 @@
 # runs e2e.mjs twice against the packaged extension (editors/vscode/sources-lsp.vsix, from
 # package.sh, which carries the given `sources` binary): with the package's own binary and no
 # `sources` on PATH every check must pass; with a server path that does not exist (the negative
-# control) every check must fail. Quiet unless something fails.
+# control) every check must fail. First it checks that the package's manifest restricts
+# `sources.server.path` in untrusted workspaces. Quiet unless something fails.
 #
 #   bash editors/vscode/test/run.sh target/debug/sources
 set -euo pipefail
@@ -23,6 +24,16 @@ vsix=$root/editors/vscode/sources-lsp.vsix
 out=$root/target/vscode-e2e
 
 bash "$here/install.sh"
+
+# The manifest the package carries declares limited support for untrusted workspaces, with the
+# server path among the settings a workspace cannot set there.
+unzip -p "$vsix" extension/package.json | node -e '
+const manifest = JSON.parse(require("fs").readFileSync(0, "utf8"));
+const untrusted = manifest.capabilities?.untrustedWorkspaces;
+if (untrusted?.supported !== "limited" || !untrusted.restrictedConfigurations?.includes("sources.server.path")) {
+  console.error(`capabilities.untrustedWorkspaces is ${JSON.stringify(untrusted)}`);
+  process.exit(1);
+}' || fail "$vsix does not restrict sources.server.path in untrusted workspaces"
 
 # Both runs at once (the negative control mostly waits out its checks), each with its own
 # code-server, browser and profile.

@@ -43,17 +43,23 @@ impl Server {
                 })
             }
         };
+        // Every message shown passes through the run's redactor, as `sources try`'s lines do.
+        let secrets = sources_eval::trace::Redactor::for_run(
+            &recording.analysis.config,
+            recording.text(),
+            &request.params,
+            |name| std::env::var(name).ok(),
+        );
         let (value, summary) = match outcome {
             try_command::Outcome::Refused(refusal) => {
+                let message = secrets.shown(&refusal.message);
                 self.client
-                    .show_message(
-                        MessageType::ERROR,
-                        format!("sources try: {}", refusal.message),
-                    )
+                    .show_message(MessageType::ERROR, format!("sources try: {message}"))
                     .await;
                 return Ok(Some(serde_json::json!({
-                    "error": refusal.message,
+                    "error": message,
                     "missing": refusal.missing,
+                    "masked": refusal.masked,
                 })));
             }
             try_command::Outcome::Fetched { value, summary } => (value, summary),
@@ -107,7 +113,10 @@ impl Server {
                 shown.push('…');
             }
             self.client
-                .show_message(MessageType::INFO, format!("{summary}\n{shown}"))
+                .show_message(
+                    MessageType::INFO,
+                    secrets.shown(&format!("{summary}\n{shown}")),
+                )
                 .await;
         }
         Ok(Some(serde_json::json!({

@@ -1,0 +1,75 @@
+//! `try` refuses a configuration it found by searching up the directories when another user owns
+//! it (it would run that user's commands as you); named with `-c` it runs. `try` and `list` say
+//! which file they found. Changing a file's owner needs root: elsewhere the refusal is not tested.
+#![cfg(target_os = "linux")]
+
+use std::os::unix::fs::chown;
+use std::process::Command;
+
+use sources_testkit::process::outcome;
+
+fn sources(dir: &std::path::Path, args: &[&str]) -> (i32, String, String) {
+    outcome(
+        Command::new(env!("CARGO_BIN_EXE_sources"))
+            .current_dir(dir)
+            .args(args)
+            .env_remove("SOURCES_DEMO_API")
+            .env_remove("SOURCES_CONFIG"),
+    )
+}
+
+#[test]
+fn a_discovered_configuration_of_another_user_is_refused_and_a_named_one_runs() {
+    let root = tempfile::tempdir().expect("tempdir");
+    let marker = root.path().join("ran");
+    let config = root.path().join("sources.yaml");
+    std::fs::write(
+        &config,
+        format!(
+            "data:\n  sources:\n    planted:\n      type: exec\n      command: [touch, {}]\n",
+            marker.display()
+        ),
+    )
+    .expect("write");
+    let below = root.path().join("work");
+    std::fs::create_dir(&below).expect("mkdir");
+
+    let (code, _, stderr) = sources(&below, &["list"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(
+        stderr,
+        format!(
+            "sources: reading {} (found by searching up from the current directory)\n",
+            config.display()
+        )
+    );
+
+    if rustix::process::geteuid().as_raw() != 0 {
+        return;
+    }
+    chown(&config, Some(65534), None).expect("chown to another user");
+    let (code, _, stderr) = sources(&below, &["try", "planted"]);
+    assert_eq!(code, 2, "{stderr}");
+    let shown = config.display();
+    assert!(
+        stderr.starts_with(&format!("sources: refusing to run {shown}: it was found by searching up from the current directory and belongs to ")),
+        "{stderr}"
+    );
+    assert!(stderr.contains("(uid 65534), not to you"), "{stderr}");
+    assert!(
+        stderr.contains(&format!("name it with `-c {shown}`")),
+        "{stderr}"
+    );
+    assert!(!marker.exists(), "the planted command must not run");
+
+    let (code, _, stderr) = sources(&below, &["list"]);
+    assert_eq!(code, 0, "list only reads: {stderr}");
+
+    // `touch` prints nothing, which is not JSON: the run fails after the command ran.
+    let (_, _, stderr) = sources(
+        &below,
+        &["try", "planted", "-c", &config.display().to_string()],
+    );
+    assert!(!stderr.contains("refusing"), "{stderr}");
+    assert!(marker.exists(), "named with -c it runs: {stderr}");
+}
