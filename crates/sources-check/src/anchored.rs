@@ -4,7 +4,7 @@
 //! is checked with the bindings.
 
 use sources_config::Field;
-use sources_config::model::{Body, Source, Window};
+use sources_config::model::{Body, Source, WINDOW_FIELD_USES, Window};
 use sources_diagnostics::{Collector, Diagnostic, Rule};
 
 /// Every anchored-window rule, for every `http` and `exec` window.
@@ -54,37 +54,14 @@ fn check_anchored_window(
         }
     }
     // On exec the http-only fields among these are already `window-http-only-field`.
-    let fields = [
-        (
-            w.offset_param.as_ref().map(|f| f.key_span),
-            "offset_param",
-            true,
-        ),
-        (
-            w.total_path.as_ref().map(|f| f.key_span),
-            "total_path",
-            false,
-        ),
-        (
-            w.sort_param.as_ref().map(|f| f.key_span),
-            "sort_param",
-            true,
-        ),
-        (w.sorts.as_ref().map(|f| f.key_span), "sorts", true),
-        (
-            w.sort_desc_prefix.as_ref().map(|f| f.key_span),
-            "sort_desc_prefix",
-            true,
-        ),
-        (w.prefetch.as_ref().map(|f| f.key_span), "prefetch", false),
-    ];
-    for (span, name, http_only) in fields {
-        let Some(span) = span else {
+    for field in WINDOW_FIELD_USES
+        .iter()
+        .filter(|field| field.unanchored_only && (http || !field.http_only))
+    {
+        let Some(span) = (field.key_span)(w) else {
             continue;
         };
-        if http_only && !http {
-            continue;
-        }
+        let name = field.name;
         out.push(
             Diagnostic::new(
                 Rule::AnchoredField,

@@ -5,7 +5,9 @@
 //! `window-missing-token`, `window-unreferenced-filter`, `window-token-in-program`).
 
 use sources_config::enums::Format;
-use sources_config::model::{Body, Exec, Http, LeafFields, Paginate, Source, Window};
+use sources_config::model::{
+    Body, Exec, Http, LeafFields, Paginate, Source, WINDOW_FIELD_USES, Window,
+};
 use sources_config::template::{Template, TemplateErrorKind, TokenKind, WindowToken};
 use sources_config::{Field, Kind, Spanned};
 use sources_diagnostics::{Collector, Diagnostic, Rule, Span, did_you_mean};
@@ -379,50 +381,20 @@ fn search_in_request(source: &Source) -> bool {
         })
 }
 
-/// The http-only window fields and what an exec window writes instead.
-fn http_only_fields(w: &Window) -> [(Option<Span>, &'static str, &'static str); 8] {
-    [
-        (
-            w.offset_param.as_ref().map(|f| f.key_span),
-            "offset_param",
-            "put `${window.offset}` in `command`",
-        ),
-        (
-            w.limit_param.as_ref().map(|f| f.key_span),
-            "limit_param",
-            "put `${window.limit}` in `command`",
-        ),
-        (
-            w.search_param.as_ref().map(|f| f.key_span),
-            "search_param",
-            "put `${window.search}` in `command`",
-        ),
-        (
-            w.sort_param.as_ref().map(|f| f.key_span),
-            "sort_param",
-            "put `${window.sort}` and `${window.sort_dir}` in `command`",
-        ),
-        (
-            w.sorts.as_ref().map(|f| f.key_span),
-            "sorts",
-            "`${window.sort}` receives the column title; map it in the command",
-        ),
-        (
-            w.sort_desc_prefix.as_ref().map(|f| f.key_span),
-            "sort_desc_prefix",
-            "use `${window.sort_dir}` (`asc` or `desc`) in `command`",
-        ),
-        (
-            w.older.as_ref().map(|f| f.key_span),
-            "older",
-            "an anchored exec window reads `${window.cursor}` and `${window.dir}` in `command`",
-        ),
-        (
-            w.newer.as_ref().map(|f| f.key_span),
-            "newer",
-            "an anchored exec window reads `${window.cursor}` and `${window.dir}` in `command`",
-        ),
-    ]
+/// What an exec window writes instead of an http-only window field.
+fn exec_instead(name: &str) -> &'static str {
+    match name {
+        "offset_param" => "put `${window.offset}` in `command`",
+        "limit_param" => "put `${window.limit}` in `command`",
+        "search_param" => "put `${window.search}` in `command`",
+        "sort_param" => "put `${window.sort}` and `${window.sort_dir}` in `command`",
+        "sorts" => "`${window.sort}` receives the column title; map it in the command",
+        "sort_desc_prefix" => "use `${window.sort_dir}` (`asc` or `desc`) in `command`",
+        "older" | "newer" => {
+            "an anchored exec window reads `${window.cursor}` and `${window.dir}` in `command`"
+        }
+        _ => "write it into `command` as a `${window.*}` token",
+    }
 }
 
 fn check_exec(source: &Source, exec: &Exec, file: &str, out: &mut Collector) {
@@ -434,8 +406,9 @@ fn check_exec(source: &Source, exec: &Exec, file: &str, out: &mut Collector) {
     check_follow_with(exec.follow.as_ref(), "window", window.key_span, out);
     check_window_numbers(&window.value, out);
     let w = &window.value;
-    for (span, name, instead) in http_only_fields(w) {
-        if let Some(span) = span {
+    for field in WINDOW_FIELD_USES.iter().filter(|field| field.http_only) {
+        let (name, instead) = (field.name, exec_instead(field.name));
+        if let Some(span) = (field.key_span)(w) {
             out.push(
                 Diagnostic::new(
                     Rule::WindowHttpOnlyField,

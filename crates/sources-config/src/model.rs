@@ -447,6 +447,84 @@ impl Window {
     }
 }
 
+/// A window field that applies to only some windows: the one table the schema and the checker
+/// read.
+#[derive(Clone, Copy, Debug)]
+pub struct WindowFieldUse {
+    /// The field's key.
+    pub name: &'static str,
+    /// Only an `http` window has it: an `exec` window templates its request into `command`.
+    pub http_only: bool,
+    /// It does not apply once `cursor` anchors the window.
+    pub unanchored_only: bool,
+    /// The span of the field's key in a window, when the field is written.
+    pub key_span: fn(&Window) -> Option<Span>,
+}
+
+/// The window fields that are http-only or unanchored-only, in the order they are reported.
+pub const WINDOW_FIELD_USES: [WindowFieldUse; 10] = [
+    WindowFieldUse {
+        name: "offset_param",
+        http_only: true,
+        unanchored_only: true,
+        key_span: |w| w.offset_param.as_ref().map(|f| f.key_span),
+    },
+    WindowFieldUse {
+        name: "limit_param",
+        http_only: true,
+        unanchored_only: false,
+        key_span: |w| w.limit_param.as_ref().map(|f| f.key_span),
+    },
+    WindowFieldUse {
+        name: "total_path",
+        http_only: false,
+        unanchored_only: true,
+        key_span: |w| w.total_path.as_ref().map(|f| f.key_span),
+    },
+    WindowFieldUse {
+        name: "search_param",
+        http_only: true,
+        unanchored_only: false,
+        key_span: |w| w.search_param.as_ref().map(|f| f.key_span),
+    },
+    WindowFieldUse {
+        name: "sort_param",
+        http_only: true,
+        unanchored_only: true,
+        key_span: |w| w.sort_param.as_ref().map(|f| f.key_span),
+    },
+    WindowFieldUse {
+        name: "sorts",
+        http_only: true,
+        unanchored_only: true,
+        key_span: |w| w.sorts.as_ref().map(|f| f.key_span),
+    },
+    WindowFieldUse {
+        name: "sort_desc_prefix",
+        http_only: true,
+        unanchored_only: true,
+        key_span: |w| w.sort_desc_prefix.as_ref().map(|f| f.key_span),
+    },
+    WindowFieldUse {
+        name: "prefetch",
+        http_only: false,
+        unanchored_only: true,
+        key_span: |w| w.prefetch.as_ref().map(|f| f.key_span),
+    },
+    WindowFieldUse {
+        name: "older",
+        http_only: true,
+        unanchored_only: false,
+        key_span: |w| w.older.as_ref().map(|f| f.key_span),
+    },
+    WindowFieldUse {
+        name: "newer",
+        http_only: true,
+        unanchored_only: false,
+        key_span: |w| w.newer.as_ref().map(|f| f.key_span),
+    },
+];
+
 /// `growing`: `true`/`false`, or a source and a condition.
 #[derive(Clone, Debug, PartialEq, JsonSchema)]
 #[schemars(untagged)]

@@ -25,7 +25,7 @@ use serde_json::{Map, Value, json};
 
 use crate::duration::GoDuration;
 use crate::enums::{Enumeration, EventlogStart, Kind, Method};
-use crate::model::Body;
+use crate::model::{Body, WINDOW_FIELD_USES};
 use crate::url_scheme;
 
 /// The JSON Schema dialect of the document schema.
@@ -39,28 +39,6 @@ const FROM_KINDS: [Kind; 6] = [
     Kind::Derive,
     Kind::Sort,
     Kind::Cache,
-];
-
-/// Window fields an `exec` window does not have (its request is templated into `command`).
-const HTTP_ONLY_WINDOW_FIELDS: [&str; 8] = [
-    "offset_param",
-    "limit_param",
-    "search_param",
-    "sort_param",
-    "sorts",
-    "sort_desc_prefix",
-    "older",
-    "newer",
-];
-
-/// Window fields that do not apply once `cursor` anchors the window.
-const UNANCHORED_WINDOW_FIELDS: [&str; 6] = [
-    "offset_param",
-    "total_path",
-    "sort_param",
-    "sorts",
-    "sort_desc_prefix",
-    "prefetch",
 ];
 
 /// The JSON Schema of a configuration file, as a JSON value.
@@ -597,14 +575,15 @@ fn shape_sections(defs: &mut Map<String, Value>) {
     let mut anchored: Vec<Value> =
         vec![json!({ "dependentRequired": { "anchor": ["cursor"], "follow_every": ["growing"] } })];
     anchored.extend(
-        UNANCHORED_WINDOW_FIELDS
+        WINDOW_FIELD_USES
             .iter()
-            .map(|field| not_both("cursor", field)),
+            .filter(|field| field.unanchored_only)
+            .map(|field| not_both("cursor", field.name)),
     );
     let mut exec = window.clone();
     if let Some(Value::Object(properties)) = exec.get_mut("properties") {
-        for field in HTTP_ONLY_WINDOW_FIELDS {
-            properties.remove(field);
+        for field in WINDOW_FIELD_USES.iter().filter(|field| field.http_only) {
+            properties.remove(field.name);
         }
     }
     exec.insert(
