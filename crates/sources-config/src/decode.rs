@@ -38,20 +38,6 @@ fn as_map(node: &Node) -> Option<&Map> {
     }
 }
 
-/// How a value is described in "expected X, found Y".
-pub(crate) fn describe(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "nothing",
-        Value::Bool(_) => "a boolean",
-        Value::Int(_) => "an integer",
-        Value::Float(_) => "a number",
-        Value::Str(_) => "a string",
-        Value::Seq(_) => "a list",
-        Value::Map(_) => "a map",
-        Value::Invalid => "an unreadable value",
-    }
-}
-
 /// A number as it reads back: `5.0` stays `5.0` (Rust prints it `5`, which is an integer).
 pub(crate) fn float_text(value: f64) -> String {
     let text = value.to_string();
@@ -99,7 +85,7 @@ impl Decoder {
             node.span,
             format!(
                 "`{name}`: expected {expected}, found {}",
-                describe(&node.value)
+                node.value.type_name()
             ),
         )
         .with_label(format!("expected {expected}"));
@@ -365,7 +351,7 @@ impl Decoder {
                     node.span,
                     format!(
                         "{owner} must be a map with a `type`, found {}",
-                        describe(&node.value)
+                        node.value.type_name()
                     ),
                 )
                 .with_label("expected a map"),

@@ -197,14 +197,14 @@ impl Value {
     /// The value's type with an article, for messages such as "expected a string, found a list".
     pub fn type_name(&self) -> &'static str {
         match self {
-            Value::Null => "null",
+            Value::Null => "nothing",
             Value::Bool(_) => "a boolean",
             Value::Int(_) => "an integer",
             Value::Float(_) => "a number",
             Value::Str(_) => "a string",
             Value::Seq(_) => "a list",
             Value::Map(_) => "a map",
-            Value::Invalid => "an invalid value",
+            Value::Invalid => "an unreadable value",
         }
     }
 }

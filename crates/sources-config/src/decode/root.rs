@@ -6,7 +6,7 @@
 use sources_diagnostics::{Collector, Diagnostic, Rule};
 use sources_syntax::{Entry, Key, Map, Node, Value};
 
-use super::{Decoder, as_map, components, describe, get, outer};
+use super::{Decoder, as_map, components, get, outer};
 use crate::config::Config;
 use crate::model::{Body, Source};
 use crate::shift::Placed;
@@ -212,7 +212,7 @@ fn decode_root(
                 sources.value.span,
                 format!(
                     "`data.sources` must be a map from entry names to entries, found {}",
-                    describe(&other)
+                    other.type_name()
                 ),
             )
             .with_help("write each source as `NAME:` followed by its fields, under `data.sources`"),
