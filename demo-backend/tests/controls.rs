@@ -146,7 +146,7 @@ async fn malformed_controls_are_400s_naming_the_accepted_form() {
         ),
         (
             "/apps?latency=5",
-            "parameter latency: invalid duration \"5\": expected a number with a unit (ns, us, ms, s, m, h), such as 250ms, 1.5s or 1m30s",
+            "parameter latency: invalid duration \"5\": `5` has no unit: write it with one of ns, us, ms, s, m, h (for example `5s`)",
         ),
     ];
     for (path, message) in cases {
