@@ -104,15 +104,7 @@ pub(crate) fn configuration_files(roots: &[PathBuf]) -> Vec<(PathBuf, Syntax)> {
 
 /// The `file://` URI of an absolute path.
 pub(crate) fn file_uri(path: &Path) -> Option<Uri> {
-    let mut uri = String::from("file://");
-    for byte in path.to_string_lossy().bytes() {
-        if byte.is_ascii_alphanumeric() || b"/-._~".contains(&byte) {
-            uri.push(byte as char);
-        } else {
-            uri.push_str(&format!("%{byte:02X}"));
-        }
-    }
-    uri.parse().ok()
+    url::Url::from_file_path(path).ok()?.as_str().parse().ok()
 }
 
 #[cfg(test)]

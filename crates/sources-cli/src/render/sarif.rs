@@ -10,6 +10,7 @@ use std::path::{Component, Path, PathBuf};
 
 use serde_json::{Value, json};
 use sources_diagnostics::{Diagnostic, Rule, Severity, Span};
+use url::Url;
 
 use crate::report::FileReport;
 
@@ -208,44 +209,34 @@ fn region(report: &FileReport, span: Span) -> Value {
     })
 }
 
-/// A path as a URI relative to `%SRCROOT%`. Without a working directory, the path as written.
+/// A path as a URI relative to `%SRCROOT%`. Without a working directory, the path as written,
+/// percent-encoded.
 fn artifact_location(base: Option<&Base>, path: &str) -> Value {
     let relative = base.and_then(|base| {
         let file = normalize(&base.cwd, Path::new(path));
-        let relative = file.strip_prefix(&base.root).ok()?;
-        let parts: Option<Vec<&str>> = relative
-            .components()
-            .map(|component| component.as_os_str().to_str())
-            .collect();
-        Some(parts?.join("/"))
+        if !file.starts_with(&base.root) {
+            return None;
+        }
+        let root = Url::from_directory_path(&base.root).ok()?;
+        root.make_relative(&Url::from_file_path(&file).ok()?)
     });
-    let uri = relative.unwrap_or_else(|| path.replace('\\', "/"));
-    json!({ "uri": percent_encode(&uri), "uriBaseId": SRCROOT })
+    let uri = relative.unwrap_or_else(|| written_uri(path));
+    json!({ "uri": uri, "uriBaseId": SRCROOT })
+}
+
+/// A path as written (`<stdin>`, or relative to an unknown directory), percent-encoded as the
+/// segments of a relative URI.
+fn written_uri(path: &str) -> String {
+    let mut url = Url::parse("file:///").expect("a constant URL parses");
+    if let Ok(mut segments) = url.path_segments_mut() {
+        segments.clear().extend(path.replace('\\', "/").split('/'));
+    }
+    url.path().trim_start_matches('/').to_owned()
 }
 
 /// The working directory as a `file://` URI ending in `/`.
-fn directory_uri(dir: &std::path::Path) -> Option<String> {
-    let path = dir.to_str()?.replace('\\', "/");
-    let path = if path.starts_with('/') {
-        path
-    } else {
-        format!("/{path}")
-    };
-    let path = path.trim_end_matches('/');
-    Some(format!("file://{}/", percent_encode(path)))
-}
-
-/// Percent-encodes everything in a path but unreserved characters and `/`.
-fn percent_encode(path: &str) -> String {
-    let mut encoded = String::with_capacity(path.len());
-    for byte in path.bytes() {
-        if byte.is_ascii_alphanumeric() || b"-._~/".contains(&byte) {
-            encoded.push(byte as char);
-        } else {
-            encoded.push_str(&format!("%{byte:02X}"));
-        }
-    }
-    encoded
+fn directory_uri(dir: &Path) -> Option<String> {
+    Url::from_directory_path(dir).ok().map(String::from)
 }
 
 /// `unknown-field` → `UnknownField`, SARIF's friendly rule name.
@@ -332,7 +323,7 @@ mod tests {
         let location = &first["locations"][0]["physicalLocation"];
         assert_eq!(
             location["artifactLocation"],
-            json!({"uri": "conf/app%2C%201.yaml", "uriBaseId": "%SRCROOT%"})
+            json!({"uri": "conf/app,%201.yaml", "uriBaseId": "%SRCROOT%"})
         );
         assert_eq!(
             location["region"],
