@@ -4,6 +4,7 @@
 
 use clap::{Parser, Subcommand};
 
+use crate::terminal::ColorWhen;
 use crate::{demo, explain, graph, lint, list, lsp, rules, schema, shell, r#try};
 
 /// Tools for the `data.sources` block of a terminal-UI configuration file (YAML or TOML).
@@ -13,6 +14,10 @@ pub struct Cli {
     /// The subcommand to run.
     #[command(subcommand)]
     pub command: Command,
+    /// When to colour: `auto` colours a terminal unless `NO_COLOR` is set, and anywhere when
+    /// `FORCE_COLOR` or `CLICOLOR_FORCE` is (not `0`).
+    #[arg(long, global = true, value_enum, value_name = "WHEN", default_value_t)]
+    pub color: ColorWhen,
 }
 
 /// The subcommands.

@@ -1,12 +1,13 @@
 //! `sources explain CODE`: prints a rule's declaration — code, severity, summary, explanation —
 //! as Markdown, laid out for the terminal when standard output is one (`markdown`).
 
-use std::io::{self, IsTerminal, Write};
+use std::io::{self, Write};
 
 use sources_diagnostics::{Rule, did_you_mean};
 
 use crate::Outcome;
 use crate::markdown::{self, Look};
+use crate::terminal::{self, Stream};
 
 /// Arguments of `sources explain`.
 #[derive(Debug, clap::Args)]
@@ -14,7 +15,7 @@ pub struct Args {
     /// The rule code, as printed in brackets by `sources lint` (`unknown-field`), an entry kind
     /// (`http`), or a field path (`http.paginate.next_path`).
     pub code: String,
-    /// Never colour the text. Without it, on a terminal the Markdown is laid out (wrapped to the
+    /// Never colour the text (as `--color never`). Without either, on a terminal the Markdown is laid out (wrapped to the
     /// width, tables drawn, code highlighted) and coloured unless `NO_COLOR` is set; piped, it is
     /// printed as it is written, unless `FORCE_COLOR` or `CLICOLOR_FORCE` is set (not `0`).
     #[arg(long)]
@@ -106,18 +107,13 @@ fn kind_hint_is_list(code: &str) -> bool {
 }
 
 /// How a terminal shows the text: laid out when standard output is a terminal or colour is forced,
-/// coloured as `sources lint` colours; `None` to print the Markdown as it is.
+/// coloured as [`crate::terminal`] decides; `None` to print the Markdown as it is.
 pub fn look(no_color: bool) -> Option<Look> {
-    let to_terminal = io::stdout().is_terminal();
-    let color = crate::lint::color(no_color, to_terminal);
-    let width = std::env::var("COLUMNS")
-        .ok()
-        .and_then(|columns| columns.parse().ok())
-        .or_else(|| {
-            let (_, columns) = console::Term::stdout().size_checked()?;
-            Some(usize::from(columns))
-        })
-        .filter(|&columns: &usize| columns >= 20)
+    let to_terminal = Stream::Stdout.is_terminal();
+    let color = !no_color && terminal::color(to_terminal);
+    let width = Stream::Stdout
+        .width()
+        .filter(|&columns| columns >= 20)
         .unwrap_or(100);
     (to_terminal || color).then_some(Look { width, color })
 }

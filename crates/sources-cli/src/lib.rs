@@ -30,6 +30,7 @@ pub mod schema;
 pub mod selection;
 pub mod settings_file;
 pub mod shell;
+pub mod terminal;
 pub mod r#try;
 pub mod try_all;
 pub mod try_failure;

@@ -18,6 +18,7 @@ use crate::inputs::{self, Content, Input, MAX_FILE_BYTES, Origin, ReadError};
 use crate::render::{self, Format, RenderOptions};
 use crate::report::{FileReport, Summary};
 use crate::selection::Selection;
+use crate::terminal::{self, Stream};
 use crate::{parallel, settings_file};
 use sources_check::settings::Language;
 use sources_check::settings_file::{Finder, Found};
@@ -70,8 +71,9 @@ pub struct Args {
     /// Print the diagnostics and nothing else: no summary line, no notes on standard error.
     #[arg(short, long)]
     pub quiet: bool,
-    /// Never colour the report. Without it, the report is coloured on a terminal unless
-    /// `NO_COLOR` is set, and anywhere when `FORCE_COLOR` or `CLICOLOR_FORCE` is (not `0`).
+    /// Never colour the report (as `--color never`). Without either, the report is coloured on a
+    /// terminal unless `NO_COLOR` is set, and anywhere when `FORCE_COLOR` or `CLICOLOR_FORCE` is
+    /// (not `0`).
     #[arg(long)]
     pub no_color: bool,
     /// Baseline a repository: add a `# sources: ignore[…]` comment for every current finding to
@@ -323,14 +325,12 @@ fn lint(args: &Args, selection: &Selection, out: &mut dyn Write) -> Result<Outco
         eprintln!("sources: note: `{}` {why}: nothing to check", report.path);
     }
     reports.sort_by(|a, b| a.path.cmp(&b.path));
-    let to_terminal = args.output_file.is_none() && io::IsTerminal::is_terminal(&io::stdout());
-    let format = args.format.unwrap_or(if to_terminal {
-        Format::Human
-    } else {
-        Format::Short
-    });
-    let mut options = RenderOptions::for_stdout();
-    options.color = color(args.no_color, to_terminal);
+    let to_terminal = args.output_file.is_none() && Stream::Stdout.is_terminal();
+    let format = args
+        .format
+        .unwrap_or_else(|| Format::for_terminal(to_terminal));
+    let mut options = RenderOptions::for_stream(Stream::Stdout);
+    options.color = !args.no_color && terminal::color(to_terminal);
     options.quiet = args.quiet;
     let rendered = if args.statistics {
         render::statistics(&reports, out)
@@ -370,7 +370,7 @@ fn settings_report(error: sources_check::settings_file::Error) -> Result<FileRep
 fn quiet_options() -> RenderOptions {
     RenderOptions {
         quiet: true,
-        ..RenderOptions::for_stdout()
+        ..RenderOptions::for_stream(Stream::Stdout)
     }
 }
 
@@ -442,17 +442,6 @@ fn lint_one(
     selection.apply(found.map(|found| &found.settings), &mut report.diagnostics);
     done.report = Some(report);
     Ok(done)
-}
-
-/// Whether to colour the report: never with `--no-color`; always when `FORCE_COLOR` or
-/// `CLICOLOR_FORCE` is set to anything but `0` (or empty); else on a terminal unless `NO_COLOR` is
-/// set (to anything but empty).
-pub fn color(no_color: bool, to_terminal: bool) -> bool {
-    let set = |name: &str| std::env::var_os(name).filter(|value| !value.is_empty());
-    let forced = ["FORCE_COLOR", "CLICOLOR_FORCE"]
-        .iter()
-        .any(|name| set(name).is_some_and(|value| value != "0"));
-    !no_color && (forced || (to_terminal && set("NO_COLOR").is_none()))
 }
 
 /// Writes a fixed document back to its file (when it changed), says in `notes` what changed and

@@ -26,6 +26,7 @@ const ALLOCATOR_OPTIONS: &[(&str, &str)] =
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    cli.color.apply();
     match run(cli) {
         Ok(outcome) => outcome.exit_code(),
         Err(error) if closed_pipe(&error) => ExitCode::SUCCESS,

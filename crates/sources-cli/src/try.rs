@@ -33,6 +33,7 @@ use crate::Outcome;
 use crate::config_file;
 use crate::render::{self, Format, RenderOptions};
 use crate::report::FileReport;
+use crate::terminal::Stream;
 use crate::try_failure::Tried;
 use crate::try_output::{self, OutputFormat, Printing};
 
@@ -179,7 +180,7 @@ struct StderrTrace {
 
 impl StderrTrace {
     fn new(verbose: bool, entry: &str) -> StderrTrace {
-        let bar = io::IsTerminal::is_terminal(&io::stderr()).then(|| {
+        let bar = Stream::Stderr.is_terminal().then(|| {
             let bar = indicatif::ProgressBar::new_spinner();
             if let Ok(style) =
                 indicatif::ProgressStyle::with_template("{spinner} {msg} ({elapsed})")
@@ -349,15 +350,10 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
             has_sources: analysis.has_sources,
         };
         let mut stderr = io::stderr().lock();
-        let format = if io::IsTerminal::is_terminal(&io::stderr()) {
-            Format::Human
-        } else {
-            Format::Short
-        };
         render::render(
-            format,
+            Format::for_terminal(Stream::Stderr.is_terminal()),
             std::slice::from_ref(&report),
-            &RenderOptions::for_stdout(),
+            &RenderOptions::for_stream(Stream::Stderr),
             &mut stderr,
         )
         .map_err(Error::Write)?;
@@ -451,7 +447,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
         },
     )
     .with_window(window.unwrap_or_default());
-    let terminal = io::IsTerminal::is_terminal(&io::stdout());
+    let terminal = Stream::Stdout.is_terminal();
     let format = args.output.unwrap_or(if terminal {
         OutputFormat::Table
     } else {
@@ -488,19 +484,13 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
     outcome
 }
 
-/// The width a table is drawn within: `COLUMNS` when it is a number, else the terminal's when
-/// printing to one.
+/// The width a table is drawn within, as [`crate::terminal`] reads it: `COLUMNS` when it is a
+/// number, else the terminal's when printing to one.
 pub(crate) fn terminal_width(terminal: bool) -> Option<u16> {
-    std::env::var("COLUMNS")
-        .ok()
-        .and_then(|columns| columns.trim().parse::<u16>().ok())
-        .filter(|columns| *columns > 0)
-        .or_else(|| {
-            terminal
-                .then(|| console::Term::stdout().size_checked())
-                .flatten()
-                .map(|(_, width)| width)
-        })
+    Stream::Stdout
+        .width()
+        .filter(|&width| width > 0 && (terminal || std::env::var_os("COLUMNS").is_some()))
+        .and_then(|width| u16::try_from(width).ok())
 }
 
 /// `--for`, parsed.

@@ -9,11 +9,12 @@ pub mod junit;
 pub mod sarif;
 pub mod short;
 
-use std::io::{self, IsTerminal, Write};
+use std::io::{self, Write};
 
 use sources_diagnostics::Rule;
 
 use crate::report::FileReport;
+use crate::terminal::Stream;
 
 /// An output format of `sources lint`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -35,9 +36,9 @@ pub enum Format {
 }
 
 impl Format {
-    /// `human` when standard output is a terminal, `short` otherwise.
-    pub fn for_stdout() -> Format {
-        if io::stdout().is_terminal() {
+    /// `human` for a terminal, `short` otherwise.
+    pub fn for_terminal(to_terminal: bool) -> Format {
+        if to_terminal {
             Format::Human
         } else {
             Format::Short
@@ -48,7 +49,7 @@ impl Format {
 /// How the human format looks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RenderOptions {
-    /// Colour (only on a terminal, and never when `NO_COLOR` is set to a non-empty value).
+    /// Colour, as [`crate::terminal`] decides.
     pub color: bool,
     /// Line width for wrapping.
     pub width: usize,
@@ -57,18 +58,15 @@ pub struct RenderOptions {
 }
 
 impl RenderOptions {
-    /// Colour when standard output is a terminal and `NO_COLOR` is unset or empty; the width from
-    /// `COLUMNS`, else 100.
-    pub fn for_stdout() -> RenderOptions {
-        let no_color = std::env::var_os("NO_COLOR").is_some_and(|value| !value.is_empty());
-        let width = std::env::var("COLUMNS")
-            .ok()
-            .and_then(|columns| columns.parse().ok())
-            .filter(|&columns: &usize| columns >= 40)
-            .unwrap_or(100);
+    /// The options for text written to `stream`: coloured as [`crate::terminal`] decides, as
+    /// wide as the terminal (at least 40 columns; 100 when not known).
+    pub fn for_stream(stream: Stream) -> RenderOptions {
         RenderOptions {
-            color: io::stdout().is_terminal() && !no_color,
-            width,
+            color: stream.color(),
+            width: stream
+                .width()
+                .filter(|&columns| columns >= 40)
+                .unwrap_or(100),
             quiet: false,
         }
     }
