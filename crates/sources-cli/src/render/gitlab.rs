@@ -10,6 +10,7 @@ use std::collections::HashMap;
 use std::io::{self, Write};
 
 use serde::Serialize;
+use sha2::{Digest, Sha256};
 use sources_diagnostics::Severity;
 
 use crate::report::FileReport;
@@ -68,20 +69,19 @@ pub fn render(reports: &[FileReport], out: &mut dyn Write) -> io::Result<()> {
     writeln!(out)
 }
 
-/// 128 bits of FNV-1a over the parts (each followed by a NUL), as 32 hex digits: the same input
-/// gives the same fingerprint on every run and every machine.
+/// SHA-256 over the parts (each followed by a NUL), as 64 hex digits: the same input gives the
+/// same fingerprint on every run and every machine.
 fn fingerprint(parts: &[&str]) -> String {
-    const PRIME: u64 = 0x0000_0100_0000_01b3;
-    let mut halves = [0xcbf2_9ce4_8422_2325_u64, 0x8422_2325_cbf2_9ce4_u64];
-    for (index, half) in halves.iter_mut().enumerate() {
-        for part in parts {
-            for &byte in part.as_bytes().iter().chain(&[0]) {
-                *half ^= u64::from(byte) ^ index as u64;
-                *half = half.wrapping_mul(PRIME);
-            }
-        }
+    let mut hasher = Sha256::new();
+    for part in parts {
+        hasher.update(part.as_bytes());
+        hasher.update([0]);
     }
-    format!("{:016x}{:016x}", halves[0], halves[1])
+    hasher
+        .finalize()
+        .iter()
+        .map(|byte| format!("{byte:02x}"))
+        .collect()
 }
 
 #[cfg(test)]
@@ -111,7 +111,7 @@ mod tests {
         assert_eq!(first["location"]["lines"]["begin"], 5);
         assert_eq!(issues[3]["severity"], "minor");
         let fingerprint = first["fingerprint"].as_str().expect("fingerprint");
-        assert_eq!(fingerprint.len(), 32);
+        assert_eq!(fingerprint.len(), 64);
         let distinct: std::collections::HashSet<&str> = issues
             .iter()
             .map(|issue| issue["fingerprint"].as_str().expect("string"))
@@ -141,6 +141,14 @@ mod tests {
         let issues = rendered(&[repeated]);
         assert_ne!(issues[0]["fingerprint"], issues[1]["fingerprint"]);
         assert_eq!(issues[0]["fingerprint"], before[0]["fingerprint"]);
+    }
+
+    #[test]
+    fn a_fingerprint_is_the_sha256_of_the_parts_each_ended_by_nul() {
+        assert_eq!(
+            fingerprint(&["a", "b"]),
+            "8fb20ef63ced4145fc2e983ffe597d1dcff39154c3bf21f0fa9dde6a0c50fdc9"
+        );
     }
 
     #[test]
