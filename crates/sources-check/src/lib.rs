@@ -1,7 +1,8 @@
 //! The one analysis every front end calls: [`analyze`] turns text into diagnostics and a model.
 //!
 //! Pure: no file, process, network or clock access, except `settings_file`, which finds and reads
-//! the project's settings file for every front end. Decoding (`sources-config`) reports the
+//! the project's settings file for every front end, and `walk`, which finds the configuration
+//! files under a directory for every front end. Decoding (`sources-config`) reports the
 //! problems of single fields; the modules here check the model as a whole, one module per domain,
 //! each a `check_*` function that pushes into the analysis's `Collector`, which runs the
 //! per-diagnostic stages (inherited keys, recovered values, suppressions, a front end's filter
@@ -42,6 +43,7 @@ pub mod shapes;
 pub mod shown;
 mod suppress;
 mod templates;
+pub mod walk;
 mod window;
 
 pub use drivers::{RowNames, RowNamespace, driver_named, row_names, selection_drivers};

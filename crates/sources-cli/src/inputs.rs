@@ -5,13 +5,10 @@ use std::fs;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
-use ignore::WalkBuilder;
+use sources_check::walk::{self, Found, WalkOptions};
 use sources_syntax::Syntax;
 
 pub use sources_check::input::MAX_FILE_BYTES;
-
-/// Directory names a walk never enters (besides hidden ones and what ignore files ignore).
-const SKIPPED_DIRECTORIES: &[&str] = &["target", "node_modules"];
 
 /// The display name of standard input when `--stdin-filename` is not given.
 pub const STDIN_NAME: &str = "<stdin>";
@@ -147,57 +144,30 @@ fn display_path(path: &Path) -> String {
     path.to_string_lossy().replace('\\', "/")
 }
 
-/// Adds every `.yaml`, `.yml` and `.toml` file under `dir`, in name order, as ripgrep's walker
-/// finds them: hidden files and directories are skipped, and so are `target` and `node_modules`;
-/// with `respect_ignore`, so is what `.gitignore`, `.ignore` and git's exclude files (the
-/// repository's and the global one) ignore, in the walked tree and above it, inside a git
-/// repository or not. Symbolic links to directories are not followed.
+/// Adds every configuration file under `dir` as `sources_check::walk` finds them (in name order,
+/// without hidden files, `target`, `node_modules` and, with `respect_ignore`, what ignore files
+/// ignore), saying on standard error which ignore files could not be used.
 fn walk(
     dir: &Path,
     display: &str,
     respect_ignore: bool,
     inputs: &mut Vec<Input>,
 ) -> Result<(), ReadError> {
-    let walker = WalkBuilder::new(dir)
-        .standard_filters(respect_ignore)
-        .hidden(true)
-        .require_git(false)
-        .follow_links(false)
-        .sort_by_file_name(|a, b| a.cmp(b))
-        .filter_entry(|entry| {
-            let skipped = entry.file_type().is_some_and(|kind| kind.is_dir())
-                && SKIPPED_DIRECTORIES
-                    .iter()
-                    .any(|name| entry.file_name() == *name);
-            entry.depth() == 0 || !skipped
-        })
-        .build();
-    for entry in walker {
-        let entry = entry.map_err(|error| walk_error(error, dir, display))?;
-        if let Some(error) = entry.error() {
-            // An ignore file that cannot be read or has an invalid line: the walk goes on without it.
-            eprintln!("sources: warning: {error}");
+    let options = WalkOptions {
+        respect_ignore,
+        max_depth: None,
+    };
+    for found in walk::configuration_files(dir, options) {
+        match found.map_err(|error| walk_error(error, dir, display))? {
+            Found::IgnoreFileProblem(error) => eprintln!("sources: warning: {error}"),
+            Found::File { path, syntax } => inputs.push(Input {
+                path: shown_under(display, dir, &path),
+                origin: Origin::File(path),
+                syntax,
+                named: false,
+                root: dir.to_path_buf(),
+            }),
         }
-        let path = entry.path();
-        let Some(file_type) = entry.file_type() else {
-            continue;
-        };
-        if file_type.is_dir() {
-            continue;
-        }
-        let Some(syntax) = Syntax::from_path(path) else {
-            continue;
-        };
-        if file_type.is_symlink() && !fs::metadata(path).is_ok_and(|target| target.is_file()) {
-            continue;
-        }
-        inputs.push(Input {
-            path: shown_under(display, dir, path),
-            origin: Origin::File(path.to_path_buf()),
-            syntax,
-            named: false,
-            root: dir.to_path_buf(),
-        });
     }
     Ok(())
 }

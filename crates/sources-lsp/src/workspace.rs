@@ -1,10 +1,11 @@
 //! Workspace symbols: the entries of every open document and of the configuration files in the
-//! workspace folders (YAML and TOML files with a `data.sources` block, found by a bounded walk
-//! that skips hidden, `target` and `node_modules` directories). Files on disk are read as text
-//! and analysed like open ones; nothing they declare is fetched or run.
+//! workspace folders (YAML and TOML files with a `data.sources` block, found by `sources lint`'s
+//! directory walk, bounded in depth and count). Files on disk are read as text and analysed like
+//! open ones; nothing they declare is fetched or run.
 
 use std::path::{Path, PathBuf};
 
+use sources_check::walk::{self, Found, WalkOptions};
 use sources_syntax::Syntax;
 use tower_lsp_server::ls_types::{Location, SymbolInformation, SymbolKind, Uri};
 
@@ -64,42 +65,29 @@ pub(crate) fn symbols(
         .collect()
 }
 
-/// The YAML and TOML files under `roots`, in a stable order, at most [`MAX_FILES`].
+/// The configuration files under `roots`, as `sources lint` walks a directory (ignore files
+/// honoured), entering directories at most [`MAX_DEPTH`] below a root, [`MAX_FILES`] in all, each at most
+/// [`MAX_FILE_BYTES`].
 pub(crate) fn configuration_files(roots: &[PathBuf]) -> Vec<(PathBuf, Syntax)> {
-    let mut found = Vec::new();
-    let mut stack: Vec<(PathBuf, usize)> = roots.iter().map(|root| (root.clone(), 0)).collect();
-    while let Some((directory, depth)) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&directory) else {
-            continue;
-        };
-        let mut entries: Vec<_> = entries.flatten().collect();
-        entries.sort_by_key(|entry| entry.file_name());
-        for entry in entries {
-            let path = entry.path();
-            let name = entry.file_name();
-            let name = name.to_string_lossy();
-            let Ok(kind) = entry.file_type() else {
-                continue;
-            };
-            if kind.is_dir() {
-                let skipped = name.starts_with('.') || name == "target" || name == "node_modules";
-                if !skipped && depth < MAX_DEPTH {
-                    stack.push((path, depth + 1));
-                }
-            } else if kind.is_file()
-                && let Some(syntax) = Syntax::from_path(&path)
-                && entry
-                    .metadata()
-                    .is_ok_and(|metadata| metadata.len() <= MAX_FILE_BYTES)
+    let options = WalkOptions {
+        respect_ignore: true,
+        // The files of the deepest directory entered are one level below it.
+        max_depth: Some(MAX_DEPTH + 1),
+    };
+    roots
+        .iter()
+        .flat_map(|root| walk::configuration_files(root, options))
+        .filter_map(|found| match found {
+            Ok(Found::File { path, syntax })
+                if std::fs::metadata(&path)
+                    .is_ok_and(|metadata| metadata.len() <= MAX_FILE_BYTES) =>
             {
-                found.push((path, syntax));
-                if found.len() >= MAX_FILES {
-                    return found;
-                }
+                Some((path, syntax))
             }
-        }
-    }
-    found
+            _ => None,
+        })
+        .take(MAX_FILES)
+        .collect()
 }
 
 /// The `file://` URI of an absolute path.
@@ -122,5 +110,36 @@ mod tests {
     fn file_uris_escape_what_a_uri_cannot_hold() {
         let uri = file_uri(Path::new("/tmp/a b/é.yaml")).expect("a URI");
         assert_eq!(uri.as_str(), "file:///tmp/a%20b/%C3%A9.yaml");
+    }
+
+    #[test]
+    fn the_walk_honours_ignore_files_and_skips_hidden_and_deep_directories() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let root = dir.path();
+        let deep = "a/b/c/d/e/f/g";
+        for sub in ["built", ".hidden", "target", deep] {
+            std::fs::create_dir_all(root.join(sub)).expect("mkdir");
+        }
+        for (file, text) in [
+            (".gitignore", "built/\nscratch.yaml\n"),
+            ("keep.yaml", ""),
+            ("scratch.yaml", ""),
+            ("notes.txt", ""),
+            ("built/out.yaml", ""),
+            (".hidden/h.yaml", ""),
+            ("target/t.toml", ""),
+            ("a/b/c/d/e/f/six.toml", ""),
+            ("a/b/c/d/e/f/g/seven.yaml", ""),
+        ] {
+            std::fs::write(root.join(file), text).expect("write");
+        }
+        let found: Vec<String> = configuration_files(&[root.to_path_buf()])
+            .into_iter()
+            .map(|(path, _)| {
+                let below = path.strip_prefix(root).expect("under the root");
+                below.to_string_lossy().into_owned()
+            })
+            .collect();
+        assert_eq!(found, ["a/b/c/d/e/f/six.toml", "keep.yaml"]);
     }
 }
