@@ -7,7 +7,7 @@
 //! or not, the names of all entries and the dashboard), one of the dashboard, or the cycles of the
 //! reference graph. A fresh analysis runs every slot over every entry, slot after slot. The
 //! editor's analysis of an edit inside one entry of `data.sources` (the rest of the text only
-//! moved, `reuse::Edit`) runs the entry slots only for the entries the edit can change: those
+//! moved, [`Edit`]) runs the entry slots only for the entries the edit can change: those
 //! decoded again and every entry that reads one of them, directly or not, in the new reference
 //! graph (an entry that reads none of them reads only entries whose text and references did not
 //! change, so its results and shapes are the previous ones, their spans moved where the text
@@ -24,7 +24,6 @@ use sources_config::{Config, Placed, ReferenceField, Source, SourceRef};
 use sources_diagnostics::{Collector, Diagnostic};
 
 use crate::references::{self, References};
-use crate::reuse::Edit;
 use crate::shapes::{ShapeInputs, Shapes};
 use crate::{
     bindings, data_paths, data_refs, drivers, growing, ineffective, operators, params, passed,
@@ -164,6 +163,19 @@ const SLOTS: &[Slot] = &[
     Slot::Entry(Check::DataGrowing),
     Slot::Dashboard(|cx, out| data_paths::check_components(cx.config, cx.shapes, out)),
 ];
+
+/// What the checks that read other entries take from the previous version: the facts it kept
+/// and what the edit changed (made by [`crate::reuse`]).
+pub(crate) struct Edit {
+    /// What they kept.
+    pub previous: Facts,
+    /// The entries decoded again (ascending): every other one is the previous version's.
+    pub fresh: Vec<usize>,
+    /// When the edit lay inside one entry of `data.sources` (or the text did not change): the
+    /// offset in the previous text from which the text moved, and by how much. `None`: anything
+    /// may have changed.
+    pub local: Option<(usize, isize)>,
+}
 
 /// What the editor's analysis of one version keeps of these checks for the next.
 #[derive(Debug, Default)]
@@ -580,7 +592,7 @@ fn moved(diagnostic: &mut Diagnostic, at: usize, delta: isize) {
     if delta == 0 {
         return;
     }
-    crate::reuse::move_spans(diagnostic, |span| {
+    diagnostic.move_spans(|span| {
         if span.start() >= at {
             span.shifted(delta)
         } else {

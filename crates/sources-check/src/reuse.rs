@@ -18,12 +18,12 @@
 
 use sources_config::{EntryReuse, Placed, Source};
 use sources_diagnostics::{Collector, Diagnostic};
-use sources_syntax::{Key, LineIndex, Node, Span, Value};
+use sources_syntax::{Key, LineIndex, Node, Value};
 
-use crate::cross::Facts;
+use crate::cross::{Edit, Facts};
 use crate::settings::Language;
 use crate::{
-    anchored, expressions, foreign, merge, param_expressions, runnable, templates, window,
+    anchored, expressions, foreign, merge, param_expressions, params, runnable, templates, window,
 };
 
 /// The most diagnostics a [`Memo`] keeps: a document with more is checked whole on every version
@@ -91,7 +91,9 @@ pub(crate) fn check_entry(source: &Source, file: &str, out: &mut Collector) {
     merge::check_merge(entries, out);
     window::check_window(entries, file, out);
     anchored::check_anchored(entries, out);
-    templates::check_template_uses(source, &parsed, file, out);
+    // Each template was parsed once, for `undeclared-param-reference` and the template rules.
+    params::check_references(source, parsed.sites(), file, out);
+    templates::check_templates(source, parsed.sites(), file, out);
     let expressions = expressions::entry_sites(source);
     expressions::check_expressions(&expressions, file, out);
     param_expressions::check_param_expressions(source, &expressions, file, out);
@@ -117,18 +119,6 @@ pub(crate) fn sources_path(root: Option<&Node>) -> Option<[usize; 2]> {
         .iter()
         .position(|entry| entry.key.name == "sources")?;
     Some([data, sources])
-}
-
-/// What the checks that read other entries take from the previous version ([`crate::cross`]).
-pub(crate) struct Edit {
-    /// What they kept.
-    pub previous: Facts,
-    /// The entries decoded again (ascending): every other one is the previous version's.
-    pub fresh: Vec<usize>,
-    /// When the edit lay inside one entry of `data.sources` (or the text did not change): the
-    /// offset in the previous text from which the text moved, and by how much. `None`: anything
-    /// may have changed.
-    pub local: Option<(usize, isize)>,
 }
 
 /// What an analysis reuses from the previous version's [`Memo`], and what it keeps for the next.
@@ -341,20 +331,7 @@ fn movement(reparsed: &[usize], entry: [usize; 3], delta: isize) -> Option<isize
 
 /// Moves every span of `diagnostic` by `delta` bytes.
 fn shift(diagnostic: &mut Diagnostic, delta: isize) {
-    move_spans(diagnostic, |span| span.shifted(delta));
-}
-
-/// Replaces every span of `diagnostic` (its own, its labels', its fixes' edits') by `moved` of it.
-pub(crate) fn move_spans(diagnostic: &mut Diagnostic, moved: impl Fn(Span) -> Span) {
-    diagnostic.span = moved(diagnostic.span);
-    for label in &mut diagnostic.labels {
-        label.span = moved(label.span);
-    }
-    for fix in &mut diagnostic.fixes {
-        for edit in &mut fix.edits {
-            edit.span = moved(edit.span);
-        }
-    }
+    diagnostic.move_spans(|span| span.shifted(delta));
 }
 
 #[cfg(test)]

@@ -12,7 +12,7 @@ use sources_config::template::{
     NAMESPACES, Template, TemplateErrorKind, TokenKind, UrlPart, WindowToken, is_name,
 };
 
-use crate::{fixes, params};
+use crate::fixes;
 use sources_diagnostics::{Collector, Diagnostic, Rule, Span, did_you_mean};
 use sources_syntax::{Node, ScalarStyle, Str, Value};
 
@@ -430,21 +430,14 @@ impl<'a> EntryTemplates<'a> {
     }
 }
 
-/// The checks that read an entry's templates: each template was parsed once (`templates`), for
-/// the template rules and for `undeclared-param-reference`.
-pub(crate) fn check_template_uses(
+/// `invalid-template`, `unknown-namespace` and `window-token-misplaced` over the templates of one
+/// entry.
+pub(crate) fn check_templates(
     source: &Source,
-    templates: &EntryTemplates<'_>,
+    parsed: &[ParsedSite<'_>],
     file: &str,
     out: &mut Collector,
 ) {
-    params::check_references(source, templates.sites(), file, out);
-    check_templates(source, templates.sites(), file, out);
-}
-
-/// `invalid-template`, `unknown-namespace` and `window-token-misplaced` over the templates of one
-/// entry.
-fn check_templates(source: &Source, parsed: &[ParsedSite<'_>], file: &str, out: &mut Collector) {
     let window = source.body.window().map(|field| &field.value);
     for ParsedSite { site, template } in parsed {
         for error in &template.errors {

@@ -96,6 +96,19 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
+    /// Replaces every span (its own, its labels', its fixes' edits') by `moved` of it.
+    pub fn move_spans(&mut self, moved: impl Fn(Span) -> Span) {
+        self.span = moved(self.span);
+        for label in &mut self.labels {
+            label.span = moved(label.span);
+        }
+        for fix in &mut self.fixes {
+            for edit in &mut fix.edits {
+                edit.span = moved(edit.span);
+            }
+        }
+    }
+
     /// A diagnostic of `rule` at `span` with the rule's default severity.
     pub fn new(rule: Rule, span: Span, message: impl Into<String>) -> Diagnostic {
         Diagnostic {
