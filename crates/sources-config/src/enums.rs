@@ -38,10 +38,6 @@ macro_rules! enumeration {
             }
         }
 
-        impl crate::shift::Shift for $name {
-            fn shift(&mut self, _: isize) {}
-        }
-
         impl std::fmt::Display for $name {
             fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
                 f.write_str(self.as_str())

@@ -13,6 +13,9 @@ use ecow::EcoString;
 use sources_syntax::{Key, Span};
 
 use crate::duration::GoDuration;
+use crate::enums::{
+    Anchor, Emit, EventlogStart, Format, Kind, Method, OnError, Order, ParamType, Strategy,
+};
 use crate::model::*;
 use crate::spanned::{AnyValue, Field, Named, NamedMap, Spanned, Text};
 
@@ -38,6 +41,18 @@ macro_rules! spanless {
 }
 
 spanless!(bool, i64, String, EcoString, GoDuration, Text, &'static str);
+spanless!(
+    Kind,
+    Format,
+    OnError,
+    Strategy,
+    Order,
+    Emit,
+    Anchor,
+    ParamType,
+    EventlogStart,
+    Method,
+);
 
 impl<T: Shift> Shift for Option<T> {
     fn shift(&mut self, delta: isize) {
