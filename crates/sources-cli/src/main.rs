@@ -3,7 +3,7 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use clap::Parser;
+use clap::{CommandFactory, Parser};
 use sources_cli::cli::{Cli, Command};
 use sources_cli::{
     EXIT_USAGE_OR_IO, Outcome, demo, explain, lint, list, lsp, rules, schema, shell,
@@ -53,8 +53,10 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
             Ok(lsp::run(&args)?)
         }
         Command::Demo(args) => Ok(demo::run(&args)?),
-        Command::Completions(args) => report(|out| Ok(shell::completions(&args, out)?)),
-        Command::Man(args) => report(|out| Ok(shell::man(&args, out)?)),
+        Command::Completions(args) => {
+            report(|out| Ok(shell::completions(&args, Cli::command(), out)?))
+        }
+        Command::Man(args) => report(|out| Ok(shell::man(&args, Cli::command(), out)?)),
     }
 }
 

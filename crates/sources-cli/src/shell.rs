@@ -1,14 +1,12 @@
 //! What the shell and `man` read about the command line: completion scripts (`sources completions
 //! SHELL`, clap_complete) and the manual page (`sources man`, clap_mangen), both generated from the
-//! one grammar in [`crate::cli`], so they never drift from it.
+//! one grammar (`crate::cli::Cli`, handed in by the binary), so they never drift from it.
 
 use std::io::{self, Write};
 
-use clap::CommandFactory;
 use clap_complete::Shell;
 
 use crate::Outcome;
-use crate::cli::Cli;
 
 /// Arguments of `sources completions`.
 #[derive(Debug, clap::Args)]
@@ -18,10 +16,13 @@ pub struct CompletionArgs {
     pub shell: Shell,
 }
 
-/// Runs `sources completions SHELL`: writes the shell's completion script.
-pub fn completions(args: &CompletionArgs, out: &mut dyn Write) -> io::Result<Outcome> {
-    let mut command = Cli::command();
-    clap_complete::generate(args.shell, &mut command, "sources", out);
+/// Runs `sources completions SHELL`: writes the shell's completion script for `grammar`.
+pub fn completions(
+    args: &CompletionArgs,
+    mut grammar: clap::Command,
+    out: &mut dyn Write,
+) -> io::Result<Outcome> {
+    clap_complete::generate(args.shell, &mut grammar, "sources", out);
     Ok(Outcome::Success)
 }
 
@@ -50,9 +51,13 @@ pub enum ManError {
 }
 
 /// Runs `sources man [SUBCOMMAND]`: writes the manual page of `sources` or of one subcommand
-/// (named `sources-NAME`, as the page of `sources` refers to it), in roff.
-pub fn man(args: &ManArgs, out: &mut dyn Write) -> Result<Outcome, ManError> {
-    let command = Cli::command();
+/// (named `sources-NAME`, as the page of `sources` refers to it), in roff, from `grammar`.
+pub fn man(
+    args: &ManArgs,
+    grammar: clap::Command,
+    out: &mut dyn Write,
+) -> Result<Outcome, ManError> {
+    let command = grammar;
     let page = match &args.subcommand {
         None => command,
         Some(name) => {
