@@ -12,7 +12,6 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use futures::StreamExt;
-use futures::stream::BoxStream;
 use serde_json::Value;
 use sources_config::{
     Anchor, Body, Config, Emit, Enumeration, Exec, Field, File, Format, Growing, Http, Kind,
@@ -30,6 +29,7 @@ use crate::operators;
 use crate::paginate::{self, LinkWalk};
 pub use crate::params::declared_params;
 use crate::params::{Bound, bind};
+pub use crate::snapshot::EventStream;
 use crate::snapshot::{self as stream_snapshot, SnapshotWindow};
 use crate::substitute::Scope;
 use crate::trace::Trace;
@@ -37,9 +37,6 @@ use crate::window::{
     self, AnchorAt, AnchoredRequest, HttpWindow, WindowQuery, anchored_first, anchored_page,
 };
 use crate::window_flags::WindowAsk;
-
-/// A stream of events from a streamed entry; a failed event does not end the stream.
-pub type EventStream<'a> = BoxStream<'a, Result<Value, EvalError>>;
 
 /// What an entry delivers.
 pub enum Output<'a> {

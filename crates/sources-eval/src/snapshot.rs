@@ -1,4 +1,4 @@
-//! A snapshot of a stream. Where a snapshot is needed and the entry streams — a child of a `merge`
+//! A streamed entry's events ([`EventStream`]) and a snapshot of them. Where a snapshot is needed and the entry streams — a child of a `merge`
 //! or `union` that polls (not every child streams), a `compose` part, a `join` driver — the dashboard
 //! shows the events received so far; `try` reads the stream for a bounded window instead: until it
 //! ends, [`SnapshotWindow::events`] events arrive (`--limit`), or [`SnapshotWindow::within`]
@@ -7,11 +7,14 @@
 use std::time::Duration;
 
 use futures::StreamExt;
+use futures::stream::BoxStream;
 use serde_json::Value;
 
-use crate::engine::EventStream;
 use crate::error::EvalError;
 use crate::io::Io;
+
+/// A stream of events from a streamed entry; a failed event does not end the stream.
+pub type EventStream<'a> = BoxStream<'a, Result<Value, EvalError>>;
 
 /// How long a stream is read for a snapshot when no `--for` is given.
 pub const DEFAULT_WINDOW: Duration = Duration::from_secs(2);
