@@ -213,6 +213,37 @@ fn testdata_cases_match_their_expectations() {
     );
 }
 
+/// Every rule has its folder `testdata/<code>/` with at least one case that must fail and one
+/// that must pass; the folder's expectations are held by [`testdata_cases_match_their_expectations`].
+#[test]
+fn every_rule_has_a_folder_with_a_failing_and_a_passing_case() {
+    let mut lacking = Vec::new();
+    for rule in sources_diagnostics::Rule::ALL {
+        let code = rule.code();
+        let dir = testdata().join(code);
+        if !dir.is_dir() {
+            lacking.push(format!("{code}: no folder `testdata/{code}/`"));
+            continue;
+        }
+        let cases: Vec<String> = sources_testkit::files_under(&dir)
+            .iter()
+            .filter(|path| {
+                Syntax::from_path(path).is_some() && !settings_file::is_settings_file(path)
+            })
+            .map(|path| relative(path))
+            .collect();
+        if !cases.iter().any(|case| !must_pass(case)) {
+            lacking.push(format!("{code}: no failing case in `testdata/{code}/`"));
+        }
+        if !cases.iter().any(|case| must_pass(case)) {
+            lacking.push(format!(
+                "{code}: no passing case (a file named `pass…`) in `testdata/{code}/`"
+            ));
+        }
+    }
+    assert!(lacking.is_empty(), "{}", lacking.join("\n"));
+}
+
 #[test]
 fn the_diff_marks_removed_and_added_lines() {
     assert_eq!(diff("a\nb\nc\n", "a\nx\nc\n"), "   a\n  -b\n  +x\n   c");
