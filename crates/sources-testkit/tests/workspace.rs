@@ -11,21 +11,18 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-/// Circles still being broken, by crate and parent module (`""` for the crate root): a circle
-/// found is accepted when all its modules are listed here together. The expression circle goes
-/// once the expressions move to a crate of their own.
-const KNOWN: &[(&str, &str, &[&str])] = &[(
-    "sources-check",
-    "",
-    &[
-        "data_paths",
-        "data_refs",
-        "data_types",
-        "demo_shapes",
-        "expressions",
-        "shapes",
-    ],
-)];
+/// Circles still to be broken, by crate and parent module (`""` for the crate root): a circle
+/// found is accepted when all its modules are listed here together. What is left in
+/// sources-check of the data checks' circle once the expressions moved to sources-expr:
+/// data_paths, data_refs and data_types read each other, and demo_shapes and shapes.
+const KNOWN: &[(&str, &str, &[&str])] = &[
+    (
+        "sources-check",
+        "",
+        &["data_paths", "data_refs", "data_types"],
+    ),
+    ("sources-check", "", &["demo_shapes", "shapes"]),
+];
 
 /// A module path below the crate root (`["render", "sarif"]`).
 type ModulePath = Vec<String>;
