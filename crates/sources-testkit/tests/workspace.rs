@@ -14,7 +14,8 @@ use std::path::{Path, PathBuf};
 /// Circles still to be broken, by crate and parent module (`""` for the crate root): a circle
 /// found is accepted when all its modules are listed here together. What is left in
 /// sources-check of the data checks' circle once the expressions moved to sources-expr:
-/// data_paths, data_refs and data_types read each other, and demo_shapes and shapes.
+/// data_paths, data_refs and data_types read each other, and demo_shapes and shapes; and the
+/// circle through sources-eval's `origin` and `trace` that landed with the redaction of secrets.
 const KNOWN: &[(&str, &str, &[&str])] = &[
     (
         "sources-check",
@@ -22,6 +23,11 @@ const KNOWN: &[(&str, &str, &[&str])] = &[
         &["data_paths", "data_refs", "data_types"],
     ),
     ("sources-check", "", &["demo_shapes", "shapes"]),
+    (
+        "sources-eval",
+        "",
+        &["engine", "fetch", "origin", "paginate", "samples", "trace"],
+    ),
 ];
 
 /// A module path below the crate root (`["render", "sarif"]`).
