@@ -27,6 +27,7 @@ use crate::references::{self, References};
 use crate::shapes::{ShapeInputs, Shapes};
 use crate::{
     bindings, data_paths, data_refs, drivers, growing, ineffective, operators, params, passed,
+    screens,
 };
 
 /// The most diagnostics of these checks kept for the next version: a document with more is
@@ -144,10 +145,13 @@ const SLOTS: &[Slot] = &[
     Slot::Entry(Check::UnknownRefs),
     Slot::Dashboard(|cx, out| references::check_unknown_bound(cx.config, out)),
     Slot::Dashboard(|cx, out| references::check_unknown_components(cx.config, out)),
+    Slot::Dashboard(|cx, out| screens::check_layouts(cx.config, out)),
+    Slot::Dashboard(|cx, out| screens::check_binding_keys(cx.config, out)),
     Slot::Dashboard(|cx, out| drivers::check_drivers(cx.config, cx.file, out)),
     Slot::Cycles,
     Slot::Entry(Check::Growing),
     Slot::Dashboard(|cx, out| bindings::check_bound_components(cx.config, cx.file, out)),
+    Slot::Dashboard(|cx, out| screens::check_window_fields(cx.config, out)),
     Slot::Entry(Check::MappedColumns),
     Slot::Entry(Check::Consumed),
     Slot::Entry(Check::WindowedPipe),

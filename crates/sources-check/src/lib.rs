@@ -36,6 +36,7 @@ mod references;
 pub mod request;
 mod reuse;
 mod runnable;
+mod screens;
 pub mod settings;
 pub mod settings_file;
 pub mod shape;

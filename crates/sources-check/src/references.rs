@@ -157,7 +157,8 @@ pub(crate) fn check_unknown_components(config: &Config, out: &mut Collector) {
     }
 }
 
-fn unknown_component(
+/// `unknown-component` for `named` unless it is one of `names`.
+pub(crate) fn unknown_component(
     named: &Spanned<String>,
     names: &[&str],
     message: String,

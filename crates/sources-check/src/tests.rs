@@ -17,7 +17,7 @@ fn codes(diagnostics: &[Diagnostic]) -> Vec<&'static str> {
 
 #[test]
 fn unknown_sources_get_a_suggestion_and_a_fix() {
-    let text = "data:\n  sources:\n    users: {type: static, data: []}\n    f: {type: filter, from: usres, where: \"true\"}\ntui:\n  components:\n    t: {kind: table, source: \"userz\"}\n";
+    let text = "data:\n  sources:\n    users: {type: static, data: []}\n    f: {type: filter, from: usres, where: \"true\"}\ntui:\n  components:\n    t: {kind: table, source: \"userz\", columns: [{title: Id, value: id}]}\n";
     let diagnostics = yaml(text);
     assert_eq!(codes(&diagnostics), ["unknown-source", "unknown-source"]);
     assert_eq!(
@@ -186,7 +186,7 @@ fn merged_keys_are_checked_at_the_anchor_naming_the_entry_that_inherits_them() {
 
 #[test]
 fn an_on_cursor_component_that_is_not_defined_gets_a_suggestion_and_a_fix() {
-    let text = "tui:\n  components:\n    apps: {type: table, source: apps}\n    jobs: {type: table, source: jobs, on_cursor: {source: app, bind: {id: '${cursor.1}'}}}\ndata:\n  sources:\n    apps: {type: static, data: []}\n    jobs:\n      type: http\n      url: https://api.example.com/${params.id}\n      parameters: {id: {required: true}}\n";
+    let text = "tui:\n  components:\n    apps: {type: table, source: apps, columns: [{title: Id, value: id}]}\n    jobs: {type: table, source: jobs, columns: [{title: Id, value: id}], on_cursor: {source: app, bind: {id: '${cursor.1}'}}}\ndata:\n  sources:\n    apps: {type: static, data: []}\n    jobs:\n      type: http\n      url: https://api.example.com/${params.id}\n      parameters: {id: {required: true}}\n";
     let diagnostics = yaml(text);
     assert_eq!(codes(&diagnostics), ["unknown-component"]);
     assert_eq!(
@@ -203,7 +203,7 @@ fn an_on_cursor_component_that_is_not_defined_gets_a_suggestion_and_a_fix() {
 
 #[test]
 fn a_component_that_leaves_a_required_parameter_unsupplied_is_reported() {
-    let text = "tui:\n  components:\n    jobs: {type: table, source: jobs}\ndata:\n  sources:\n    jobs:\n      type: http\n      url: https://api.example.com/${params.id}\n      parameters: {id: {required: true}, page: {default: \"1\"}}\n";
+    let text = "tui:\n  components:\n    jobs: {type: table, source: jobs, columns: [{title: Id, value: id}]}\ndata:\n  sources:\n    jobs:\n      type: http\n      url: https://api.example.com/${params.id}\n      parameters: {id: {required: true}, page: {default: \"1\"}}\n";
     let diagnostics = yaml(text);
     assert_eq!(codes(&diagnostics), ["unbound-param"]);
     assert_eq!(
@@ -327,7 +327,7 @@ fn a_bounded_analysis_drops_values_the_parser_recovered_before_the_bound() {
 
 #[test]
 fn an_unknown_cursor_column_gets_a_suggestion_and_a_fix_on_the_name() {
-    let text = "tui:\n  components:\n    apps:\n      type: table\n      source: apps\n      columns: [{title: Name, value: name}, {title: Ident, value: id}]\n    jobs:\n      type: table\n      source: jobs\n      on_cursor: {source: apps, bind: {id: \"${cursor.Idnet}\"}}\ndata:\n  sources:\n    apps: {type: static, data: []}\n    jobs:\n      type: http\n      url: https://api.example.com/${params.id}\n      parameters: {id: {required: true}}\n";
+    let text = "tui:\n  components:\n    apps:\n      type: table\n      source: apps\n      columns: [{title: Name, value: name}, {title: Ident, value: id}]\n    jobs:\n      type: table\n      source: jobs\n      columns: [{title: Id, value: id}]\n      on_cursor: {source: apps, bind: {id: \"${cursor.Idnet}\"}}\ndata:\n  sources:\n    apps: {type: static, data: []}\n    jobs:\n      type: http\n      url: https://api.example.com/${params.id}\n      parameters: {id: {required: true}}\n";
     let diagnostics = yaml(text);
     assert_eq!(codes(&diagnostics), ["unknown-column"]);
     assert_eq!(

@@ -404,7 +404,7 @@ fn out_of_order_versions_and_ten_thousand_edits_end_on_the_last_text_sent() {
 }
 
 /// A configuration with several entries, for edits inside one of them.
-const ENTRIES: &str = "app:\n  name: edits\ndata:\n  sources:\n    apps:\n      type: http\n      url: https://e.invalid/apps?page=${params.page}\n      refresh: 30s\n      parameters:\n        page:\n          type: int\n          default: 1\n    jobs:\n      type: exec\n      command: [\"list-jobs\"]\n      timeout: 5s\n    healthy:\n      type: filter\n      from: apps\n      where: health == \"Healthy\"\n    sorted:\n      type: sort\n      from: healthy\n      by: name\n";
+const ENTRIES: &str = "app:\n  title: edits\ndata:\n  sources:\n    apps:\n      type: http\n      url: https://e.invalid/apps?page=${params.page}\n      refresh: 30s\n      parameters:\n        page:\n          type: int\n          default: 1\n    jobs:\n      type: exec\n      command: [\"list-jobs\"]\n      timeout: 5s\n    healthy:\n      type: filter\n      from: apps\n      where: health == \"Healthy\"\n    sorted:\n      type: sort\n      from: healthy\n      by: name\n";
 
 /// The LSP position (line, UTF-16 character) of byte `offset` of an ASCII `text`.
 fn position(text: &str, offset: usize) -> Value {
@@ -781,7 +781,7 @@ fn the_multibyte_toml_values_that_crashed_lint_are_published_and_the_server_goes
 
 /// A configuration with a template, a CEL expression, a parameter block, an operator and a
 /// component, for the editor's capabilities.
-const FEATURES: &str = "data:\n  sources:\n    apps:\n      type: http\n      url: https://e.invalid/apps/${params.region}\n      refresh: 30s\n      parameters:\n        region:\n          default: eu\n    up:\n      type: filter\n      from: apps\n      where: health == 'ok'\n    rows:\n      type: static\n      data: [{n: 1}]\ntui:\n  components:\n    - kind: table\n      source: up\n";
+const FEATURES: &str = "data:\n  sources:\n    apps:\n      type: http\n      url: https://e.invalid/apps/${params.region}\n      refresh: 30s\n      parameters:\n        region:\n          default: eu\n    up:\n      type: filter\n      from: apps\n      where: health == 'ok'\n    rows:\n      type: static\n      data: [{n: 1}]\ntui:\n  components:\n    - kind: table\n      source: up\n      columns: [{title: Name, value: name}]\n";
 
 /// Semantic tokens decoded against `legend` as (line, text, token type); `text` is ASCII.
 fn tokens(text: &str, legend: &Value, data: &Value) -> Vec<(u64, String, String)> {
@@ -1241,7 +1241,7 @@ fn try_in_the_editor_names_the_hidden_finding_as_the_command_line_does() {
 
 /// A document for the edits below: multi-byte characters, CRLF line ends, quotes, backslashes and
 /// a tab (each escaped in JSON), over entries whose references the edits break and mend.
-const SYNCED: &str = "app:\r\n  name: \"sync ✓\"\r\ndata:\n  sources:\n    apps:\n      type: http\n      url: https://e.invalid/a?q=\"😀\"&p=\\\\x\n      refresh: 30s\n    healthy:\n      type: filter\n      from: apps\n      where: health == \"Héalthy\"\t\n    sorted:\n      type: sort\n      from: healthy\n      by: name\n";
+const SYNCED: &str = "app:\r\n  title: \"sync ✓\"\r\ndata:\n  sources:\n    apps:\n      type: http\n      url: https://e.invalid/a?q=\"😀\"&p=\\\\x\n      refresh: 30s\n    healthy:\n      type: filter\n      from: apps\n      where: health == \"Héalthy\"\t\n    sorted:\n      type: sort\n      from: healthy\n      by: name\n";
 
 /// The LSP position (line, UTF-16 character) of byte `offset` of `text`, whose lines end in `\n`
 /// or `\r\n`.

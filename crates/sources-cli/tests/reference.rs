@@ -91,9 +91,17 @@ fn table_of(def: &str) -> Option<&'static str> {
         "CacheSpec" => "section-cache",
         "MergeChild" => "section-children",
         "JoinLookup" => "section-lookups",
-        // A dashboard component, the entry's `type` switch and a `pipe` stage (an operator without
-        // `from`, listed under its operator): not tables of their own.
-        "Component" | "Entry" | "Stage" => return None,
+        // The entry's `type` switch and a `pipe` stage (an operator without `from`, listed under
+        // its operator): not tables of their own. The dashboard's maps are listed by the
+        // dashboard's section (`the_reference_names_every_field_of_the_dashboard`).
+        "Entry" | "Stage" | "ComponentItem" | "ScreenItem" | "ActionItem" => return None,
+        dashboard
+            if sources_config::vocabulary::Block::ALL
+                .iter()
+                .any(|block| block.schema_name() == dashboard) =>
+        {
+            return None;
+        }
         other => panic!(
             "the JSON Schema has a definition `{other}` that docs/reference.md does not place: \
              add its table to the reference and to this mapping"
@@ -147,6 +155,28 @@ fn the_reference_lists_every_field_of_the_json_schema() {
     assert!(
         missing.is_empty(),
         "docs/reference.md does not list these schema fields: {missing:?}"
+    );
+}
+
+#[test]
+fn the_reference_names_every_field_of_the_dashboard() {
+    let text = reference();
+    let start = text
+        .find("## The dashboard: tui, app, actions")
+        .expect("docs/reference.md has the dashboard's section");
+    let end = text[start + 3..]
+        .find("\n## ")
+        .map_or(text.len(), |end| end + start + 3);
+    let section = &text[start..end];
+    let missing: Vec<String> = sources_config::vocabulary::Block::ALL
+        .iter()
+        .flat_map(|block| block.fields().iter().map(move |field| (block, field.name)))
+        .filter(|(_, name)| !section.contains(&format!("`{name}`")))
+        .map(|(block, name)| format!("{name} ({block:?})"))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "the dashboard's section of docs/reference.md does not name: {missing:?}"
     );
 }
 

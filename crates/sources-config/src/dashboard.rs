@@ -40,6 +40,10 @@ pub struct Component {
     pub fields: Vec<InspectorField>,
     /// An inspector's `auto: true`: its rows are built from whatever the entry gives.
     pub auto: bool,
+    /// `markable: true`: rows can be marked.
+    pub markable: bool,
+    /// Every key written on the component, with its span (what a rule about a field points at).
+    pub keys: Vec<Spanned<String>>,
     /// The display templates: `title`, the filter and search fields, a tree's `root_label` and
     /// static `root` labels, a list's `items`, a log's `lines`, a text view's `content` and an
     /// inspector's field labels and values (`${env…}` anywhere, `${selection…}` on a pushed
@@ -72,6 +76,19 @@ impl Component {
             .iter()
             .find(|(written, _)| *written == key)
             .map_or(&[], |(_, paths)| paths.as_slice())
+    }
+
+    /// Where the key `name` is written on the component.
+    pub fn key(&self, name: &str) -> Option<Span> {
+        self.keys
+            .iter()
+            .find(|key| key.value == name)
+            .map(|key| key.span)
+    }
+
+    /// Whether the component is of kind `kind`.
+    pub fn is(&self, kind: &ComponentKind) -> bool {
+        self.kind.as_ref().is_some_and(|own| &own.value == kind)
     }
 
     /// The column titles of a table, in order.
@@ -256,6 +273,10 @@ pub struct ActionBinding {
     pub bind: Vec<Bind>,
     /// `confirm`, a template over `${selection…}`.
     pub confirm: Option<Spanned<Text>>,
+    /// `key`: the key that fires it.
+    pub key: Option<Spanned<String>>,
+    /// `name`: the registry name of an inline declaration.
+    pub name: Option<Spanned<String>>,
 }
 
 /// An action of the top-level `actions` map, as far as it pushes a screen.
@@ -287,6 +308,9 @@ pub struct Dashboard {
     pub actions: Vec<Action>,
     /// `app.prompts`.
     pub prompts: Vec<Prompt>,
+    /// The keys `app` keeps for the dashboard (`actions_key`, `theme_key`, `output_key`), each
+    /// with the field that sets it, as written.
+    pub app_keys: Vec<(&'static str, Spanned<String>)>,
 }
 
 impl Dashboard {

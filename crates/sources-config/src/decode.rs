@@ -15,6 +15,7 @@ use crate::reference::Block;
 use crate::spanned::{AnyValue, Field, Spanned};
 
 mod components;
+mod dashboard_keys;
 mod map_reader;
 mod message_path;
 mod outer;

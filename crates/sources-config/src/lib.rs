@@ -16,6 +16,7 @@ pub mod cadence;
 mod config;
 pub mod cursor;
 pub mod dashboard;
+mod dashboard_schema;
 mod decode;
 pub mod duration;
 pub mod enums;
@@ -33,6 +34,7 @@ pub mod template;
 #[cfg(test)]
 mod tests;
 pub mod url_scheme;
+pub mod vocabulary;
 
 pub use accepted::{AcceptedParam, passes_through};
 pub use config::{Config, ReferenceField, SourceRef};

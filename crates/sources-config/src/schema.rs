@@ -16,7 +16,7 @@
 //!   `default` where its doc comment states one.
 //!
 //! Rules over several entries (references, cycles, bindings) and expressions are the linter's
-//! alone. `app`, `actions` and the rest of `tui` belong to the terminal UI and stay open.
+//! alone. `app`, `tui` and `actions` come from the dashboard's vocabulary (`dashboard_schema`).
 
 use schemars::generate::SchemaSettings;
 use schemars::transform::{RecursiveTransform, Transform};
@@ -24,9 +24,10 @@ use schemars::{JsonSchema, Schema, json_schema};
 use serde_json::{Map, Value, json};
 
 use crate::duration::GoDuration;
-use crate::enums::{Enumeration, EventlogStart, Kind, Method};
+use crate::enums::{Enumeration, Kind, Method};
 use crate::model::{Body, WINDOW_FIELD_USES};
 use crate::url_scheme;
+use crate::vocabulary::{Block, Ty};
 
 /// The JSON Schema dialect of the document schema.
 pub const DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
@@ -151,7 +152,7 @@ pub fn document_schema() -> Value {
             "allOf": stage_rules
         }),
     );
-    defs.insert("Component".into(), component_schema());
+    defs.extend(crate::dashboard_schema::definitions(&duration));
 
     let mut document = json_schema!({
         "$schema": DIALECT,
@@ -168,18 +169,9 @@ pub fn document_schema() -> Value {
                     }
                 }
             },
-            "app": { "description": "Application settings of the terminal UI (not checked here)." },
-            "tui": {
-                "description": "Screens and components of the terminal UI. Only what binds a source is checked: a component's `source`, a column's `sortable` and an event log's `start`.",
-                "properties": {
-                    "components": {
-                        "description": "The components, as a map by name or a list; each may bind an entry of `data.sources` with `source`.",
-                        "additionalProperties": { "$ref": "#/$defs/Component" },
-                        "items": { "$ref": "#/$defs/Component" }
-                    }
-                }
-            },
-            "actions": { "description": "Actions of the terminal UI (not checked here)." }
+            "app": crate::dashboard_schema::top_level(Ty::Map(Block::App), "The dashboard's application settings: title, theme, glyphs, borders, its own keys, boot prompts and environment.", &duration),
+            "tui": crate::dashboard_schema::top_level(Ty::Map(Block::Tui), "The dashboard's components and screens.", &duration),
+            "actions": crate::dashboard_schema::top_level(Ty::Named(Block::Action), "The dashboard's actions, by name: what a screen's bindings run or open.", &duration)
         },
         "$defs": Value::Object(defs)
     });
@@ -617,46 +609,6 @@ fn shape_sections(defs: &mut Map<String, Value>) {
     http.insert("allOf".into(), Value::Array(http_rules));
     defs.insert("HttpWindow".into(), Value::Object(http));
     defs.insert("ExecWindow".into(), Value::Object(exec));
-}
-
-/// A component of `tui.components`, as far as it binds a source; every other key is the terminal
-/// UI's.
-fn component_schema() -> Value {
-    let eventlog = json!({
-        "anyOf": [
-            { "properties": { "kind": { "const": "eventlog" } }, "required": ["kind"] },
-            { "not": { "required": ["kind"] }, "properties": { "type": { "const": "eventlog" } }, "required": ["type"] }
-        ]
-    });
-    json!({
-        "description": "A component of the terminal UI. Only the keys that bind a source are checked here.",
-        "properties": {
-            "source": {
-                "description": "The name of the `data.sources` entry the component shows.",
-                "type": "string"
-            },
-            "columns": {
-                "description": "A table's columns.",
-                "items": {
-                    "properties": {
-                        "sortable": {
-                            "description": "Whether the column sorts; on a windowed source it needs `window.sort_param`.",
-                            "type": "boolean"
-                        }
-                    }
-                }
-            }
-        },
-        "if": eventlog,
-        "then": {
-            "properties": {
-                "start": {
-                    "description": "Where the event log opens: `newest` or `oldest` (not `oldest` on an anchored source).",
-                    "enum": EventlogStart::names()
-                }
-            }
-        }
-    })
 }
 
 #[cfg(test)]

@@ -228,7 +228,7 @@ fn every_mistake_is_reported() {
       url: x
 tui:
   components:
-    t: {kind: eventlog, source: b, start: middle, anything: 1}
+    t: {kind: eventlog, source: b, key: id, text: message, start: middle, anything: 1}
 "#;
     let (config, diagnostics) = yaml(text);
     let expected = [
@@ -253,6 +253,7 @@ tui:
         "invalid-value",
         "missing-field",
         "invalid-value",
+        "unknown-field",
     ];
     let mut sorted = diagnostics.clone();
     sources_diagnostics::sort(&mut sorted);
@@ -298,7 +299,7 @@ keep = { name = "name" }
 [[tui.components]]
 kind = "table"
 source = "names"
-columns = [{ title = "Name", sortable = true }]
+columns = [{ title = "Name", value = "name", sortable = true }]
 "#;
     let (config, diagnostics) = run(text, Syntax::Toml);
     assert_eq!(codes(&diagnostics), ["unknown-field"]);
@@ -340,7 +341,7 @@ fn references_cover_every_reference_field() {
     f: {type: filter, from: w, where: "true"}
 tui:
   components:
-    - {type: table, source: f}
+    - {type: table, source: f, columns: [{title: Id, value: id}]}
 "#;
     let (config, diagnostics) = yaml(text);
     assert!(diagnostics.is_empty(), "{diagnostics:#?}");
@@ -381,10 +382,31 @@ tui:
 }
 
 #[test]
-fn keys_outside_the_data_layer_are_never_reported() {
+fn keys_outside_the_data_layer_are_checked_as_the_dashboard_checks_them() {
     let text = "app: {whatever: 1}\nactions: [{x: 1}]\ntui:\n  theme: dark\n  components:\n    t: {type: chart, source: s, colour: red}\ndata:\n  sources:\n    s: {type: static, data: 1}\n";
-    let (_, diagnostics) = yaml(text);
-    assert!(diagnostics.is_empty(), "{diagnostics:#?}");
+    let (_, mut diagnostics) = yaml(text);
+    sources_diagnostics::sort(&mut diagnostics);
+    let found: Vec<(&str, &str)> = diagnostics
+        .iter()
+        .map(|d| (d.rule.code(), &text[d.span.range()]))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("unknown-field", "whatever"),
+            ("missing-field", "{x: 1}"),
+            ("unknown-field", "x"),
+            ("unknown-field", "theme"),
+            ("invalid-value", "chart"),
+            ("unknown-field", "colour"),
+        ]
+    );
+    let colour = diagnostics.last().expect("colour");
+    assert_eq!(
+        colour.help.as_deref(),
+        Some("did you mean `colors`, `color_rules` or `columns`?")
+    );
+    assert_eq!(colour.fixes[0].edits[0].replacement, "colors");
 }
 
 #[test]

@@ -57,6 +57,15 @@ impl Rule {
             Rule::UnknownColumn => {
                 "[bindings](docs/reference.md#components-and-bindings): `${cursor.Title}` and `${selection.Title}` name a column of the driving table"
             }
+            Rule::DuplicatePlacement => {
+                "[the dashboard](docs/reference.md#the-dashboard-tui-app-actions): a component is placed at most once per screen"
+            }
+            Rule::BindingKey => {
+                "[the dashboard](docs/reference.md#the-dashboard-tui-app-actions): a binding's `key` is neither reserved nor repeated on its screen"
+            }
+            Rule::WindowComponentField => {
+                "[the dashboard](docs/reference.md#the-dashboard-tui-app-actions): `markable` not over a window, `sort_debounce` only over one"
+            }
             Rule::ReferenceCycle => {
                 "[operators](docs/reference.md#operators): names may not form a cycle"
             }

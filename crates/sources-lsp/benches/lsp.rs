@@ -13,7 +13,7 @@ use tower_lsp_server::jsonrpc::Request;
 /// A realistic configuration of about `lines` lines: http, exec and static leaves with parameters
 /// and windows, and operators reading them.
 fn config(lines: usize) -> String {
-    let mut text = String::from("app:\n  name: bench\ndata:\n  sources:\n");
+    let mut text = String::from("app:\n  title: bench\ndata:\n  sources:\n");
     let mut index = 0;
     while text.lines().count() < lines {
         let _ = write!(

@@ -538,6 +538,38 @@ pub(crate) fn complete(
         span,
         items: Vec::new(),
     };
+    let config = &snapshot.symbols().analysis.config;
+    let dashboard = match &context.slot {
+        Slot::Key { .. } => crate::dashboard_completion::keys(&context.path, &context.siblings),
+        Slot::Value { key, .. } => {
+            let after_theme = text
+                .get(..span.start())
+                .is_some_and(|before| before.ends_with("theme:"));
+            crate::dashboard_completion::values(config, &context.path, key, after_theme)
+        }
+    };
+    if let Some(offers) = dashboard {
+        let separator = match (&context.slot, analyzed.syntax) {
+            (Slot::Value { .. }, _) => "",
+            (Slot::Key { .. }, Syntax::Yaml) => ": ",
+            (Slot::Key { .. }, _) => " = ",
+        };
+        for offer in offers {
+            let kind = match &context.slot {
+                Slot::Key { .. } => CompletionItemKind::FIELD,
+                Slot::Value { .. } => CompletionItemKind::VALUE,
+            };
+            let insert = format!("{}{separator}", offer.insert);
+            items.push(
+                &offer.label,
+                insert,
+                kind,
+                Some(offer.detail.into()),
+                offer.doc,
+            );
+        }
+        return limit(items.items, typed);
+    }
     match &context.slot {
         Slot::Key { .. } => {
             let line_end = text[span.end()..]

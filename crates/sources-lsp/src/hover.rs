@@ -1,7 +1,8 @@
 //! Hover: what the thing under the cursor means. A source name shows the entry's kind, cadence,
 //! parameters and the shape of its data where known (and where from); `${params.X}` its
 //! declaration; a component name its kind and entry; a screen name what it places and who pushes
-//! it; a column's `value` path its sample value (`column_values`); a field key its documentation (the model's doc
+//! it; an action name what it opens and where it is bound; a `theme:` color what the token is;
+//! a column's `value` path its sample value (`column_values`); a field key its documentation (the model's doc
 //! comments); a `type` value the kind's summary; a diagnostic its rule's explanation.
 
 use sources_check::shapes::{Certainty, Shaped, Shapes};
@@ -74,7 +75,41 @@ fn symbol(config: &Config, shapes: &Shapes, text: &str, symbol: &Symbol) -> Stri
         }
         Symbol::Component(name) => component(config, name),
         Symbol::Screen(name) => screen(config, name),
+        Symbol::Action(name) => action(config, name),
     }
+}
+
+/// An action: the screen it pushes, and the screens whose bindings fire it.
+fn action(config: &Config, name: &str) -> String {
+    let dashboard = &config.dashboard;
+    let Some(found) = dashboard
+        .actions
+        .iter()
+        .find(|action| action.name.value == name)
+    else {
+        return format!("**`{name}`** — no action of `actions` has this name");
+    };
+    let mut out = format!("**`{name}`** — action");
+    if let Some(push) = &found.push {
+        out.push_str(&format!(" opening screen `{}`", push.value));
+    }
+    let bound_on: Vec<String> = dashboard
+        .screens
+        .iter()
+        .filter(|screen| {
+            screen
+                .actions
+                .iter()
+                .any(|binding| binding.action.as_ref().is_some_and(|own| own.value == name))
+        })
+        .map(|screen| screen.describe())
+        .collect();
+    if bound_on.is_empty() {
+        out.push_str("; bound on no screen");
+    } else {
+        out.push_str(&format!("; bound on {}", bound_on.join(", ")));
+    }
+    out
 }
 
 /// A component: its kind and the entry it shows.
@@ -178,6 +213,9 @@ fn layout(snapshot: &Snapshot, offset: usize) -> Option<(String, Span)> {
     let config = &analyzed.analysis.config;
     let context = context::at(&analyzed.analysis.line_index, analyzed.syntax, offset);
     let scope = context.scope();
+    if let Some(doc) = crate::dashboard_completion::hover(&context.path, &context.slot) {
+        return Some(doc);
+    }
     match &context.slot {
         Slot::Key { word, span } => {
             field_info(config, &scope, word, offset).map(|info| (field_doc(info), *span))

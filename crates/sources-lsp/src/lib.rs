@@ -16,6 +16,7 @@ mod code_actions;
 mod column_values;
 mod completion;
 mod context;
+mod dashboard_completion;
 mod data_completion;
 mod describe;
 mod diagnostics;

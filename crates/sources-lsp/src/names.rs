@@ -1,8 +1,9 @@
 //! The names the server navigates: source names (declared as `data.sources` keys, referenced by
 //! every reference field and component `source`), parameters (declared under `parameters`,
 //! referenced as `${params.X}` and by join `on` keys), components (declared in `tui.components`,
-//! named by `on_cursor.source`, an action binding's `from` and a layout's `component:`) and
-//! screens (declared in `tui.screens`, named by `push` and `tui.initial`). Which one is under the
+//! named by `on_cursor.source`, an action binding's `from` and a layout's `component:`),
+//! screens (declared in `tui.screens`, named by `push` and `tui.initial`) and actions (declared
+//! in the top-level `actions`, named by a binding's `action`). Which one is under the
 //! cursor, and where all of its occurrences are.
 
 use sources_config::template::{Template, TokenKind};
@@ -27,6 +28,8 @@ pub(crate) enum Symbol {
     Component(String),
     /// A screen of `tui.screens`.
     Screen(String),
+    /// An action of the top-level `actions`.
+    Action(String),
 }
 
 impl Symbol {
@@ -36,7 +39,8 @@ impl Symbol {
             Symbol::Source(name)
             | Symbol::Param { name, .. }
             | Symbol::Component(name)
-            | Symbol::Screen(name) => name,
+            | Symbol::Screen(name)
+            | Symbol::Action(name) => name,
         }
     }
 }
@@ -187,7 +191,17 @@ fn screen_uses(config: &Config) -> impl Iterator<Item = &Spanned<String>> {
     bindings.chain(registry).chain(&dashboard.initial)
 }
 
-/// The dashboard name (component or screen) under the cursor, declared or used.
+/// Where action names are used: each binding's `action`.
+fn action_uses(config: &Config) -> impl Iterator<Item = &Spanned<String>> {
+    config
+        .dashboard
+        .screens
+        .iter()
+        .flat_map(|screen| &screen.actions)
+        .filter_map(|binding| binding.action.as_ref())
+}
+
+/// The dashboard name (component, screen or action) under the cursor, declared or used.
 fn dashboard_symbol_at(config: &Config, offset: usize) -> Option<(Symbol, Span)> {
     let component_names = config
         .components
@@ -206,8 +220,16 @@ fn dashboard_symbol_at(config: &Config, offset: usize) -> Option<(Symbol, Span)>
         .map(|name| (name, true))
         .chain(screen_uses(config).map(|name| (name, false)))
         .map(|(name, declared)| (name, declared, Symbol::Screen as fn(String) -> Symbol));
+    let actions = config
+        .dashboard
+        .actions
+        .iter()
+        .map(|action| (&action.name, true))
+        .chain(action_uses(config).map(|name| (name, false)))
+        .map(|(name, declared)| (name, declared, Symbol::Action as fn(String) -> Symbol));
     let (name, declared, symbol) = components
         .chain(screens)
+        .chain(actions)
         .find(|(name, _, _)| name.span.contains(offset))?;
     let span = occurrence(name.span, &name.value, declared).span;
     Some((symbol(name.value.clone()), span))
@@ -318,6 +340,12 @@ pub(crate) fn declaration(config: &Config, symbol: &Symbol) -> Option<Occurrence
             .screen(name)
             .and_then(|screen| screen.name.as_ref())
             .map(|own| occurrence(own.span, name, true)),
+        Symbol::Action(name) => config
+            .dashboard
+            .actions
+            .iter()
+            .find(|action| &action.name.value == name)
+            .map(|action| occurrence(action.name.span, name, true)),
     }
 }
 
@@ -377,6 +405,11 @@ pub(crate) fn occurrences(
             }
             toml_headers(&mut found, text, syntax, ["tui", "screens"], name);
         }
+        Symbol::Action(name) => {
+            for used in action_uses(config).filter(|used| &used.value == name) {
+                found.push(occurrence(used.span, name, false));
+            }
+        }
     }
     found.sort_by_key(|occurrence| (!occurrence.declaration, occurrence.span.start()));
     found
@@ -416,5 +449,10 @@ pub(crate) fn is_taken(config: &Config, symbol: &Symbol, new_name: &str) -> bool
             .iter()
             .any(|component| component.name() == Some(new_name)),
         Symbol::Screen(_) => config.dashboard.screen(new_name).is_some(),
+        Symbol::Action(_) => config
+            .dashboard
+            .actions
+            .iter()
+            .any(|action| action.name.value == new_name),
     }
 }

@@ -29,6 +29,7 @@ tui:
   components:
     - kind: table
       source: up
+      columns: [{title: Name, value: name}]
 ";
 
 async fn client(capabilities: Value) -> TestClient {

@@ -1,14 +1,14 @@
 //! The decoder's reader of the dashboard's side: `tui.components` (with their columns, item paths
 //! and `on_cursor`), `tui.screen` / `tui.screens` (layouts and action bindings), the top-level
-//! `actions` registry and `app.prompts`. These keys belong to the dashboard: a value of a shape we
-//! do not read is skipped, never reported, except a component's `source` (it names an entry of
-//! ours) and a column's `sortable` and an event log's `start` (they decide window rules).
+//! `actions` registry and `app.prompts`. A value of the wrong shape is skipped here: the check of
+//! the dashboard's vocabulary (`dashboard_keys`) reported it.
 
 use super::*;
 use crate::dashboard::{
     Action, ActionBinding, Align, Bind, Column, Component, ComponentKind, Dashboard,
     InspectorField, OnCursor, Prompt, Screen,
 };
+use crate::enums::Enumeration;
 use crate::spanned::Text;
 
 /// The keys of a component that hold a dot-path (or a list of them) into each item (a column's
@@ -129,94 +129,96 @@ fn named_items(node: &Node) -> Vec<(Option<Spanned<String>>, &Node)> {
     }
 }
 
-impl Decoder {
-    /// `tui.components`, a map of name to component or a list of named components.
-    pub(super) fn components(&mut self, node: &Node) -> Vec<Component> {
-        named_items(node)
-            .into_iter()
-            .filter_map(|(name, item)| self.component(name, item))
-            .collect()
-    }
+/// `tui.components`, a map of name to component or a list of named components. A value of the
+/// wrong type is left out here: the vocabulary's check reported it.
+pub(super) fn components(node: &Node) -> Vec<Component> {
+    named_items(node)
+        .into_iter()
+        .filter_map(|(name, item)| component(name, item))
+        .collect()
+}
 
-    fn component(&mut self, name: Option<Spanned<String>>, node: &Node) -> Option<Component> {
-        let map = as_map(node)?;
-        let kind = ["kind", "type"]
-            .iter()
-            .find_map(|key| str_at(map, key))
-            .map(|kind| Spanned::new(ComponentKind::from_name(&kind.value), kind.span));
-        let source = get(map, "source").and_then(|entry| {
-            self.string(Path::Name("source"), entry.value.clone())
-                .map(|value| Spanned::new(value, entry.value.span))
-        });
-        let columns = match get(map, "columns").map(|entry| &entry.value.value) {
-            Some(Value::Seq(items)) => items.iter().filter_map(|item| self.column(item)).collect(),
-            _ => Vec::new(),
-        };
-        let start = match kind.as_ref().map(|kind| &kind.value) {
-            Some(ComponentKind::Eventlog) => get(map, "start").and_then(|entry| {
-                self.enumeration::<EventlogStart>(Path::Name("start"), entry.value.clone())
-                    .map(|value| Spanned::new(value, entry.value.span))
-            }),
-            _ => None,
-        };
-        let on_cursor = get(map, "on_cursor").and_then(|entry| {
-            let on_cursor = as_map(&entry.value)?;
-            Some(OnCursor {
-                key_span: entry.key.span,
-                source: str_at(on_cursor, "source"),
-                bind: bind_at(on_cursor, "bind"),
-            })
-        });
-        let paths = PATH_KEYS
-            .iter()
-            .filter_map(|key| {
-                let chain = path_chain(&get(map, key)?.value);
-                (!chain.is_empty()).then_some((*key, chain))
-            })
-            .collect();
-        let fields = get(map, "fields")
-            .map(|fields| inspector_rows(&fields.value, 0))
-            .unwrap_or_default();
-        Some(Component {
-            name,
-            span: node.span,
-            kind,
-            source,
-            columns,
-            start,
-            on_cursor,
-            paths,
-            title: text_at(map, "title"),
-            root_label: text_at(map, "root_label"),
-            fields,
-            auto: flag_at(map, "auto"),
-            templates: component_templates(map),
+fn component(name: Option<Spanned<String>>, node: &Node) -> Option<Component> {
+    let map = as_map(node)?;
+    let kind = ["kind", "type"]
+        .iter()
+        .find_map(|key| str_at(map, key))
+        .map(|kind| Spanned::new(ComponentKind::from_name(&kind.value), kind.span));
+    let source = str_at(map, "source");
+    let columns = match get(map, "columns").map(|entry| &entry.value.value) {
+        Some(Value::Seq(items)) => items.iter().filter_map(column).collect(),
+        _ => Vec::new(),
+    };
+    let start = match kind.as_ref().map(|kind| &kind.value) {
+        Some(ComponentKind::Eventlog) => get(map, "start").and_then(|entry| {
+            let start = EventlogStart::from_name(entry.value.as_str()?)?;
+            Some(Spanned::new(start, entry.value.span))
+        }),
+        _ => None,
+    };
+    let on_cursor = get(map, "on_cursor").and_then(|entry| {
+        let on_cursor = as_map(&entry.value)?;
+        Some(OnCursor {
+            key_span: entry.key.span,
+            source: str_at(on_cursor, "source"),
+            bind: bind_at(on_cursor, "bind"),
         })
-    }
+    });
+    let paths = PATH_KEYS
+        .iter()
+        .filter_map(|key| {
+            let chain = path_chain(&get(map, key)?.value);
+            (!chain.is_empty()).then_some((*key, chain))
+        })
+        .collect();
+    let fields = get(map, "fields")
+        .map(|fields| inspector_rows(&fields.value, 0))
+        .unwrap_or_default();
+    Some(Component {
+        name,
+        span: node.span,
+        kind,
+        source,
+        columns,
+        start,
+        on_cursor,
+        paths,
+        title: text_at(map, "title"),
+        root_label: text_at(map, "root_label"),
+        fields,
+        auto: flag_at(map, "auto"),
+        markable: flag_at(map, "markable"),
+        keys: map
+            .entries
+            .iter()
+            .map(|entry| Spanned::new(entry.key.name.to_string(), entry.key.span))
+            .collect(),
+        templates: component_templates(map),
+    })
+}
 
-    fn column(&mut self, node: &Node) -> Option<Column> {
-        let map = as_map(node)?;
-        let sortable = get(map, "sortable").and_then(|entry| {
-            self.boolean(Path::Name("sortable"), entry.value.clone())
-                .map(|value| Spanned::new(value, entry.value.span))
-        });
-        let value = get(map, "value")
-            .map(|entry| path_chain(&entry.value))
-            .unwrap_or_default();
-        Some(Column {
-            span: node.span,
-            title: str_at(map, "title"),
-            sortable,
-            value,
-            hidden: flag_at(map, "hidden"),
-            width: count_at(map, "width"),
-            flex: count_at(map, "flex"),
-            max_width: count_at(map, "max_width"),
-            align: str_at(map, "align")
-                .and_then(|align| Align::from_name(&align.value))
-                .unwrap_or_default(),
-        })
-    }
+fn column(node: &Node) -> Option<Column> {
+    let map = as_map(node)?;
+    let sortable = get(map, "sortable").and_then(|entry| match entry.value.value {
+        Value::Bool(sortable) => Some(Spanned::new(sortable, entry.value.span)),
+        _ => None,
+    });
+    let value = get(map, "value")
+        .map(|entry| path_chain(&entry.value))
+        .unwrap_or_default();
+    Some(Column {
+        span: node.span,
+        title: str_at(map, "title"),
+        sortable,
+        value,
+        hidden: flag_at(map, "hidden"),
+        width: count_at(map, "width"),
+        flex: count_at(map, "flex"),
+        max_width: count_at(map, "max_width"),
+        align: str_at(map, "align")
+            .and_then(|align| Align::from_name(&align.value))
+            .unwrap_or_default(),
+    })
 }
 
 /// A component's display templates, in the order [`TEMPLATE_KEYS`], the lists, a static tree's
@@ -338,11 +340,16 @@ pub(super) fn dashboard(tui: Option<&Map>, actions: Option<&Node>, app: Option<&
             _ => Vec::new(),
         })
         .unwrap_or_default();
+    let app_keys = ["actions_key", "theme_key", "output_key"]
+        .into_iter()
+        .filter_map(|key| Some((key, str_at(app?, key)?)))
+        .collect();
     Dashboard {
         screens,
         initial: tui.and_then(|tui| str_at(tui, "initial")),
         actions,
         prompts,
+        app_keys,
     }
 }
 
@@ -404,5 +411,7 @@ fn action_binding(node: &Node) -> Option<ActionBinding> {
         from: str_at(map, "from"),
         bind: bind_at(map, "bind"),
         confirm: text_at(map, "confirm"),
+        key: str_at(map, "key"),
+        name: str_at(map, "name"),
     })
 }

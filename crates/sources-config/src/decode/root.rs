@@ -159,9 +159,9 @@ fn decode_root(
     for entry in root_map.entries {
         match entry.key.name.as_str() {
             "data" if data.is_none() => data = Some(entry.value),
-            "tui" if tui.is_none() => tui = Some(entry.value),
-            "app" if app.is_none() => app = Some(entry.value),
-            "actions" if actions.is_none() => actions = Some(entry.value),
+            "tui" if tui.is_none() => tui = Some(entry),
+            "app" if app.is_none() => app = Some(entry),
+            "actions" if actions.is_none() => actions = Some(entry),
             _ => {}
         }
     }
@@ -218,11 +218,16 @@ fn decode_root(
             .with_help("write each source as `NAME:` followed by its fields, under `data.sources`"),
         ),
     }
-    let tui = tui.as_ref().and_then(as_map);
+    decoder.check_dashboard(tui.as_ref(), app.as_ref(), actions.as_ref());
+    let tui = tui.as_ref().and_then(|entry| as_map(&entry.value));
     if let Some(components) = tui.and_then(|tui| get(tui, "components")) {
-        config.components = decoder.components(&components.value);
+        config.components = components::components(&components.value);
     }
-    config.dashboard = components::dashboard(tui, actions.as_ref(), app.as_ref().and_then(as_map));
+    config.dashboard = components::dashboard(
+        tui,
+        actions.as_ref().map(|entry| &entry.value),
+        app.as_ref().and_then(|entry| as_map(&entry.value)),
+    );
     config.build_index();
     config
 }

@@ -265,7 +265,7 @@ fn yaml11_bool(text: &str) -> Option<bool> {
     }
 }
 
-fn invalid_choice(
+pub(super) fn invalid_choice(
     name: Path<'_>,
     written: &str,
     span: Span,

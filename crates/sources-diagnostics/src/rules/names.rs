@@ -48,6 +48,7 @@ macro_rules! names_rules {
             ///     jobs:
             ///       type: table
             ///       source: jobs
+            ///       columns: [{title: Kind, value: kind}]
             ///       on_cursor: {source: app, bind: {id: "${cursor.Id}"}}
             /// data:
             ///   sources:
@@ -111,6 +112,7 @@ macro_rules! names_rules {
             ///     jobs:
             ///       type: table
             ///       source: jobs
+            ///       columns: [{title: Kind, value: kind}]
             ///       on_cursor: {source: detail, bind: {id: "${cursor}"}}
             /// data:
             ///   sources:
@@ -156,6 +158,7 @@ macro_rules! names_rules {
             ///     jobs:
             ///       type: table
             ///       source: jobs
+            ///       columns: [{title: Kind, value: kind}]
             ///       on_cursor: {source: apps, bind: {id: "${cursor.Ident}"}}
             /// data:
             ///   sources:
@@ -230,6 +233,65 @@ macro_rules! names_rules {
             /// **Fix:** read a nearer entry: most long chains repeat a step a single `filter`, `derive` or
             /// `pipe` could do.
             ReferenceDepth => "reference-depth", Error, "A chain of entries reading each other deeper than the 64-entry limit.";
+            /// Finds a component placed more than once in one screen's layout.
+            ///
+            /// **Why:** the dashboard holds one instance of each component per screen, with one
+            /// cursor, filter and scroll position; it refuses to load a screen that places a
+            /// component twice.
+            ///
+            /// **Example** (fails: `apps` is placed twice):
+            ///
+            /// ```yaml lint=duplicate-placement
+            /// tui:
+            ///   components:
+            ///     apps:
+            ///       type: table
+            ///       source: apps
+            ///       columns: [{title: Name, value: name}]
+            ///   screen:
+            ///     layout:
+            ///       vstack:
+            ///         - {component: apps}
+            ///         - {component: apps}
+            /// data:
+            ///   sources:
+            ///     apps: {type: http, url: https://api.example.com/apps}
+            /// ```
+            ///
+            /// **Fix:** place it once; to show the same source twice, declare a second component
+            /// with the same `source`.
+            DuplicatePlacement => "duplicate-placement", Error, "A component placed more than once in one screen's layout.";
+            /// Finds an action binding whose `key` the dashboard keeps for itself (`q`, `ctrl+c`,
+            /// `ctrl+z`, `?`, `esc`, `tab`, `shift+tab`, `r`, and `app`'s `actions_key`, `theme_key`
+            /// and `output_key`, by default `a`, `t` and `o`), or that repeats a key another binding
+            /// of the same screen uses.
+            ///
+            /// **Why:** the dashboard refuses such a file when it loads: the key would either never
+            /// reach the action or fire two actions.
+            ///
+            /// **Example** (fails: `r` refreshes every source):
+            ///
+            /// ```yaml lint=binding-key
+            /// actions:
+            ///   restart: {run: [kubectl, rollout, restart, deployment/web]}
+            /// tui:
+            ///   components:
+            ///     apps:
+            ///       type: table
+            ///       source: apps
+            ///       columns: [{title: Name, value: name}]
+            ///   screen:
+            ///     layout: {component: apps}
+            ///     actions:
+            ///       - {key: r, action: restart}
+            /// data:
+            ///   sources:
+            ///     apps: {type: http, url: https://api.example.com/apps}
+            /// ```
+            ///
+            /// **Fix:** pick another key (`R` is free), or leave `key` out to offer the action in the
+            /// menu only.
+            BindingKey => "binding-key", Error, "An action binding on a key the dashboard reserves, or on a key another binding of the screen uses.";
         }
     };
 }

@@ -61,7 +61,7 @@ macro_rules! windows_rules {
             /// tui:
             ///   components:
             ///     summary:
-            ///       kind: text
+            ///       kind: textview
             ///       source: apps
             /// ```
             ///
@@ -322,6 +322,7 @@ macro_rules! windows_rules {
             ///     events_table:
             ///       kind: table
             ///       source: events
+            ///       columns: [{title: Id, value: id}]
             /// ```
             ///
             /// **Fix:** bind the source from an eventlog, or remove `growing`.
@@ -356,6 +357,35 @@ macro_rules! windows_rules {
             ///
             /// **Fix:** complete the map (`while: status == "running"`), or write `growing: true`.
             GrowingInvalid => "growing-invalid", Error, "A `growing` declaration that cannot work.";
+            /// Finds a component field that the window of the source it shows rules out, or needs:
+            /// `markable: true` on a table bound to a windowed source, and `sort_debounce` on a table
+            /// whose source has no window.
+            ///
+            /// **Why:** a window holds only the rows on screen, without the identities marks are kept
+            /// by, so the dashboard refuses marks over one; `sort_debounce` delays the request a
+            /// window sends for a new order, and a table that sorts its own rows has no request to
+            /// delay, so the dashboard refuses it there.
+            ///
+            /// **Example** (fails: `apps` has no window):
+            ///
+            /// ```yaml lint=window-component-field
+            /// tui:
+            ///   components:
+            ///     apps:
+            ///       type: table
+            ///       source: apps
+            ///       sort_debounce: 300ms
+            ///       columns: [{title: Name, value: name}]
+            ///   screen:
+            ///     layout: {component: apps}
+            /// data:
+            ///   sources:
+            ///     apps: {type: http, url: https://api.example.com/apps}
+            /// ```
+            ///
+            /// **Fix:** remove the field, or give the source a `window` (for `sort_debounce`) or
+            /// bind the marks to a source that returns every row (for `markable`).
+            WindowComponentField => "window-component-field", Error, "`markable` on a table over a windowed source, or `sort_debounce` on a table over a source without one.";
         }
     };
 }

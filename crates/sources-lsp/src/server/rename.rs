@@ -67,6 +67,7 @@ pub(super) fn rename(server: &Server, params: RenameParams) -> Result<Option<Wor
                 Symbol::Param { source, .. } => format!("a parameter of `{source}`"),
                 Symbol::Component(_) => "a component".to_owned(),
                 Symbol::Screen(_) => "a screen".to_owned(),
+                Symbol::Action(_) => "an action".to_owned(),
             };
             return Err(Error::invalid_params(format!(
                 "{what} named `{new_name}` already exists"
@@ -103,7 +104,7 @@ fn check_new_name(symbol: &Symbol, new_name: &str) -> Result<()> {
                     .chars()
                     .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
         }
-        Symbol::Source(_) | Symbol::Component(_) | Symbol::Screen(_) => {
+        Symbol::Source(_) | Symbol::Component(_) | Symbol::Screen(_) | Symbol::Action(_) => {
             !new_name.is_empty()
                 && !new_name.starts_with(['-', '?', '&', '*', '!', '|', '>', '%', '@', '`'])
                 && !new_name
