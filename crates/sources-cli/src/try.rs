@@ -444,6 +444,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
                 events: args.limit,
                 within: for_duration.unwrap_or(sources_eval::snapshot::DEFAULT_WINDOW),
             },
+            ..EngineOptions::default()
         },
     )
     .with_window(window.unwrap_or_default());

@@ -148,6 +148,7 @@ async fn try_entry(
                 events: limit,
                 within,
             },
+            ..EngineOptions::default()
         },
     );
     let evaluated = engine.evaluate(&bound).await;

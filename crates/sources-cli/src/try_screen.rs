@@ -86,6 +86,7 @@ pub fn run(
                 events: args.limit,
                 within: r#try::for_duration(args)?.unwrap_or(DEFAULT_WINDOW),
             },
+            ..EngineOptions::default()
         },
     );
     let mut snapshot = Snapshot {

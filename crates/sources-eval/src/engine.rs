@@ -142,6 +142,8 @@ pub struct EngineOptions {
     pub explain: bool,
     /// How much of a streamed entry is read where a snapshot of it is needed.
     pub snapshot: SnapshotWindow,
+    /// The language the configuration's expressions are written in.
+    pub language: sources_expr::Language,
 }
 
 /// The most entry reads one run may make. Within a run an entry that delivers one value is read
@@ -350,7 +352,7 @@ impl<'c> Engine<'c> {
             if self.reads.fetch_add(1, Ordering::Relaxed) >= MAX_READS {
                 return Err(fail(Cause::TooManyReads { limit: MAX_READS }));
             }
-            let pipe = compile_pipe(source).map_err(fail)?;
+            let pipe = compile_pipe(self.options.language, source).map_err(fail)?;
             stack.push(name.clone());
             let output = self.body(source, &key.1, &stack).await?;
             let output = self.apply_pipe(&name, output, pipe, key.1.clone())?;
@@ -496,7 +498,7 @@ impl<'c> Engine<'c> {
                         crate::error::RUN_LINT
                     )))
                 })?;
-                let step = compile_step(body)
+                let step = compile_step(self.options.language, body)
                     .map_err(fail)?
                     .ok_or_else(|| fail(Cause::Unsupported("not an operator".to_owned())))?;
                 if let Some(ttl) = body_ttl(body) {
@@ -599,7 +601,11 @@ impl<'c> Engine<'c> {
                 else {
                     return;
                 };
-                let verdict = match Expr::compile("growing.while", &expression.value.text) {
+                let verdict = match Expr::compile(
+                    self.options.language,
+                    "growing.while",
+                    &expression.value.text,
+                ) {
                     Err(cause) => cause.to_string(),
                     Ok(expr) => match self.snapshot(&source.value, &BTreeMap::new()).await {
                         Err(error) => format!("cannot tell: {error}"),

@@ -56,12 +56,16 @@ impl std::fmt::Debug for Expr {
 }
 
 impl Expr {
-    /// Compiles `text`, written in `field` (`where`, `keep.name`, `by`, …).
-    pub fn compile(field: impl Into<String>, text: &str) -> Result<Expr, Cause> {
+    /// Compiles `text`, written in `field` (`where`, `keep.name`, `by`, …), as `language`.
+    pub fn compile(
+        language: Language,
+        field: impl Into<String>,
+        text: &str,
+    ) -> Result<Expr, Cause> {
         let field = field.into();
         // The one guarded compile: too-deep or too-long expressions are refused, and so is a call
         // of a function the language lacks, which lint reports too.
-        match sources_expr::compile_to_run(Language::default(), text) {
+        match sources_expr::compile_to_run(language, text) {
             Ok(compiled) => Ok(Expr {
                 misses: Mutex::new(Misses::default()),
                 compiled,
@@ -182,8 +186,12 @@ mod tests {
 
     #[test]
     fn fields_are_top_level_and_params_are_strings() {
-        let expr = Expr::compile("where", "health == 'Degraded' && region == params.region")
-            .expect("compiles");
+        let expr = Expr::compile(
+            Language::Cel,
+            "where",
+            "health == 'Degraded' && region == params.region",
+        )
+        .expect("compiles");
         let params = BTreeMap::from([("region".to_owned(), json!("eu-west"))]);
         let row = json!({"health": "Degraded", "region": "eu-west"});
         assert!(expr.eval_bool(&row, &params).expect("evaluates"));
@@ -193,20 +201,24 @@ mod tests {
 
     #[test]
     fn numbers_nested_values_and_results_come_back_as_json() {
-        let expr =
-            Expr::compile("compute.label", "name + ':' + string(rev + 1)").expect("compiles");
+        let expr = Expr::compile(
+            Language::Cel,
+            "compute.label",
+            "name + ':' + string(rev + 1)",
+        )
+        .expect("compiles");
         let row = json!({"name": "a", "rev": 41});
         assert_eq!(
             expr.eval(&row, &BTreeMap::new()).expect("ok"),
             json!("a:42")
         );
-        let nested = Expr::compile("keep.level", "log.level").expect("compiles");
+        let nested = Expr::compile(Language::Cel, "keep.level", "log.level").expect("compiles");
         let row = json!({"log": {"level": "WARN"}});
         assert_eq!(
             nested.eval(&row, &BTreeMap::new()).expect("ok"),
             json!("WARN")
         );
-        let list = Expr::compile("keep.ids", "[rev, rev * 2]").expect("compiles");
+        let list = Expr::compile(Language::Cel, "keep.ids", "[rev, rev * 2]").expect("compiles");
         assert_eq!(
             list.eval(&json!({"rev": 3}), &BTreeMap::new()).expect("ok"),
             json!([3, 6])
@@ -216,19 +228,20 @@ mod tests {
     #[test]
     fn a_missing_field_is_null_and_a_predicate_follows_the_origins_truth() {
         let none = BTreeMap::new();
-        let missing = Expr::compile("where", "status.phase == 'Running'").expect("compiles");
+        let missing =
+            Expr::compile(Language::Cel, "where", "status.phase == 'Running'").expect("compiles");
         assert!(!missing.eval_bool(&json!({"rev": 1}), &none).expect("null"));
         assert!(
             missing
                 .eval_bool(&json!({"status": {"phase": "Running"}}), &none)
                 .expect("present")
         );
-        let null = Expr::compile("keep.x", "missing_field").expect("compiles");
+        let null = Expr::compile(Language::Cel, "keep.x", "missing_field").expect("compiles");
         assert_eq!(
             null.eval(&json!({"rev": 1}), &none).expect("null"),
             json!(null)
         );
-        let truth = Expr::compile("where", "value").expect("compiles");
+        let truth = Expr::compile(Language::Cel, "where", "value").expect("compiles");
         let truths: Vec<bool> = [
             json!(1),
             json!(0),
@@ -245,12 +258,13 @@ mod tests {
         })
         .collect();
         assert_eq!(truths, [true, false, true, false, false, false]);
-        let line = Expr::compile("where", "item.contains('ERROR')").expect("compiles");
+        let line =
+            Expr::compile(Language::Cel, "where", "item.contains('ERROR')").expect("compiles");
         assert!(
             line.eval_bool(&json!("an ERROR here"), &none)
                 .expect("item")
         );
-        let local = Expr::compile("where", "rows.all(r, r.ok)").expect("compiles");
+        let local = Expr::compile(Language::Cel, "where", "rows.all(r, r.ok)").expect("compiles");
         assert!(
             local
                 .eval_bool(&json!({"rows": [{"ok": true}]}), &none)
@@ -261,7 +275,8 @@ mod tests {
     #[test]
     fn absent_keys_are_counted_and_null_values_are_not() {
         let none = BTreeMap::new();
-        let expr = Expr::compile("where", "status.phase == 'x' || note == 'y'").expect("compiles");
+        let expr = Expr::compile(Language::Cel, "where", "status.phase == 'x' || note == 'y'")
+            .expect("compiles");
         for row in [
             json!({"status": {"phase": "x"}, "note": null}),
             json!({"status": null, "note": "y"}),
@@ -283,13 +298,13 @@ mod tests {
 
     #[test]
     fn errors_name_the_field_and_the_expression() {
-        let expr = Expr::compile("where", "rev.x > 1").expect("compiles");
+        let expr = Expr::compile(Language::Cel, "where", "rev.x > 1").expect("compiles");
         let error = expr
             .eval_bool(&json!({"rev": 1}), &BTreeMap::new())
             .expect_err("not a map");
         let text = error.to_string();
         assert!(text.starts_with("where `rev.x > 1`: "), "{text}");
-        let broken = Expr::compile("by", "rev +").expect_err("does not compile");
+        let broken = Expr::compile(Language::Cel, "by", "rev +").expect_err("does not compile");
         assert!(broken.to_string().starts_with("by `rev +`: "), "{broken}");
     }
 }

@@ -165,7 +165,7 @@ mod tests {
     use serde_json::json;
 
     fn expr(field: &str, text: &str) -> Expr {
-        Expr::compile(field, text).expect("compiles")
+        Expr::compile(sources_expr::Language::Cel, field, text).expect("compiles")
     }
 
     fn apps() -> Value {

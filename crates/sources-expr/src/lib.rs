@@ -8,6 +8,7 @@
 //! Pure: no file, process, network or clock access.
 
 mod cel_language;
+mod expr_language;
 mod facts;
 mod guard;
 mod memo;
@@ -27,16 +28,19 @@ pub enum Language {
     /// The Common Expression Language (the `cel` crate): the default.
     #[default]
     Cel,
+    /// expr-lang, as the dashboard evaluates it (the `expr-lang` crate).
+    Expr,
 }
 
 impl Language {
     /// Every language, in the order they are offered.
-    pub const ALL: &'static [Language] = &[Language::Cel];
+    pub const ALL: &'static [Language] = &[Language::Cel, Language::Expr];
 
     /// The name a settings file writes (`cel`).
     pub fn name(self) -> &'static str {
         match self {
             Language::Cel => "cel",
+            Language::Expr => "expr",
         }
     }
 
@@ -52,6 +56,7 @@ impl Language {
     pub fn has_function(self, name: &str) -> bool {
         match self {
             Language::Cel => cel_language::has_function(name),
+            Language::Expr => expr_language::has_function(name),
         }
     }
 
@@ -59,14 +64,17 @@ impl Language {
     pub fn functions(self) -> &'static [&'static str] {
         match self {
             Language::Cel => cel_language::FUNCTIONS,
+            Language::Expr => expr_language::FUNCTIONS,
         }
     }
 
-    /// Whether a predicate's value (a `where`, a `growing.while`) holds. CEL: true for `true`, a
-    /// non-zero number or a non-empty string; false for anything else.
+    /// Whether a predicate's value (a `where`, a `growing.while`) holds: true for `true`, a
+    /// non-zero number or a non-empty string; false for `false`, `null`, `0` and `""`. Any other
+    /// value is false under CEL and an error under expr.
     pub fn truthy(self, value: &Value) -> Result<bool, EvalError> {
         match self {
             Language::Cel => Ok(cel_language::truthy(value)),
+            Language::Expr => expr_language::truthy(value),
         }
     }
 
@@ -74,6 +82,7 @@ impl Language {
     pub fn tokens(self, text: &str) -> Vec<(Token, Range<usize>)> {
         match self {
             Language::Cel => cel_language::lex::lex(text),
+            Language::Expr => expr_language::lex::tokens(text),
         }
     }
 }
@@ -87,7 +96,7 @@ pub enum Token {
     Function,
     /// `params`, the namespace of the entry's parameters.
     Namespace,
-    /// A keyword (`true`, `false`, `null`, `in`).
+    /// A keyword (`true`, `false`, `null`, `nil`, `in`, `and`, `contains`, …).
     Keyword,
     /// A number (integer, unsigned, float, hex).
     Number,
@@ -131,7 +140,13 @@ pub struct Compiled {
     language: Language,
     text: String,
     facts: Facts,
-    program: ::cel::Program,
+    program: Program,
+}
+
+/// A compiled program, in its language's own form.
+enum Program {
+    Cel(::cel::Program),
+    Expr(expr::Program),
 }
 
 impl std::fmt::Debug for Compiled {
@@ -148,10 +163,19 @@ impl std::fmt::Debug for Compiled {
 /// with a located error; otherwise the first error the language reports, located.
 pub fn compile(language: Language, text: &str) -> Result<Compiled, CompileError> {
     guard::check(text)?;
-    let program = match language {
-        Language::Cel => cel_language::parse(text)?,
+    let (program, facts) = match language {
+        Language::Cel => {
+            let program = cel_language::parse(text)?;
+            let facts = cel_language::facts::of(&program, text);
+            (Program::Cel(program), facts)
+        }
+        Language::Expr => {
+            let program = expr_language::parse(text)?;
+            let facts = expr_language::facts::of(text);
+            expr_language::refuse_shadowed(&facts)?;
+            (Program::Expr(program), facts)
+        }
     };
-    let facts = cel_language::facts::of(&program, text);
     Ok(Compiled {
         language,
         text: text.to_owned(),
@@ -217,9 +241,12 @@ impl Compiled {
         row: &Value,
         params: &BTreeMap<String, Value>,
     ) -> Result<Value, EvalError> {
-        match self.language {
-            Language::Cel => {
-                cel_language::evaluate(&self.program, &self.facts.row_paths, row, params)
+        match &self.program {
+            Program::Cel(program) => {
+                cel_language::evaluate(program, &self.facts.row_paths, row, params)
+            }
+            Program::Expr(program) => {
+                expr_language::evaluate(program, &self.facts.row_paths, row, params)
             }
         }
     }
@@ -227,8 +254,9 @@ impl Compiled {
     /// Whether it reads the row (a field, `item`, a variable it binds): its value is then known
     /// only at run time.
     pub fn reads_row(&self) -> bool {
-        match self.language {
-            Language::Cel => cel_language::params::reads_row(&self.program),
+        match &self.program {
+            Program::Cel(program) => cel_language::params::reads_row(program),
+            Program::Expr(_) => expr_language::params::reads_row(&self.facts),
         }
     }
 
@@ -236,16 +264,20 @@ impl Compiled {
     /// (the largest such parts, each once, outermost first): what a check can evaluate before any
     /// row exists.
     pub fn param_parts(&self) -> Vec<ParamPart> {
-        match self.language {
-            Language::Cel => cel_language::params::parts(&self.program, &self.text),
+        match &self.program {
+            Program::Cel(program) => cel_language::params::parts(program, &self.text),
+            Program::Expr(_) => expr_language::params::whole(&self.facts, &self.text)
+                .into_iter()
+                .collect(),
         }
     }
 
     /// The whole expression as a [`ParamPart`], when it reads nothing but `params.NAME` and
     /// literals.
     pub fn as_param_part(&self) -> Option<ParamPart> {
-        match self.language {
-            Language::Cel => cel_language::params::whole(&self.program, &self.text),
+        match &self.program {
+            Program::Cel(program) => cel_language::params::whole(program, &self.text),
+            Program::Expr(_) => expr_language::params::whole(&self.facts, &self.text),
         }
     }
 
@@ -256,8 +288,9 @@ impl Compiled {
         part: &ParamPart,
         params: &BTreeMap<String, Value>,
     ) -> Result<Value, EvalError> {
-        match self.language {
-            Language::Cel => cel_language::params::evaluate(&self.program, part, params),
+        match &self.program {
+            Program::Cel(program) => cel_language::params::evaluate(program, part, params),
+            Program::Expr(program) => expr_language::evaluate(program, &[], &Value::Null, params),
         }
     }
 }

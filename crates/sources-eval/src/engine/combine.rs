@@ -184,6 +184,7 @@ impl<'c> Engine<'c> {
                     .unwrap_or(CachePolicy::JOIN_LOOKUP)
             });
             let on = compile_map(
+                self.options.language,
                 &format!("lookups.{}.on", lookup.name.value),
                 lookup.value.value.on.as_ref(),
             )

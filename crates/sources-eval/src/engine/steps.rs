@@ -2,6 +2,7 @@
 //! to each streamed event.
 
 use super::*;
+use sources_expr::Language;
 
 /// One `pipe` stage or single-input operator, compiled.
 pub(super) enum Step {
@@ -53,6 +54,7 @@ impl Step {
 }
 
 pub(super) fn compile_map(
+    language: Language,
     field: &str,
     map: Option<&Field<NamedMap<Template>>>,
 ) -> Result<Vec<(String, Expr)>, Cause> {
@@ -61,6 +63,7 @@ pub(super) fn compile_map(
             .iter()
             .map(|item| {
                 Expr::compile(
+                    language,
                     format!("{field}.{}", item.name.value),
                     &item.value.value.text,
                 )
@@ -76,35 +79,42 @@ pub(super) fn missing(field: &str) -> Cause {
 }
 
 /// Compiles the step of a single-input operator body or a `pipe` stage.
-pub(super) fn compile_step(body: &Body) -> Result<Option<Step>, Cause> {
+pub(super) fn compile_step(language: Language, body: &Body) -> Result<Option<Step>, Cause> {
     Ok(Some(match body {
         Body::Filter(filter) => {
             let condition = text(filter.condition.as_ref()).ok_or_else(|| missing("where"))?;
-            Step::Filter(Expr::compile("where", condition)?)
+            Step::Filter(Expr::compile(language, "where", condition)?)
         }
-        Body::Project(project) => Step::Project(compile_map("keep", project.keep.as_ref())?),
-        Body::Derive(derive) => Step::Derive(compile_map("compute", derive.compute.as_ref())?),
+        Body::Project(project) => {
+            Step::Project(compile_map(language, "keep", project.keep.as_ref())?)
+        }
+        Body::Derive(derive) => {
+            Step::Derive(compile_map(language, "compute", derive.compute.as_ref())?)
+        }
         Body::Sort(sort) => {
             let by = text(sort.by.as_ref()).ok_or_else(|| missing("by"))?;
             let descending = sort
                 .order
                 .as_ref()
                 .is_some_and(|order| order.value == Order::Desc);
-            Step::Sort(Expr::compile("by", by)?, descending)
+            Step::Sort(Expr::compile(language, "by", by)?, descending)
         }
         Body::Cache(_) | Body::Passthrough(_) => Step::Hold,
         _ => return Ok(None),
     }))
 }
 
-pub(super) fn compile_pipe(source: &Source) -> Result<Vec<(Option<usize>, Step)>, Cause> {
+pub(super) fn compile_pipe(
+    language: Language,
+    source: &Source,
+) -> Result<Vec<(Option<usize>, Step)>, Cause> {
     let Some(pipe) = source.body.common().and_then(|common| common.pipe.as_ref()) else {
         return Ok(Vec::new());
     };
     let mut steps = Vec::new();
     for (index, stage) in pipe.value.iter().enumerate() {
         let stage: &Stage = &stage.value;
-        match compile_step(&stage.body) {
+        match compile_step(language, &stage.body) {
             Ok(Some(step)) => steps.push((Some(index), step)),
             Ok(None) => {
                 return Err(Cause::Unsupported(format!(

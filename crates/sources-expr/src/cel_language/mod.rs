@@ -206,7 +206,7 @@ pub(crate) fn evaluate(
 
 /// `fields` with every path of `paths` it lacks filled in (`null` at the end, maps on the way),
 /// or `None` when nothing is missing.
-fn filled(
+pub(crate) fn filled(
     paths: &[Vec<String>],
     fields: &serde_json::Map<String, Value>,
 ) -> Option<serde_json::Map<String, Value>> {
