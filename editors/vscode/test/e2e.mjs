@@ -8,8 +8,12 @@
 //
 // No `sources` is on the PATH code-server runs with, so without `--server` the server the extension
 // starts is the binary its package carries. `--server` becomes the `sources.server.path` setting;
-// pointing it at a path that does not exist is the negative control (every check must then fail). Exit status: 0 when every check passed, 1 when
-// a check failed, 2 when the harness itself could not run (install, code-server or Chromium).
+// pointing it at a path that does not exist is the negative control (every check must then fail).
+// `--untrusted` opens the workspace in restricted mode (workspace trust on, the folder not trusted)
+// with a workspace setting that points `sources.server.path` nowhere, and runs the restricted-mode
+// checks instead: the workspace cannot choose the server, diagnostics still come, and no "▶ try"
+// lens is offered. Exit status: 0 when every check passed, 1 when a check failed, 2 when the harness
+// itself could not run (install, code-server or Chromium).
 // Everything lives in the fresh `--out` directory: VS Code's user data and extensions, the
 // workspace, the browser profile, code-server's log and `screenshot.png`.
 
@@ -37,8 +41,10 @@ const { values: options } = parseArgs({
     server: { type: "string" },
     vsix: { type: "string" },
     out: { type: "string" },
+    untrusted: { type: "boolean", default: false },
   },
 });
+const untrusted = options.untrusted;
 for (const name of ["vsix", "out"]) {
   if (!options[name]) {
     console.error(`usage: node e2e.mjs [--server PATH] --vsix PATH --out DIR (missing --${name})`);
@@ -80,6 +86,15 @@ const configFile = path.join(out, "code-server.yaml");
 writeFileSync(configFile, "bind-addr: 127.0.0.1:0\nauth: none\ncert: false\n");
 copyFileSync(path.join(here, "fixture", "sources.yaml"), path.join(dirs.workspace, "sources.yaml"));
 const fixture = readFileSync(path.join(dirs.workspace, "sources.yaml"), "utf8");
+/** In restricted mode the workspace asks for a server that does not exist; VS Code must ignore it. */
+const workspaceServer = path.join(out, "workspace-chosen", "sources");
+if (untrusted) {
+  mkdirSync(path.join(dirs.workspace, ".vscode"), { recursive: true });
+  writeFileSync(
+    path.join(dirs.workspace, ".vscode", "settings.json"),
+    JSON.stringify({ "sources.server.path": workspaceServer }, null, 2),
+  );
+}
 mkdirSync(path.join(dirs.userData, "User"), { recursive: true });
 writeFileSync(
   path.join(dirs.userData, "User", "settings.json"),
@@ -94,7 +109,15 @@ writeFileSync(
       "workbench.startupEditor": "none",
       "workbench.tips.enabled": false,
       "workbench.colorTheme": "Default Dark Modern",
-      "security.workspace.trust.enabled": false,
+      // Restricted mode: trust on, no prompt, and the workspace folder never trusted.
+      ...(untrusted
+        ? {
+            "security.workspace.trust.enabled": true,
+            "security.workspace.trust.startupPrompt": "never",
+            "security.workspace.trust.banner": "never",
+            "security.workspace.trust.untrustedFiles": "open",
+          }
+        : { "security.workspace.trust.enabled": false }),
       "editor.semanticHighlighting.enabled": true,
       "editor.codeLens": true,
       // Only the language server may answer completion: no suggestions from the document's words.
@@ -153,7 +176,7 @@ function startCodeServer() {
       "127.0.0.1:0",
       "--disable-telemetry",
       "--disable-update-check",
-      "--disable-workspace-trust",
+      ...(untrusted ? [] : ["--disable-workspace-trust"]),
       "--disable-getting-started-override",
       "--disable-proxy",
       "--ignore-last-opened",
@@ -490,6 +513,42 @@ async function checks(page) {
   });
 }
 
+/** The checks of restricted mode: what an untrusted workspace may and may not do. */
+async function restrictedChecks(page) {
+  await check("the workbench is in restricted mode", async () => {
+    const badge = page.locator(".statusbar-item", { hasText: "Restricted Mode" });
+    const shown = await until(async () => (await badge.count()) > 0, CHECK_MS);
+    return { ok: shown, detail: "no \"Restricted Mode\" item in the status bar" };
+  });
+
+  // The workspace's `sources.server.path` points nowhere: a diagnostic means the extension ignored
+  // it and ran the binary its package carries.
+  await check("the workspace cannot choose the server: diagnostics come from the package's own", async () => {
+    const shown = await until(async () => {
+      const word = await textRect(page, "urll");
+      const squiggles = await page.$$eval(
+        ".editor-instance .monaco-editor .view-overlays [class*='squiggly-']",
+        (nodes) => nodes.length,
+      );
+      return word && squiggles > 0;
+    }, FIRST_RESULT_MS);
+    return { ok: shown, detail: `no diagnostic: the server at ${workspaceServer} (the workspace's choice) was used, or none started` };
+  });
+
+  // The server's other lenses (references) show that the lenses of this version were drawn: the
+  // missing "▶ try" is the extension's doing, not a slow server.
+  await check("no \"▶ try\" code lens in an untrusted workspace, the reference lenses shown", async () => {
+    const decorations = page.locator(".editor-instance .monaco-editor .codelens-decoration");
+    const drawn = await until(async () => (await decorations.allInnerTexts()).some((t) => /\d+ references?/.test(t)), CHECK_MS);
+    const titles = await decorations.allInnerTexts();
+    return {
+      ok: drawn && !titles.some((t) => t.includes("▶ try")),
+      detail: `lenses shown: ${JSON.stringify(titles)}`,
+    };
+  });
+  await page.screenshot({ path: path.join(out, "screenshot.png") });
+}
+
 // --- Main ---------------------------------------------------------------------------------------
 
 let codeServer;
@@ -535,7 +594,7 @@ try {
   }
   await page.locator(".editor-instance .monaco-editor .view-lines").click();
 
-  await checks(page);
+  await (untrusted ? restrictedChecks(page) : checks(page));
   const passed = results.filter((result) => result.ok).length;
   console.log(`${passed} of ${results.length} checks passed (server: ${server ?? "the package's own"}); screenshot: ${path.join(out, "screenshot.png")}`);
   status = passed === results.length ? 0 : 1;

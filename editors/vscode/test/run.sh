@@ -3,8 +3,9 @@
 # runs e2e.mjs twice against the packaged extension (editors/vscode/sources-lsp.vsix, from
 # package.sh, which carries the given `sources` binary): with the package's own binary and no
 # `sources` on PATH every check must pass; with a server path that does not exist (the negative
-# control) every check must fail. First it checks that the package's manifest restricts
-# `sources.server.path` in untrusted workspaces. Quiet unless something fails.
+# control) every check must fail; then in restricted mode (an untrusted workspace that sets the
+# server path) the restricted-mode checks must pass. First it checks that the package's manifest
+# restricts `sources.server.path` in untrusted workspaces. Quiet unless something fails.
 #
 #   bash editors/vscode/test/run.sh target/debug/sources
 set -euo pipefail
@@ -62,5 +63,13 @@ if [[ $status -ne 1 ]] || ! grep -Eq '^0 of [0-9]+ checks passed' <<<"$negative"
     fail "the negative control (no language server) did not fail every check (status $status)"
 fi
 
+# Restricted mode: the same package in an untrusted workspace whose settings point the server path
+# nowhere. Diagnostics must come (from the package's binary) and no "▶ try" lens may be offered.
+if ! restricted=$(timeout 300 node "$here/e2e.mjs" --untrusted --vsix "$vsix" --out "$out/restricted" 2>&1); then
+    echo "$restricted" >&2
+    fail "the VS Code restricted-mode test failed (logs and screenshot in $out/restricted)"
+fi
+
 summary=$(grep -E '^[0-9]+ of [0-9]+ checks passed' <<<"$positive" | cut -d' ' -f1-3)
-echo "ok: VS Code end-to-end in code-server: $summary checks pass, and all fail without the server (screenshot: target/vscode-e2e/positive/screenshot.png)"
+restricted_summary=$(grep -E '^[0-9]+ of [0-9]+ checks passed' <<<"$restricted" | cut -d' ' -f1-3)
+echo "ok: VS Code end-to-end in code-server: $summary checks pass, and all fail without the server; in restricted mode $restricted_summary pass (screenshots: target/vscode-e2e/{positive,restricted}/screenshot.png)"
