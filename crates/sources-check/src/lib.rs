@@ -10,6 +10,7 @@
 
 mod anchored;
 mod bindings;
+pub mod catalog;
 mod cross;
 mod data_paths;
 mod data_refs;

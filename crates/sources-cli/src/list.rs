@@ -29,8 +29,8 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
     else {
         return Ok(Outcome::Failure);
     };
-    let listings = sources_eval::catalog::list(&analysis.config, args.all);
-    match out.write_all(sources_eval::catalog::render(&listings).as_bytes()) {
+    let listings = sources_check::catalog::list(&analysis.config, args.all);
+    match out.write_all(sources_check::catalog::render(&listings).as_bytes()) {
         Err(error) if error.kind() == io::ErrorKind::BrokenPipe => {}
         written => written.map_err(Error::Write)?,
     }

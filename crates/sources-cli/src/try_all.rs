@@ -15,8 +15,8 @@ use std::time::{Duration, Instant};
 use futures::StreamExt;
 use serde_json::Value;
 use sources_config::Source;
-use sources_eval::engine::{Engine, EngineOptions, Output, declared_params};
-use sources_eval::params::accepted_params;
+use sources_config::accepted::{accepted_params, declared_params};
+use sources_eval::engine::{Engine, EngineOptions, Output};
 use sources_eval::snapshot::{DEFAULT_WINDOW, SnapshotWindow};
 use sources_eval::trace::{Collect, Redactor, Trace};
 

@@ -11,8 +11,9 @@
 use std::collections::HashSet;
 
 use crate::config::{Config, ReferenceField};
+use crate::enums::ParamType;
 use crate::model::{Body, Parameter, Source};
-use crate::spanned::Named;
+use crate::spanned::{Field, Named};
 
 /// A parameter an entry takes, and the entry that declares it.
 #[derive(Clone, Copy, Debug)]
@@ -63,6 +64,62 @@ fn declares_none(source: &Source) -> bool {
 /// Whether a reference in `field` receives the parameters its reader passes through.
 pub fn forwards_through(field: ReferenceField) -> bool {
     !matches!(field, ReferenceField::Lookup | ReferenceField::Growing)
+}
+
+/// One declared parameter, as the evaluator and `sources list` need it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParamDecl {
+    /// The parameter's name.
+    pub name: String,
+    /// Its type.
+    pub kind: ParamType,
+    /// Whether a caller must supply it.
+    pub required: bool,
+    /// The value used when no caller supplies one.
+    pub default: Option<String>,
+}
+
+/// The declared parameters of an entry.
+pub fn declared_params(source: &Source) -> Vec<ParamDecl> {
+    source
+        .body
+        .common()
+        .and_then(|common| common.parameters.as_ref())
+        .map(|parameters| parameters.value.iter().map(decl).collect())
+        .unwrap_or_default()
+}
+
+/// The parameters an entry takes from its caller, by the one rule of
+/// this module: its own declarations, or, for an operator that declares none,
+/// those of the entries it reads (it passes them through).
+pub fn accepted_params(config: &Config, source: &Source) -> Vec<ParamDecl> {
+    if !passes_through(source) {
+        return declared_params(source);
+    }
+    config
+        .accepted_params(&source.name.value)
+        .into_iter()
+        .map(|accepted| decl(accepted.param))
+        .collect()
+}
+
+fn decl(param: &Named<Parameter>) -> ParamDecl {
+    let declaration = &param.value.value;
+    ParamDecl {
+        name: param.name.value.clone(),
+        kind: declaration
+            .kind
+            .as_ref()
+            .map_or(ParamType::String, |kind| kind.value),
+        required: declaration
+            .required
+            .as_ref()
+            .is_some_and(|required: &Field<bool>| required.value),
+        default: declaration
+            .default
+            .as_ref()
+            .map(|default| default.value.clone()),
+    }
 }
 
 impl Config {

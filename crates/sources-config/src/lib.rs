@@ -28,6 +28,7 @@ pub mod param_value;
 mod path;
 pub mod reference;
 pub mod schema;
+pub mod secret;
 pub mod shift;
 mod spanned;
 pub mod template;

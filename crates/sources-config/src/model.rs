@@ -8,7 +8,9 @@ use ecow::EcoString;
 use schemars::JsonSchema;
 use sources_syntax::{Key, Span};
 
-use crate::enums::{Anchor, Emit, Format, Kind, Method, OnError, Order, ParamType, Strategy};
+use crate::enums::{
+    Anchor, Emit, Enumeration, Format, Kind, Method, OnError, Order, ParamType, Strategy,
+};
 use crate::spanned::{AnyValue, Field, NamedMap, Spanned, Text};
 
 /// A template string: literal text with `${params.NAME}`, `${env.NAME}` and `${window.*}` tokens.
@@ -35,6 +37,11 @@ pub struct Source {
 }
 
 impl Source {
+    /// The kind name of the entry (`http`, `filter`, …), or `?` when `type` is missing or unknown.
+    pub fn kind_name(&self) -> &'static str {
+        self.kind.as_ref().map_or("?", |kind| kind.value.as_str())
+    }
+
     /// The key of the entry's field that `offset` falls in (key or value), if any.
     pub fn key_at(&self, offset: usize) -> Option<&Key> {
         self.keys.iter().find(|key| key.span.contains(offset))

@@ -14,8 +14,8 @@ use std::time::Duration;
 use futures::StreamExt;
 use serde_json::Value;
 use sources_config::{
-    Anchor, Body, Config, Emit, Enumeration, Exec, Field, File, Format, Growing, Http, Kind,
-    LeafFields, MergeFields, NamedMap, OnError, Order, Source, Stage, Template, Websocket, Window,
+    Anchor, Body, Config, Emit, Exec, Field, File, Format, Growing, Http, LeafFields, MergeFields,
+    NamedMap, OnError, Order, Source, Stage, Template, Websocket, Window,
 };
 
 use crate::cache::{CachePolicy, DEFAULT_SIZE, FetchCache};
@@ -27,7 +27,6 @@ use crate::io::{BoxFuture, CommandSpec, HttpRequest, Io, WebSocketRequest};
 use crate::merge::{self, ChildTags, DEFAULT_META_KEY};
 use crate::operators;
 use crate::paginate::{self, LinkWalk};
-pub use crate::params::declared_params;
 use crate::params::{Bound, bind};
 pub use crate::snapshot::EventStream;
 use crate::snapshot::{self as stream_snapshot, SnapshotWindow};
@@ -37,6 +36,7 @@ use crate::window::{
     self, AnchorAt, AnchoredRequest, HttpWindow, WindowQuery, anchored_first, anchored_page,
 };
 use crate::window_flags::WindowAsk;
+use sources_config::accepted::declared_params;
 
 /// What an entry delivers.
 pub enum Output<'a> {
@@ -311,7 +311,7 @@ impl<'c> Engine<'c> {
                 .get(&name)
                 .ok_or_else(|| EvalError::new(name.clone(), Cause::UnknownSource(name.clone())))?;
             let params = bind(
-                &crate::params::accepted_params(self.config, source),
+                &sources_config::accepted::accepted_params(self.config, source),
                 &supplied,
             )
             .map_err(|message| EvalError::new(name.clone(), Cause::Param(message)))?;
@@ -535,7 +535,7 @@ impl<'c> Engine<'c> {
         if !sources_config::passes_through(reader) {
             return BTreeMap::new();
         }
-        crate::params::accepted_params(self.config, source)
+        sources_config::accepted::accepted_params(self.config, source)
             .into_iter()
             .filter_map(|decl| Some((decl.name.clone(), params.get(&decl.name)?.clone())))
             .filter(|(_, value)| !value.is_empty())
@@ -647,14 +647,4 @@ fn headers(map: Option<&Field<NamedMap<Template>>>, scope: &Scope<'_>) -> Vec<(S
             .collect()
     })
     .unwrap_or_default()
-}
-
-/// The kind name of an entry (`http`, `filter`, …), or `?` when `type` is missing or unknown.
-pub fn kind_name(source: &Source) -> &'static str {
-    source
-        .kind
-        .as_ref()
-        .map_or("?", |kind: &sources_config::Spanned<Kind>| {
-            kind.value.as_str()
-        })
 }

@@ -903,7 +903,7 @@ async fn the_named_entry_is_bound_once_by_the_caller() {
     let engine = run.engine();
     let bound = engine.bind("s", &BTreeMap::new()).expect("bound");
     assert_eq!(bound.values().get("page").map(String::as_str), Some(""));
-    let declared = crate::params::declared_params(&run.config.entries[0]);
+    let declared = sources_config::accepted::declared_params(&run.config.entries[0]);
     let again = crate::params::bind(&declared, bound.values()).expect_err("a second binding");
     assert!(again.contains("declared `int` but got ``"), "{again}");
     match engine.evaluate(&bound).await.expect("evaluated") {

@@ -203,8 +203,8 @@ fn describe_command(command: &CommandSpec) -> String {
     let argv: Vec<String> = command.argv.iter().map(|arg| shell_quote(arg)).collect();
     let mut line = format!("exec {}", argv.join(" "));
     for (name, value) in &command.env {
-        let value = if trace::is_credential(name) {
-            trace::REDACTED
+        let value = if sources_config::secret::is_credential(name) {
+            sources_config::secret::REDACTED
         } else {
             value.as_str()
         };

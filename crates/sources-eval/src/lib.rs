@@ -5,7 +5,6 @@
 //! the language server never hold one.
 
 pub mod cache;
-pub mod catalog;
 pub mod decode;
 pub mod demo;
 pub mod engine;

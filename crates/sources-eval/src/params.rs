@@ -3,9 +3,10 @@
 
 use std::collections::BTreeMap;
 
+use sources_config::accepted::{ParamDecl, accepted_params};
 use sources_config::enums::{Enumeration, ParamType};
 use sources_config::param_value::{expression_value, parse_param_value};
-use sources_config::{Config, Field, Named, Parameter, Source, passes_through};
+use sources_config::{Config, Source};
 
 /// Checks `value` against a parameter type (through the one parser in `sources_config`); the
 /// message says what is expected.
@@ -30,62 +31,6 @@ pub fn typed(
             Some((name.clone(), expression_value(kind, text)))
         })
         .collect()
-}
-
-/// One declared parameter, as the engine needs it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ParamDecl {
-    /// The parameter's name.
-    pub name: String,
-    /// Its type.
-    pub kind: ParamType,
-    /// Whether a caller must supply it.
-    pub required: bool,
-    /// The value used when no caller supplies one.
-    pub default: Option<String>,
-}
-
-/// The declared parameters of an entry.
-pub fn declared_params(source: &Source) -> Vec<ParamDecl> {
-    source
-        .body
-        .common()
-        .and_then(|common| common.parameters.as_ref())
-        .map(|parameters| parameters.value.iter().map(decl).collect())
-        .unwrap_or_default()
-}
-
-/// The parameters an entry takes from its caller, by the one rule of
-/// [`sources_config::accepted`]: its own declarations, or, for an operator that declares none,
-/// those of the entries it reads (it passes them through).
-pub fn accepted_params(config: &Config, source: &Source) -> Vec<ParamDecl> {
-    if !passes_through(source) {
-        return declared_params(source);
-    }
-    config
-        .accepted_params(&source.name.value)
-        .into_iter()
-        .map(|accepted| decl(accepted.param))
-        .collect()
-}
-
-fn decl(param: &Named<Parameter>) -> ParamDecl {
-    let declaration = &param.value.value;
-    ParamDecl {
-        name: param.name.value.clone(),
-        kind: declaration
-            .kind
-            .as_ref()
-            .map_or(ParamType::String, |kind| kind.value),
-        required: declaration
-            .required
-            .as_ref()
-            .is_some_and(|required: &Field<bool>| required.value),
-        default: declaration
-            .default
-            .as_ref()
-            .map(|default| default.value.clone()),
-    }
 }
 
 /// The parameters of one entry, bound by [`bind_entry`]: every declared name with its value.

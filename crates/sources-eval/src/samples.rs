@@ -16,7 +16,7 @@ use sources_config::model::{Body, Source};
 
 use sources_inputs::samples::{VERSION, dir};
 
-use crate::trace::{REDACTED, is_credential};
+use sources_config::secret::{REDACTED, is_credential, secret_params};
 
 /// The most items of any list a sample keeps.
 pub const MAX_ROWS: usize = 50;
@@ -118,33 +118,6 @@ pub fn write(config_path: &Path, recording: &Recording<'_>) -> io::Result<PathBu
     Ok(path)
 }
 
-/// The parameters whose values are secret, with their defaults: declared `mask: true` or named
-/// like a credential (token, password, secret, key, auth…) in any entry.
-pub fn secret_params(config: &Config) -> Vec<(String, Option<String>)> {
-    let mut found = Vec::new();
-    for source in &config.entries {
-        let Some(parameters) = source
-            .body
-            .common()
-            .and_then(|common| common.parameters.as_ref())
-        else {
-            continue;
-        };
-        for param in parameters.value.iter() {
-            let declaration = &param.value.value;
-            let masked = declaration.mask.as_ref().is_some_and(|mask| mask.value);
-            if masked || is_credential(&param.name.value) {
-                let default = declaration
-                    .default
-                    .as_ref()
-                    .map(|default| default.value.clone());
-                found.push((param.name.value.clone(), default));
-            }
-        }
-    }
-    found
-}
-
 /// Records what the entry `source` of `config` (read from `text` at `config_path`) gave with
 /// `params`, now, as a sample beside the configuration: the one recording `sources try
 /// --record` and the editor's "▶ try" (asked to record) make. Returns the file written.
@@ -223,7 +196,7 @@ fn request(source: &Source) -> Value {
             "kind": "websocket",
             "url": socket.url.as_ref().map(|url| crate::trace::url(url.value.as_str())),
         }),
-        _ => json!({ "kind": crate::engine::kind_name(source) }),
+        _ => json!({ "kind": source.kind_name() }),
     }
 }
 

@@ -4,6 +4,8 @@
 
 use std::sync::{Mutex, PoisonError};
 
+use sources_config::secret::{REDACTED, is_credential, secret_params};
+
 /// Where the engine reports what it does.
 pub trait Trace: Send + Sync {
     /// One line of progress.
@@ -80,32 +82,6 @@ impl Trace for Collect {
     }
 }
 
-/// What a redacted value is shown as.
-pub const REDACTED: &str = "[redacted]";
-
-/// Whether a header or query parameter name looks like it carries a credential.
-pub fn is_credential(name: &str) -> bool {
-    let name = name.to_ascii_lowercase();
-    const EXACT: &[&str] = &[
-        "authorization",
-        "proxy-authorization",
-        "cookie",
-        "set-cookie",
-    ];
-    const PARTS: &[&str] = &[
-        "token",
-        "key",
-        "secret",
-        "password",
-        "passwd",
-        "auth",
-        "session",
-        "signature",
-        "credential",
-    ];
-    EXACT.contains(&name.as_str()) || PARTS.iter().any(|part| name.contains(part))
-}
-
 /// Secret values shorter than this many characters are not redacted: hiding a one-letter value
 /// would cut every word that holds the letter (`FAIL` would read `F[redacted]IL`) and tell more
 /// than it hides.
@@ -136,7 +112,7 @@ impl Redactor {
     ) -> Redactor {
         let mut secret_names = Vec::new();
         let mut values = Vec::new();
-        for (name, default) in crate::samples::secret_params(config) {
+        for (name, default) in secret_params(config) {
             secret_names.push(name);
             values.extend(default);
         }

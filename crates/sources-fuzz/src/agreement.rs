@@ -106,7 +106,7 @@ async fn evaluate_all(config: &Config, io: Arc<FakeIo>) -> (usize, Vec<String>) 
     for source in &config.entries {
         let name = &source.name.value;
         let supplied: BTreeMap<String, String> =
-            sources_eval::params::accepted_params(config, source)
+            sources_config::accepted::accepted_params(config, source)
                 .into_iter()
                 .filter(|decl| decl.default.is_none())
                 .map(|decl| {

@@ -167,8 +167,8 @@ pub(crate) fn check(analyzed: &Analyzed, request: &Arguments) -> Result<Bound, R
             request.name
         )));
     };
-    let declared = sources_eval::params::accepted_params(config, source);
-    let unset: Vec<&sources_eval::params::ParamDecl> = declared
+    let declared = sources_config::accepted::accepted_params(config, source);
+    let unset: Vec<&sources_config::accepted::ParamDecl> = declared
         .iter()
         .filter(|decl| {
             decl.required && decl.default.is_none() && !request.params.contains_key(&decl.name)
@@ -191,7 +191,7 @@ pub(crate) fn check(analyzed: &Analyzed, request: &Arguments) -> Result<Bound, R
             if missing.len() == 1 { "it" } else { "them" },
             first.name,
         );
-        let secret: Vec<String> = sources_eval::samples::secret_params(config)
+        let secret: Vec<String> = sources_config::secret::secret_params(config)
             .into_iter()
             .map(|(name, _)| name)
             .collect();

@@ -86,8 +86,8 @@ fn params_text(params: &BTreeMap<String, String>) -> String {
     params
         .iter()
         .map(|(name, value)| {
-            if crate::trace::is_credential(name) {
-                format!("{name}={}", crate::trace::REDACTED)
+            if sources_config::secret::is_credential(name) {
+                format!("{name}={}", sources_config::secret::REDACTED)
             } else {
                 format!("{name}={value}")
             }

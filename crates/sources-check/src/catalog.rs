@@ -1,10 +1,9 @@
 //! `sources list`: one line per entry — name, kind, cadence, upstream entries, and the parameters
 //! it needs or takes. Reads the model only; nothing is fetched.
 
+use sources_config::accepted::accepted_params;
+use sources_config::cadence::{cadence, upstream};
 use sources_config::{Config, Growing, Source};
-
-use crate::engine::{cadence, kind_name, upstream};
-use crate::params::accepted_params;
 
 /// One entry as `list` shows it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -49,7 +48,7 @@ fn window_label(source: &Source) -> Option<String> {
 /// The entries in source order; names starting with `_` only when `all`. The defaults of secret
 /// parameters (`mask: true`, credential-like names) are shown redacted.
 pub fn list(config: &Config, all: bool) -> Vec<Listing> {
-    let secret: Vec<String> = crate::samples::secret_params(config)
+    let secret: Vec<String> = sources_config::secret::secret_params(config)
         .into_iter()
         .map(|(name, _)| name)
         .collect();
@@ -59,7 +58,7 @@ pub fn list(config: &Config, all: bool) -> Vec<Listing> {
         .filter(|source| all || !source.name.value.starts_with('_'))
         .map(|source| Listing {
             name: source.name.value.to_string(),
-            kind: kind_name(source),
+            kind: source.kind_name(),
             cadence: cadence(config, source).to_string(),
             window: window_label(source),
             upstream: upstream(source),
@@ -73,7 +72,7 @@ pub fn list(config: &Config, all: bool) -> Vec<Listing> {
                 .filter_map(|decl| {
                     let default = decl.default?;
                     let shown = if secret.contains(&decl.name) {
-                        crate::trace::REDACTED
+                        sources_config::secret::REDACTED
                     } else {
                         default.as_str()
                     };
