@@ -78,7 +78,6 @@ pub mod listing;
 pub mod options;
 pub mod params;
 pub mod parse_errors;
-pub mod published;
 pub mod search;
 pub mod server;
 pub mod world;

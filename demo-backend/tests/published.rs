@@ -1,4 +1,4 @@
-//! The published response shapes (`demo_backend::published`) against the backend's real answers:
+//! The published response shapes (`sources_inputs::demo::published`) against the backend's real answers:
 //! every published route is requested, in the states that change its answer (an application with
 //! and without an operation and history, running and finished jobs, searches with and without a
 //! total), and each answer must have exactly the described keys with the described types.
@@ -6,8 +6,8 @@
 mod common;
 
 use common::Demo;
-use demo_backend::published::{PublishedRoute, routes};
 use serde_json::{Value, json};
+use sources_inputs::demo::published::{PublishedRoute, routes};
 
 /// Why `value` is not described by `shape`, at `path`.
 fn conforms(value: &Value, shape: &Value, path: &str) -> Result<(), String> {

@@ -23,10 +23,10 @@ use serde_json::Value;
 use sources_check::settings_file::{Finder, Found};
 use sources_diagnostics::Severity;
 use sources_eval::engine::{Engine, EngineOptions, Output, cadence};
-use sources_eval::io::Io;
 use sources_eval::snapshot::SnapshotWindow;
 use sources_eval::trace::{Progress, Trace};
 use sources_eval::window_flags::{WindowFlags, window_ask};
+use sources_eval::world::{World, WorldError};
 use sources_syntax::Syntax;
 
 use crate::Outcome;
@@ -407,7 +407,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
     let window = window_ask(source, &flags, &columns).map_err(Error::Usage)?;
     let for_duration = for_duration(args)?;
     let runtime = runtime()?;
-    let world = World::new(args, &runtime)?;
+    let world = world(args, &runtime)?;
     if let (Err(_), Some(demo)) = (&bound, &world.demo) {
         if let Some(hint) = runtime.block_on(demo_hint(demo, &config, source, &supplied)) {
             return Err(Error::Usage(format!("`{name}` {hint}")));
@@ -514,37 +514,19 @@ pub(crate) fn runtime() -> Result<tokio::runtime::Runtime, Error> {
         .map_err(Error::Runtime)
 }
 
-/// What `try` reaches the outside world through: the real world, or with `--demo` the demo
-/// backend in front of it (said on standard error).
-pub(crate) struct World {
-    /// The I/O seam the engine uses.
-    pub io: Arc<dyn Io>,
-    /// The demo backend, with `--demo` (for parameter values it answers).
-    pub demo: Option<Arc<sources_eval::demo::DemoIo>>,
-}
-
-impl World {
-    /// The world `args` ask for.
-    pub fn new(args: &Args, runtime: &tokio::runtime::Runtime) -> Result<World, Error> {
-        let system: Arc<dyn Io> = Arc::new(
-            sources_eval::system::SystemIo::new()
-                .map_err(|error| Error::Usage(format!("cannot set up HTTP: {error}")))?
-                .with_max_body(args.max_body),
-        );
-        if !args.demo {
-            return Ok(World {
-                io: system,
-                demo: None,
-            });
-        }
-        let demo = runtime.block_on(async { sources_eval::demo::DemoIo::new(system) });
-        let demo = Arc::new(demo.map_err(|error| Error::Usage(format!("--demo: {error}")))?);
+/// The world `args` ask for ([`World::new`]), the demo backend said on standard error with
+/// `--demo`.
+pub(crate) fn world(args: &Args, runtime: &tokio::runtime::Runtime) -> Result<World, Error> {
+    let world = runtime
+        .block_on(async { World::new(args.demo, args.max_body) })
+        .map_err(|error| match error {
+            WorldError::Demo(error) => Error::Usage(format!("--demo: {error}")),
+            error => Error::Usage(error.to_string()),
+        })?;
+    if let Some(demo) = &world.demo {
         eprintln!("sources: {}", demo.describe());
-        Ok(World {
-            io: demo.clone(),
-            demo: Some(demo),
-        })
     }
+    Ok(world)
 }
 
 /// The required parameters `source` takes (its own, or those of the inputs it passes them

@@ -19,9 +19,10 @@ use sources_config::accepted::{accepted_params, declared_params};
 use sources_eval::engine::{Engine, EngineOptions, Output};
 use sources_eval::snapshot::{DEFAULT_WINDOW, SnapshotWindow};
 use sources_eval::trace::{Collect, Redactor, Trace};
+use sources_eval::world::World;
 
 use crate::Outcome;
-use crate::r#try::{self, Args, Error, World};
+use crate::r#try::{self, Args, Error};
 use crate::try_failure::Tried;
 
 /// Runs `sources try --all` over `config`'s entries, in the file's order.
@@ -46,7 +47,7 @@ pub fn run(
     }
     let within = r#try::for_duration(args)?.unwrap_or(DEFAULT_WINDOW);
     let runtime = r#try::runtime()?;
-    let world = World::new(args, &runtime)?;
+    let world = r#try::world(args, &runtime)?;
     let width = config
         .names()
         .map(|name| name.chars().count())

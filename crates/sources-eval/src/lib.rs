@@ -6,6 +6,7 @@
 
 pub mod cache;
 pub mod decode;
+#[cfg(feature = "demo")]
 pub mod demo;
 pub mod engine;
 #[cfg(test)]
@@ -31,5 +32,6 @@ pub mod testing;
 pub mod trace;
 pub mod window;
 pub mod window_flags;
+pub mod world;
 
 pub use sources_config::duration::format_duration;

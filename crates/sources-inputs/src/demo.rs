@@ -1,6 +1,8 @@
-//! The demo backend's published response shapes (`demo_backend::published`) as the checker's
+//! The demo backend's published response shapes ([`published`]) as the checker's
 //! [`RouteShape`]s: entries whose URL is the demo address get exact shapes without a sample. The
 //! checker itself knows nothing of the demo.
+
+pub mod published;
 
 use std::sync::OnceLock;
 
@@ -15,7 +17,7 @@ pub const DEMO_ORIGINS: &[&str] = &["http://127.0.0.1:8099", "http://localhost:8
 pub fn routes() -> &'static [RouteShape] {
     static ROUTES: OnceLock<Vec<RouteShape>> = OnceLock::new();
     ROUTES.get_or_init(|| {
-        demo_backend::published::routes()
+        published::routes()
             .into_iter()
             .map(|route| RouteShape {
                 origins: DEMO_ORIGINS

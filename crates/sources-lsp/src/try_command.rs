@@ -18,10 +18,10 @@ use serde_json::{Value, json};
 use sources_config::Enumeration;
 use sources_eval::engine::{Engine, EngineOptions, Output};
 use sources_eval::error::EvalError;
-use sources_eval::io::Io;
 use sources_eval::params::Bound;
 use sources_eval::snapshot::SnapshotWindow;
 use sources_eval::trace::Silent;
+use sources_eval::world::World;
 use tower_lsp_server::ls_types::{DiagnosticSeverity, Uri};
 
 use crate::document::Analyzed;
@@ -247,17 +247,9 @@ fn run_here(analyzed: &Analyzed, uri: &Uri, bound: &Bound, demo: bool) -> Outcom
 async fn fetch(analyzed: &Analyzed, uri: &Uri, bound: &Bound, demo: bool) -> Outcome {
     let config = &analyzed.analysis.config;
     let name = bound.entry();
-    let system: Arc<dyn Io> = match sources_eval::system::SystemIo::new() {
-        Ok(system) => Arc::new(system),
-        Err(error) => return Outcome::Refused(format!("cannot set up HTTP: {error}").into()),
-    };
-    let io: Arc<dyn Io> = if demo {
-        match sources_eval::demo::DemoIo::new(system) {
-            Ok(demo) => Arc::new(demo),
-            Err(error) => return Outcome::Refused(format!("demo backend: {error}").into()),
-        }
-    } else {
-        system
+    let io = match World::new(demo, sources_eval::io::DEFAULT_MAX_BODY) {
+        Ok(world) => world.io,
+        Err(error) => return Outcome::Refused(error.to_string().into()),
     };
     let options = EngineOptions {
         snapshot: SnapshotWindow {

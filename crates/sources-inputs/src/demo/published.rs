@@ -1,5 +1,6 @@
-//! The shapes of the demo backend's JSON responses, published as data (`shapes.json`) for tools
-//! that check configurations against the routes they read, without running the backend.
+//! The shapes of the demo backend's JSON responses, published as data (`shapes.json`) for the
+//! analysis to check configurations against the routes they read, without linking or running the
+//! backend (its server is not a dependency of this crate).
 //!
 //! Each key of the document is a route, `METHOD /path` with `{name}` for one path segment, and
 //! its value describes the response body:
@@ -10,7 +11,7 @@
 //! - a list of one item describes a list of such items; a list of several is any one of them;
 //! - `"=METHOD /path"` answers as that route does.
 //!
-//! `tests/published.rs` holds these descriptions against the backend's real responses.
+//! The demo backend's `tests/published.rs` holds these descriptions against its real responses.
 
 /// The published document.
 pub const SHAPES: &str = include_str!("shapes.json");
