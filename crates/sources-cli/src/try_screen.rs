@@ -13,15 +13,17 @@ use std::sync::Arc;
 
 use futures::StreamExt;
 use serde_json::Value;
+use sources_config::accepted::accepted_params;
 use sources_config::cursor::{self, CursorRow};
 use sources_config::{Component, Config, Screen};
 use sources_eval::engine::{Engine, EngineOptions, Output};
-use sources_eval::params::accepted_params;
 use sources_eval::snapshot::{DEFAULT_WINDOW, SnapshotWindow};
 use sources_eval::trace::{Collect, Redactor};
 
 use crate::Outcome;
-use crate::r#try::{self, Args, Error, World};
+use sources_eval::world::World;
+
+use crate::r#try::{self, Args, Error};
 use crate::try_failure::Tried;
 use crate::try_output::TABLE_ROWS;
 use crate::try_view::{self, Frame, View};
@@ -74,7 +76,7 @@ pub fn run(
     let config = tried.config;
     let screen = screen(config, wanted).map_err(Error::Usage)?;
     let runtime = r#try::runtime()?;
-    let world = World::new(args, &runtime)?;
+    let world = r#try::world(args, &runtime)?;
     let trace = Arc::new(Collect::default());
     let engine = Engine::new(
         config,
