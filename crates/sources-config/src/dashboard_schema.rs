@@ -160,6 +160,11 @@ fn kind_requirements(block: Block, kind: &str) -> Vec<Value> {
                 "if": { "required": ["source", "markable"], "properties": { "markable": { "const": true } } },
                 "then": { "required": ["mark_key"] }
             }),
+            json!({ "dependentRequired": { "mark_key": ["source"] } }),
+            json!({
+                "if": { "required": ["mark_key"] },
+                "then": { "required": ["markable"], "properties": { "markable": { "const": true } } }
+            }),
         ],
         (Block::Component, "tree") => vec![
             json!({ "dependentRequired": { "source": ["label"] } }),

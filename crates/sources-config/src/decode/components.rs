@@ -3,6 +3,7 @@
 //! `actions` registry and `app.prompts`. A value of the wrong shape is skipped here: the check of
 //! the dashboard's vocabulary (`dashboard_keys`) reported it.
 
+use super::values::{read_bool, read_int};
 use super::*;
 use crate::dashboard::{
     Action, ActionBinding, Align, Bind, Column, Component, ComponentKind, Dashboard,
@@ -51,15 +52,15 @@ fn path_chain(node: &Node) -> Vec<Spanned<String>> {
 /// A non-negative integer at `key` of `map`; 0 when absent or of another shape (the dashboard's
 /// checks judge it).
 fn count_at(map: &Map, key: &str) -> u32 {
-    match get(map, key).map(|entry| &entry.value.value) {
-        Some(Value::Int(value)) => u32::try_from(*value).unwrap_or(0),
-        _ => 0,
-    }
+    get(map, key)
+        .and_then(|entry| read_int(&entry.value.value))
+        .and_then(|value| u32::try_from(value).ok())
+        .unwrap_or(0)
 }
 
 /// Whether `key` of `map` is `true`.
 fn flag_at(map: &Map, key: &str) -> bool {
-    get(map, key).is_some_and(|entry| matches!(entry.value.value, Value::Bool(true)))
+    get(map, key).and_then(|entry| read_bool(&entry.value.value)) == Some(true)
 }
 
 /// The string at `key` of `map`.
@@ -199,9 +200,8 @@ fn component(name: Option<Spanned<String>>, node: &Node) -> Option<Component> {
 
 fn column(node: &Node) -> Option<Column> {
     let map = as_map(node)?;
-    let sortable = get(map, "sortable").and_then(|entry| match entry.value.value {
-        Value::Bool(sortable) => Some(Spanned::new(sortable, entry.value.span)),
-        _ => None,
+    let sortable = get(map, "sortable").and_then(|entry| {
+        read_bool(&entry.value.value).map(|sortable| Spanned::new(sortable, entry.value.span))
     });
     let value = get(map, "value")
         .map(|entry| path_chain(&entry.value))

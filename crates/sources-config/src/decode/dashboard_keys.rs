@@ -8,6 +8,7 @@
 use sources_diagnostics::{Diagnostic, Rule, did_you_mean};
 use sources_syntax::{Entry, Map, Node, Span, Value};
 
+use super::values::{read_bool, read_int};
 use super::{Decoder, Path, as_map, get, join_or, name_span};
 use crate::duration::parse_duration;
 use crate::vocabulary::{self, Block, Field, Ty};
@@ -104,8 +105,13 @@ impl Decoder {
                     );
                 }
             }
-            (Ty::Int(min), Value::Int(value)) => {
-                if *value < min {
+            (Ty::Bool, Value::Str(_)) if read_bool(&node.value).is_some() => {
+                self.boolean(path, node.clone());
+            }
+            (Ty::Int(min), Value::Int(_) | Value::Float(_)) if read_int(&node.value).is_some() => {
+                if let Some(value) = self.integer(path, node.clone())
+                    && value < min
+                {
                     let least = match min {
                         -1 => "-1 (no limit) or more".to_owned(),
                         _ => format!("{min} or more"),
@@ -411,7 +417,7 @@ impl Decoder {
                 Some("list") if bound => required.push(("item", "a list bound to a source reads each item's text at the dot-path `item`")),
                 Some("table") => {
                     required.push(("columns", "a table shows its `columns`"));
-                    if bound && matches!(get(map, "markable").map(|entry| &entry.value.value), Some(Value::Bool(true))) {
+                    if bound && get(map, "markable").and_then(|entry| read_bool(&entry.value.value)) == Some(true) {
                         required.push(("mark_key", "a markable table bound to a source holds its marks by the dot-path `mark_key` (a row's position or a cell changes between fetches)"));
                     }
                 }
@@ -446,6 +452,12 @@ impl Decoder {
                     );
                 }
             }
+        }
+        if block == Block::Component
+            && kind == Some("table")
+            && let Some(mark_key) = get(map, "mark_key")
+        {
+            self.mark_key(map, mark_key, bound, path);
         }
         if block == Block::Component && has("on_cursor") && !bound && kind != Some("eventlog") {
             required.push(("source", "`on_cursor` fetches the component's source again as the driver's cursor moves, so the component needs a `source`"));
@@ -496,6 +508,45 @@ impl Decoder {
         if block == Block::LayoutNode || block == Block::StackItem {
             self.layout_node(map, path, owner);
         }
+    }
+
+    /// A table's `mark_key` is the identity of its marks: it needs `markable: true`, and a source
+    /// (a static table's rows are fixed at load, so it keeps marks by position).
+    fn mark_key(&mut self, map: &Map, mark_key: &Entry, bound: bool, path: &Path<'_>) {
+        let markable = get(map, "markable");
+        let diagnostic = if !bound {
+            Diagnostic::new(
+                Rule::UnknownField,
+                mark_key.key.span,
+                format!("`mark_key` applies to a table bound to a source, not to the static table `{path}`"),
+            )
+            .with_label("not a field of a static table")
+            .with_help("remove `mark_key`: a static table's rows are fixed when the dashboard loads, so it keeps marks by row position")
+        } else {
+            match markable {
+                Some(entry) if read_bool(&entry.value.value) == Some(true) => return,
+                Some(entry) => Diagnostic::new(
+                    Rule::ConflictingFields,
+                    mark_key.key.span,
+                    format!("`{path}` sets `mark_key` on a table that is not `markable`"),
+                )
+                .with_label("needs `markable: true`")
+                .with_secondary(entry.value.span, "`markable` is not `true` here")
+                .with_help(
+                    "set `markable: true`, or remove `mark_key`: only a markable table keeps marks",
+                ),
+                None => Diagnostic::new(
+                    Rule::MissingField,
+                    mark_key.key.span,
+                    format!("`{path}` sets `mark_key` but is missing `markable`"),
+                )
+                .with_label("needs `markable: true`")
+                .with_help(
+                    "add `markable: true`, or remove `mark_key`: only a markable table keeps marks",
+                ),
+            }
+        };
+        self.report(diagnostic);
     }
 
     fn missing_dashboard_field(

@@ -58,10 +58,10 @@ impl Decoder {
     /// A boolean: `true` or `false`, or a YAML 1.1 spelling the dashboard's decoder also takes
     /// (`noncanonical-value`, with the canonical one as a fix).
     pub(super) fn boolean(&mut self, name: Path<'_>, node: Node) -> Option<bool> {
-        match &node.value {
-            Value::Bool(value) => Some(*value),
-            Value::Str(text) if yaml11_bool(&text.text).is_some() => {
-                let value = yaml11_bool(&text.text)?;
+        let value = read_bool(&node.value);
+        match (&node.value, value) {
+            (Value::Bool(_), value) => value,
+            (Value::Str(text), Some(value)) => {
                 self.noncanonical(name, node.span, &text.text, &value.to_string(), "");
                 Some(value)
             }
@@ -75,10 +75,9 @@ impl Decoder {
     /// An integer, or a number with a fraction, which the dashboard's decoder truncates
     /// (`noncanonical-value`, with the whole number as a fix).
     pub(super) fn integer(&mut self, name: Path<'_>, node: Node) -> Option<i64> {
-        match node.value {
-            Value::Int(value) => Some(value),
-            Value::Float(value) if value.is_finite() && value.trunc().abs() < i64::MAX as f64 => {
-                let whole = value.trunc() as i64;
+        match (&node.value, read_int(&node.value)) {
+            (Value::Int(value), _) => Some(*value),
+            (Value::Float(value), Some(whole)) => {
                 let note = if value.fract() == 0.0 {
                     ""
                 } else {
@@ -87,7 +86,7 @@ impl Decoder {
                 self.noncanonical(
                     name,
                     node.span,
-                    &float_text(value),
+                    &float_text(*value),
                     &whole.to_string(),
                     note,
                 );
@@ -254,7 +253,28 @@ impl Decoder {
     }
 }
 
-/// `invalid-value` for a value outside its enumeration, with a did-you-mean and a fix.
+/// The boolean a value is read as by the dashboard's decoder: `true` or `false`, or a YAML 1.1
+/// spelling it also takes (see [`yaml11_bool`]).
+pub(super) fn read_bool(value: &Value) -> Option<bool> {
+    match value {
+        Value::Bool(value) => Some(*value),
+        Value::Str(text) => yaml11_bool(&text.text),
+        _ => None,
+    }
+}
+
+/// The integer a value is read as by the dashboard's decoder: an integer, or a finite number
+/// with a fraction, truncated.
+pub(super) fn read_int(value: &Value) -> Option<i64> {
+    match *value {
+        Value::Int(value) => Some(value),
+        Value::Float(value) if value.is_finite() && value.trunc().abs() < i64::MAX as f64 => {
+            Some(value.trunc() as i64)
+        }
+        _ => None,
+    }
+}
+
 /// A YAML 1.1 boolean that gopkg.in/yaml.v3 accepts for a field typed `bool` besides `true` and
 /// `false` (`yes`, `On`, `N`, …): its value.
 fn yaml11_bool(text: &str) -> Option<bool> {
@@ -265,6 +285,7 @@ fn yaml11_bool(text: &str) -> Option<bool> {
     }
 }
 
+/// `invalid-value` for a value outside its enumeration, with a did-you-mean and a fix.
 pub(super) fn invalid_choice(
     name: Path<'_>,
     written: &str,

@@ -104,7 +104,9 @@ macro_rules! document_rules {
             /// Finds a value the dashboard's YAML decoder (gopkg.in/yaml.v3) accepts for a typed
             /// field in a spelling other than the canonical one: `yes`, `no`, `on`, `off`, `y`, `n`
             /// (in any of their cases, quoted or not) for a boolean, and a number with a fraction
-            /// for an integer, which that decoder truncates (`page_size: 50.0` is `50`).
+            /// for an integer, which that decoder truncates (`page_size: 50.0` is `50`). It reads
+            /// `data.sources` and the dashboard's `tui`, `app` and `actions` alike (`markable: yes`
+            /// makes a table markable).
             ///
             /// **Why:** the value works, so it is accepted as the dashboard reads it; but YAML 1.2
             /// reads `yes` as a string everywhere else (a parameter default, a `static` row), and a
