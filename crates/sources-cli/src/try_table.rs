@@ -1,13 +1,16 @@
 //! A table component drawn as the dashboard draws it: each column filled from its `value` path
 //! (`sources_config::item_path`), `hidden` columns left out, each column as wide as its `width`,
-//! else as its widest cell or title (at least 4), then `flex` columns sharing what is left of the
-//! terminal's width in proportion to their `flex`, none past its `max_width`; cells cut or padded
-//! to their column by `align`, columns separated by ` │ `, a rule under the header. What does not
-//! fit the terminal is cut at its edge (the dashboard scrolls to it) and named below the table.
+//! else as its widest cell or title (at least 4, at most its `max_width`), then `flex` columns
+//! sharing what is left of the terminal's width in proportion to their `flex`, none past its
+//! `max_width`; the rows in the order of the table's `initial_sort` (the rows `try` fetched,
+//! sorted as the table sorts them locally; over a window, the dashboard asks the server for that
+//! order instead); cells cut or padded to their column by `align`, columns separated by ` │ `, a
+//! rule under the header. What does not fit the terminal is cut at its edge (the dashboard
+//! scrolls to it) and named below the table.
 
 use console::{measure_text_width, truncate_str};
 use serde_json::Value;
-use sources_config::{Align, Column, Component, item_path};
+use sources_config::{Align, Column, Component, item_path, table_order};
 
 /// Between two drawn columns.
 const SEPARATOR: &str = " │ ";
@@ -52,12 +55,16 @@ fn widths(
             if column.width > 0 {
                 return column.width as usize;
             }
-            cells
+            let natural = cells
                 .iter()
                 .map(|row| measure_text_width(&row[index]))
                 .chain([measure_text_width(title), MIN_WIDTH])
                 .max()
-                .unwrap_or(MIN_WIDTH)
+                .unwrap_or(MIN_WIDTH);
+            match column.max_width {
+                0 => natural,
+                cap => natural.min(cap as usize),
+            }
         })
         .collect();
     let Some(inner) = width else {
@@ -150,8 +157,8 @@ pub fn render(component: &Component, rows: &[Value], shown: usize, width: Option
     if columns.is_empty() {
         return format!("({} draws no column)\n", component.describe());
     }
-    let cells: Vec<Vec<String>> = rows
-        .iter()
+    let cells: Vec<Vec<String>> = table_order::first_paint(component, rows)
+        .into_iter()
         .map(|row| {
             columns
                 .iter()
@@ -279,6 +286,18 @@ mod tests {
                 "─".repeat(20),
                 "n".repeat(13)
             )
+        );
+    }
+
+    #[test]
+    fn a_column_sized_to_its_content_stops_at_its_max_width() {
+        let component = table(
+            "        - {title: Name, value: name, max_width: 6}\n        - {title: N, value: n}\n",
+        );
+        let rows = [json!({"name": "notifications", "n": 1})];
+        assert_eq!(
+            render(&component, &rows, 25, Some(40)),
+            "Name   │ N\n─────────────\nnotifi │ 1\n"
         );
     }
 

@@ -10,7 +10,7 @@
 use serde_json::Value;
 
 use crate::dashboard::{Component, ComponentKind};
-use crate::item_path;
+use crate::{item_path, table_order};
 
 /// A driver's focused row.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -43,13 +43,17 @@ impl CursorRow {
         )
     }
 
-    /// The row a driver shows first when its entry gives `value`: a table's or a list's first
-    /// item, a tree's root (labelled `root_label`, else `title`, else the entry's name); `None`
-    /// when there is no row (an empty list, or a driver of another kind).
+    /// The row a driver shows first when its entry gives `value`: a table's first row in the
+    /// order it first shows them (`table_order`), a list's first item, a tree's root (labelled
+    /// `root_label`, else `title`, else the entry's name); `None` when there is no row (an empty
+    /// list, or a driver of another kind).
     pub fn first(driver: &Component, value: &Value) -> Option<CursorRow> {
         let first = || item_path::items(value).first();
         match &driver.kind.as_ref()?.value {
-            ComponentKind::Table => Some(CursorRow::of_table(driver, first()?)),
+            ComponentKind::Table => {
+                let rows = table_order::first_paint(driver, item_path::items(value));
+                Some(CursorRow::of_table(driver, rows.first()?))
+            }
             ComponentKind::List => {
                 let paths = driver.path("item").iter().map(|path| path.value.as_str());
                 Some(CursorRow::List(item_path::first_text(first()?, paths)))

@@ -42,6 +42,8 @@ pub struct Component {
     pub auto: bool,
     /// `markable: true`: rows can be marked.
     pub markable: bool,
+    /// A table's `initial_sort`: the sort it opens with.
+    pub initial_sort: Option<InitialSort>,
     /// Every key written on the component, with its span (what a rule about a field points at).
     pub keys: Vec<Spanned<String>>,
     /// The display templates: `title`, the filter and search fields, a tree's `root_label` and
@@ -168,6 +170,41 @@ pub struct Column {
     pub max_width: u32,
     /// `align`: where a cell's text sits in the column.
     pub align: Align,
+    /// `sort`: how the column's cells compare when it is sorted.
+    pub sort: SortMode,
+}
+
+/// A table's `initial_sort`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InitialSort {
+    /// `column`: a column's title (or a case-insensitive prefix of it), or its 1-based number.
+    pub column: String,
+    /// `desc: true`: descending.
+    pub desc: bool,
+}
+
+/// How a sortable column compares its cells (`sort`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SortMode {
+    /// `string` (the default): case-insensitive text.
+    #[default]
+    String,
+    /// `number`: a number, commas stripped.
+    Number,
+    /// `si`: a number with a K, M, B, G or T suffix.
+    Si,
+}
+
+impl SortMode {
+    /// The mode a value of `sort` names; `None` for any other text.
+    pub fn from_name(name: &str) -> Option<SortMode> {
+        match name {
+            "string" => Some(SortMode::String),
+            "number" => Some(SortMode::Number),
+            "si" => Some(SortMode::Si),
+            _ => None,
+        }
+    }
 }
 
 /// Where a column's cells sit (`align`): `left` (the default), `right` or `center`.

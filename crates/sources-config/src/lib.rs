@@ -31,6 +31,7 @@ pub mod schema;
 pub mod secret;
 pub mod shift;
 mod spanned;
+pub mod table_order;
 pub mod template;
 #[cfg(test)]
 mod tests;
@@ -40,8 +41,8 @@ pub mod vocabulary;
 pub use accepted::{AcceptedParam, passes_through};
 pub use config::{Config, ReferenceField, SourceRef};
 pub use dashboard::{
-    Action, ActionBinding, Align, Bind, Column, Component, ComponentKind, Dashboard,
-    InspectorField, OnCursor, Prompt, Push, Screen,
+    Action, ActionBinding, Align, Bind, Column, Component, ComponentKind, Dashboard, InitialSort,
+    InspectorField, OnCursor, Prompt, Push, Screen, SortMode,
 };
 pub use decode::{EntryReuse, decode, decode_edited, decode_into, name_span};
 pub use duration::{DurationError, GoDuration, format_duration, parse_duration};

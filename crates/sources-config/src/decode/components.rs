@@ -6,8 +6,8 @@
 use super::values::{read_bool, read_int};
 use super::*;
 use crate::dashboard::{
-    Action, ActionBinding, Align, Bind, Column, Component, ComponentKind, Dashboard,
-    InspectorField, OnCursor, Prompt, Screen,
+    Action, ActionBinding, Align, Bind, Column, Component, ComponentKind, Dashboard, InitialSort,
+    InspectorField, OnCursor, Prompt, Screen, SortMode,
 };
 use crate::enums::Enumeration;
 use crate::spanned::Text;
@@ -189,6 +189,7 @@ fn component(name: Option<Spanned<String>>, node: &Node) -> Option<Component> {
         fields,
         auto: flag_at(map, "auto"),
         markable: flag_at(map, "markable"),
+        initial_sort: get(map, "initial_sort").and_then(|entry| initial_sort(&entry.value)),
         keys: map
             .entries
             .iter()
@@ -218,6 +219,19 @@ fn column(node: &Node) -> Option<Column> {
         align: str_at(map, "align")
             .and_then(|align| Align::from_name(&align.value))
             .unwrap_or_default(),
+        sort: str_at(map, "sort")
+            .and_then(|sort| SortMode::from_name(&sort.value))
+            .unwrap_or_default(),
+    })
+}
+
+/// A table's `initial_sort`: the column as written (a title or a number), and `desc`.
+fn initial_sort(node: &Node) -> Option<InitialSort> {
+    let map = as_map(node)?;
+    let column = template(&get(map, "column")?.value)?;
+    Some(InitialSort {
+        column: String::from(column.value.text),
+        desc: flag_at(map, "desc"),
     })
 }
 
