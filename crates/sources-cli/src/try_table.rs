@@ -10,7 +10,7 @@
 
 use console::{measure_text_width, truncate_str};
 use serde_json::Value;
-use sources_config::{Align, Column, Component, item_path, table_order};
+use sources_config::{Align, Column, Component, table_order};
 
 /// Between two drawn columns.
 const SEPARATOR: &str = " │ ";
@@ -20,8 +20,7 @@ const MIN_WIDTH: usize = 4;
 
 /// The text of the cell of `column` for `row`, on one line.
 pub fn cell(column: &Column, row: &Value) -> String {
-    let text = item_path::first_text(row, column.value.iter().map(|path| path.value.as_str()));
-    sources_eval::io::one_line(&text)
+    sources_eval::io::one_line(&column.text_in(row))
 }
 
 /// The drawn columns of a table with each one's title.
@@ -30,14 +29,7 @@ fn drawn(component: &Component) -> Vec<(&Column, String)> {
         .columns
         .iter()
         .filter(|column| !column.hidden)
-        .map(|column| {
-            let title = column
-                .title
-                .as_ref()
-                .map(|title| title.value.clone())
-                .unwrap_or_default();
-            (column, title)
-        })
+        .map(|column| (column, column.title_text()))
         .collect()
 }
 

@@ -4,18 +4,11 @@
 #![cfg(target_os = "linux")]
 
 use std::os::unix::fs::chown;
-use std::process::Command;
 
-use sources_testkit::process::outcome;
+use sources_testkit::process::{in_dir, outcome};
 
 fn sources(dir: &std::path::Path, args: &[&str]) -> (i32, String, String) {
-    outcome(
-        Command::new(env!("CARGO_BIN_EXE_sources"))
-            .current_dir(dir)
-            .args(args)
-            .env_remove("SOURCES_DEMO_API")
-            .env_remove("SOURCES_CONFIG"),
-    )
+    outcome(&mut in_dir(env!("CARGO_BIN_EXE_sources"), dir, args))
 }
 
 #[test]

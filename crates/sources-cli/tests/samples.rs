@@ -4,9 +4,8 @@
 //! written differently since is ignored.
 
 use std::path::Path;
-use std::process::Command;
 
-use sources_testkit::process::outcome as run;
+use sources_testkit::process::{in_dir, outcome as run};
 
 const CONFIG: &str = r#"tui:
   components:
@@ -27,13 +26,7 @@ data:
 "#;
 
 fn sources(dir: &Path, args: &[&str]) -> (i32, String, String) {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_sources"));
-    command
-        .current_dir(dir)
-        .args(args)
-        .env_remove("SOURCES_DEMO_API")
-        .env_remove("SOURCES_CONFIG");
-    run(&mut command)
+    run(&mut in_dir(env!("CARGO_BIN_EXE_sources"), dir, args))
 }
 
 #[test]

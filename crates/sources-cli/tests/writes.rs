@@ -6,9 +6,8 @@
 use std::fs;
 use std::os::unix::fs::symlink;
 use std::path::Path;
-use std::process::Command;
 
-use sources_testkit::process::outcome as run;
+use sources_testkit::process::{in_dir, outcome as run};
 
 const RECORDED: &str = r#"data:
   sources:
@@ -21,13 +20,7 @@ const MISSPELLED: &str =
     "data:\n  sources:\n    apps:\n      type: htp\n      url: https://api.example.com/apps\n";
 
 fn sources(dir: &Path, args: &[&str]) -> (i32, String, String) {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_sources"));
-    command
-        .current_dir(dir)
-        .args(args)
-        .env_remove("SOURCES_DEMO_API")
-        .env_remove("SOURCES_CONFIG");
-    run(&mut command)
+    run(&mut in_dir(env!("CARGO_BIN_EXE_sources"), dir, args))
 }
 
 fn canonical(path: &Path) -> String {

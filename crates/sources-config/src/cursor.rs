@@ -30,15 +30,7 @@ impl CursorRow {
             driver
                 .columns
                 .iter()
-                .map(|column| {
-                    let title = column
-                        .title
-                        .as_ref()
-                        .map(|title| title.value.clone())
-                        .unwrap_or_default();
-                    let paths = column.value.iter().map(|path| path.value.as_str());
-                    (title, item_path::first_text(item, paths))
-                })
+                .map(|column| (column.title_text(), column.text_in(item)))
                 .collect(),
         )
     }

@@ -207,6 +207,21 @@ impl SortMode {
     }
 }
 
+impl Column {
+    /// The column's title as the header shows it: empty when it has none.
+    pub fn title_text(&self) -> String {
+        self.title
+            .as_ref()
+            .map(|title| title.value.clone())
+            .unwrap_or_default()
+    }
+
+    /// The text the column shows for `row`: its first `value` path that gives a non-empty text.
+    pub fn text_in(&self, row: &serde_json::Value) -> String {
+        crate::item_path::first_text(row, self.value.iter().map(|path| path.value.as_str()))
+    }
+}
+
 /// Where a column's cells sit (`align`): `left` (the default), `right` or `center`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Align {

@@ -8,12 +8,6 @@ use std::cmp::Ordering;
 use serde_json::Value;
 
 use crate::dashboard::{Column, Component, SortMode};
-use crate::item_path;
-
-/// The text of `column`'s cell in `row`, as the sort compares it.
-fn cell(column: &Column, row: &Value) -> String {
-    item_path::first_text(row, column.value.iter().map(|path| path.value.as_str()))
-}
 
 /// The rows in the order the table first shows them: sorted by its `initial_sort` when that names
 /// a sortable column (by its 1-based number, else by its title or a case-insensitive prefix of
@@ -25,7 +19,7 @@ pub fn first_paint<'r>(component: &Component, rows: &'r [Value]) -> Vec<&'r Valu
     };
     let mut keyed: Vec<(String, &Value)> = ordered
         .drain(..)
-        .map(|row| (cell(column, row), row))
+        .map(|row| (column.text_in(row), row))
         .collect();
     keyed.sort_by(|(a, _), (b, _)| compare(column.sort, a, b, desc));
     keyed.into_iter().map(|(_, row)| row).collect()

@@ -48,6 +48,19 @@ pub fn outcome(command: &mut Command) -> (i32, String, String) {
     )
 }
 
+/// A command running `program` (a path to `sources`) in `dir` with `args`, without the environment
+/// variables that would point it at another configuration or demo (`SOURCES_CONFIG`,
+/// `SOURCES_DEMO_API`).
+pub fn in_dir(program: &str, dir: &Path, args: &[&str]) -> Command {
+    let mut command = Command::new(program);
+    command
+        .current_dir(dir)
+        .args(args)
+        .env_remove("SOURCES_DEMO_API")
+        .env_remove("SOURCES_CONFIG");
+    command
+}
+
 /// A port on 127.0.0.1 that was free when asked.
 ///
 /// # Panics
