@@ -27,6 +27,8 @@ pub mod stack;
 pub use sources_config::json_path as path;
 pub mod substitute;
 pub mod system;
+#[cfg(test)]
+mod system_tls_tests;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
 pub mod trace;

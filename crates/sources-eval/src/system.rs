@@ -30,11 +30,18 @@ impl SystemIo {
     /// [`MAX_REDIRECTS`], see [`crate::origin`]); no `Referer` is sent; no proxy is read from the
     /// environment.
     pub fn new() -> Result<SystemIo, IoError> {
-        let client = reqwest::Client::builder()
-            .no_proxy()
-            .redirect(reqwest::redirect::Policy::none())
-            .referer(false)
-            .user_agent(concat!("sources-try/", env!("CARGO_PKG_VERSION")))
+        SystemIo::with_client(client())
+    }
+
+    /// The same seam trusting `certificate` besides the usual roots: how a test reaches its own
+    /// loopback TLS server. Test builds only: a run never trusts more than the usual roots.
+    #[cfg(test)]
+    pub(crate) fn trusting(certificate: reqwest::Certificate) -> Result<SystemIo, IoError> {
+        SystemIo::with_client(client().add_root_certificate(certificate))
+    }
+
+    fn with_client(client: reqwest::ClientBuilder) -> Result<SystemIo, IoError> {
+        let client = client
             .build()
             .map_err(|error| IoError::Transport(chain(&error)))?;
         Ok(SystemIo {
@@ -49,6 +56,16 @@ impl SystemIo {
         self.max_body = max_body;
         self
     }
+}
+
+/// The HTTP client of every run: no proxy from the environment, redirects left to
+/// [`SystemIo::http`], no `Referer`.
+fn client() -> reqwest::ClientBuilder {
+    reqwest::Client::builder()
+        .no_proxy()
+        .redirect(reqwest::redirect::Policy::none())
+        .referer(false)
+        .user_agent(concat!("sources-try/", env!("CARGO_PKG_VERSION")))
 }
 
 /// How many redirects one request follows.
