@@ -1,11 +1,12 @@
 //! `fix_all`: applies every safe fix to a document, re-analysing after each round until nothing
 //! more can be fixed, so that fixes skipped for overlapping an earlier one get their turn.
 //!
-//! `--fix` never makes things worse: a document with syntax errors is not edited, and when a round's
-//! fixes together would make the document unparsable or raise its error count, they are tried one
-//! by one and each fix that would is left out and reported as unsafe.
+//! `--fix` never makes things worse: a document with syntax errors is not edited, and every fix is
+//! re-checked: it must remove its diagnostic and add none that has no safe fix of its own (nor make
+//! the document unparsable). When a round's fixes together do not, they are tried one by one and
+//! each that does not is left out and reported as unsafe.
 
-use sources_diagnostics::{Diagnostic, Rule, Severity, apply_safe_fixes};
+use sources_diagnostics::{Applicability, Diagnostic, Rule, apply_safe_fixes};
 use sources_syntax::{LineCol, LineIndex, Span, Syntax};
 
 use crate::analyze;
@@ -32,35 +33,41 @@ pub struct Fixed {
     pub text: String,
     /// The fixes applied, in order.
     pub applied: Vec<AppliedFix>,
-    /// Safe fixes left out because they would have made the document unparsable or raised its
-    /// error count; positions are in the returned text.
+    /// Safe fixes left out because they would not settle their finding (they would make the
+    /// document unparsable, or add a finding that has no safe fix); positions are in the
+    /// returned text.
     pub unsafe_fixes: Vec<AppliedFix>,
     /// Whether the document was left as it is because it has syntax errors.
     pub syntax_errors: bool,
 }
 
-/// Whether a text parses, and how many errors it has.
-#[derive(Clone, Copy)]
-struct Health {
-    parses: bool,
-    errors: usize,
-}
-
-impl Health {
-    fn of(diagnostics: &[Diagnostic]) -> Health {
-        Health {
-            parses: !diagnostics.iter().any(|d| d.rule == Rule::Syntax),
-            errors: diagnostics
+/// Whether `after`, the diagnostics of the text with some fixes applied, settles what they
+/// repaired without making anything else worse: it parses, has fewer diagnostics than `before`,
+/// and each diagnostic it has that `before` lacks (by rule, severity and message) carries a safe
+/// fix of its own, which the next round applies and checks in turn (a corrected `type` reveals
+/// its entry's misspelled fields).
+fn settles(before: &[Diagnostic], after: &[Diagnostic]) -> bool {
+    if after.iter().any(|d| d.rule == Rule::Syntax) || after.len() >= before.len() {
+        return false;
+    }
+    let mut unmatched: Vec<&Diagnostic> = before.iter().collect();
+    after.iter().all(|diagnostic| {
+        let same = unmatched.iter().position(|earlier| {
+            earlier.rule == diagnostic.rule
+                && earlier.severity == diagnostic.severity
+                && earlier.message == diagnostic.message
+        });
+        match same {
+            Some(at) => {
+                unmatched.swap_remove(at);
+                true
+            }
+            None => diagnostic
+                .fixes
                 .iter()
-                .filter(|d| d.severity == Severity::Error)
-                .count(),
+                .any(|fix| fix.applicability == Applicability::Safe),
         }
-    }
-
-    /// Whether a text of this health is no worse than one of health `before`.
-    fn no_worse_than(self, before: Health) -> bool {
-        self.parses && self.errors <= before.errors
-    }
+    })
 }
 
 /// Applies every safe fix of `text` (as `sources lint --fix` does), keeping every other byte:
@@ -74,8 +81,7 @@ pub fn fix_all(text: &str, syntax: Syntax) -> Fixed {
         syntax_errors: false,
     };
     let mut diagnostics = analyze(text, syntax).diagnostics;
-    let mut health = Health::of(&diagnostics);
-    if !health.parses {
+    if diagnostics.iter().any(|d| d.rule == Rule::Syntax) {
         fixed.syntax_errors = true;
         return fixed;
     }
@@ -93,13 +99,14 @@ pub fn fix_all(text: &str, syntax: Syntax) -> Fixed {
         let after = analyze(&outcome.text, syntax).diagnostics;
         let mut round = Vec::new();
         let mut unsafe_fixes = Vec::new();
-        let (text, after) = if Health::of(&after).no_worse_than(health) {
+        let (text, after) = if settles(&diagnostics, &after) {
             round.extend(outcome.applied);
             (outcome.text, after)
         } else {
-            // Together they make things worse: add them one at a time, each checked.
+            // Together they do not settle: add them one at a time, each checked against the
+            // text with the ones accepted before it.
             let mut accepted: Vec<&Diagnostic> = Vec::new();
-            let mut best = None;
+            let mut best: Option<(String, Vec<Diagnostic>)> = None;
             for diagnostic in &diagnostics {
                 let trial =
                     apply_safe_fixes(&fixed.text, accepted.iter().copied().chain([diagnostic]));
@@ -111,7 +118,8 @@ pub fn fix_all(text: &str, syntax: Syntax) -> Fixed {
                     continue;
                 };
                 let checked = analyze(&trial.text, syntax).diagnostics;
-                if Health::of(&checked).no_worse_than(health) {
+                let current = best.as_ref().map_or(&diagnostics, |(_, checked)| checked);
+                if settles(current, &checked) {
                     accepted.push(diagnostic);
                     round.push(fix);
                     best = Some((trial.text, checked));
@@ -136,7 +144,6 @@ pub fn fix_all(text: &str, syntax: Syntax) -> Fixed {
                 .map(|fix| record(fix.rule, fix.title, fix.span)),
         );
         fixed.text = text;
-        health = Health::of(&after);
         diagnostics = after;
     }
     fixed

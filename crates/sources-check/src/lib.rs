@@ -277,18 +277,30 @@ fn analyze_indexed(
         let suppressions = Rc::clone(&suppressions);
         let silenced = Rc::clone(&silenced);
         let keep = keep.clone();
-        out.set_stage(move |mut diagnostic| {
-            inherited::attribute(&inheritors, &mut diagnostic);
-            if is_recovered(&recovered, &diagnostic) {
-                return None;
-            }
-            if let Some(by) = suppressions.silences(&diagnostic) {
-                if diagnostic.severity == Severity::Error {
-                    silenced.borrow_mut().push(Silenced { diagnostic, by });
+        // A diagnostic hidden by a suppression or the filter gives way to its stand-in, which
+        // goes through the same stages.
+        out.set_stage(move |diagnostic| {
+            let mut next = Some(diagnostic);
+            while let Some(mut diagnostic) = next {
+                inherited::attribute(&inheritors, &mut diagnostic);
+                if is_recovered(&recovered, &diagnostic) {
+                    return None;
                 }
-                return None;
+                if let Some(by) = suppressions.silences(&diagnostic) {
+                    next = diagnostic.stand_in.take().map(|stand_in| *stand_in);
+                    if diagnostic.severity == Severity::Error {
+                        silenced.borrow_mut().push(Silenced { diagnostic, by });
+                    }
+                    continue;
+                }
+                match keep.as_deref() {
+                    Some(keep) if !keep(&diagnostic) => {
+                        next = diagnostic.stand_in.take().map(|stand_in| *stand_in);
+                    }
+                    _ => return Some(diagnostic),
+                }
             }
-            kept(keep.as_deref(), diagnostic)
+            None
         });
     }
     out.extend(syntax_errors);

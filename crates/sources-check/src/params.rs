@@ -350,8 +350,12 @@ fn check_supplied(
         sources_config::name_span(supplied.span, name),
     ) {
         if fixes::written_as(file, span, name) {
-            diagnostic =
-                diagnostic.with_replacement(format!("Rename `{name}` to `{best}`"), span, *best);
+            diagnostic = diagnostic.with_correction(
+                format!("Rename `{name}` to `{best}`"),
+                span,
+                &*name,
+                best,
+            );
         }
     }
     out.push(diagnostic);
@@ -407,10 +411,11 @@ pub(crate) fn check_references(
                     diagnostic =
                         diagnostic.with_help(format!("did you mean `${{params.{best}}}`?"));
                     if fixes::written_as(file, name_span, name) {
-                        diagnostic = diagnostic.with_replacement(
+                        diagnostic = diagnostic.with_correction(
                             format!("Rename `{name}` to `{best}`"),
                             name_span,
-                            *best,
+                            &*name,
+                            best,
                         );
                     }
                 }

@@ -212,10 +212,11 @@ pub(crate) fn unknown_name<'a>(
             let list: Vec<String> = suggestions.iter().map(|s| format!("`{s}`")).collect();
             diagnostic = diagnostic.with_help(format!("did you mean {}?", list.join(" or ")));
             if let Some(span) = name_span(named.span, name) {
-                diagnostic = diagnostic.with_replacement(
+                diagnostic = diagnostic.with_correction(
                     format!("Rename `{name}` to `{best}`"),
                     span,
-                    *best,
+                    &*name,
+                    best,
                 );
             }
         }

@@ -2,7 +2,7 @@
 //! its rule levels to diagnostics. Finding and reading the file on disk is `settings_file`'s job;
 //! nothing here does I/O.
 
-use sources_diagnostics::{Diagnostic, Rule, Severity, Span, did_you_mean};
+use sources_diagnostics::{Diagnostic, Rule, Severity, Span, did_you_mean, retain_or_stand_in};
 use sources_syntax::LineIndex;
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};
@@ -284,15 +284,17 @@ impl Settings {
         if self.rules.is_empty() {
             return;
         }
-        diagnostics.retain_mut(|diagnostic| match self.level(diagnostic.rule).0 {
-            Level::Off => false,
-            Level::Error => {
-                diagnostic.severity = Severity::Error;
-                true
-            }
-            Level::Warning => {
-                diagnostic.severity = Severity::Warning;
-                true
+        retain_or_stand_in(diagnostics, |diagnostic| {
+            match self.level(diagnostic.rule).0 {
+                Level::Off => false,
+                Level::Error => {
+                    diagnostic.severity = Severity::Error;
+                    true
+                }
+                Level::Warning => {
+                    diagnostic.severity = Severity::Warning;
+                    true
+                }
             }
         });
     }

@@ -343,10 +343,11 @@ fn unused(code: &Code, listed: &[Code], scope: Scope, removal: Span) -> Diagnost
                 Some(suggestion) if !listed.iter().any(|other| other.name == *suggestion) => {
                     return diagnostic
                         .with_help(format!("did you mean `{suggestion}`?"))
-                        .with_replacement(
+                        .with_correction(
                             format!("Rename `{}` to `{suggestion}`", code.name),
                             code.span,
-                            *suggestion,
+                            &code.name,
+                            suggestion,
                         );
                 }
                 Some(suggestion) => diagnostic.with_help(format!(

@@ -341,7 +341,7 @@ fn unknown_namespace(
         [best] => {
             let diagnostic = diagnostic.with_help(format!("did you mean `{best}`?"));
             if fixes::written_as(file, name_span, namespace) {
-                diagnostic.with_replacement(format!("Rename `{namespace}` to `{best}`"), name_span, *best)
+                diagnostic.with_correction(format!("Rename `{namespace}` to `{best}`"), name_span, &*namespace, best)
             } else {
                 diagnostic
             }
@@ -462,10 +462,11 @@ pub(crate) fn check_templates(
                         let name_start = error.range.start + "${window.".len();
                         let name_span = site.span_of(file, name_start..name_start + name.len());
                         if fixes::written_as(file, name_span, name) {
-                            diagnostic = diagnostic.with_replacement(
+                            diagnostic = diagnostic.with_correction(
                                 format!("Rename `{name}` to `{best}`"),
                                 name_span,
-                                *best,
+                                &*name,
+                                best,
                             );
                         }
                     }
@@ -543,10 +544,11 @@ pub(crate) fn check_templates(
                 let name_span = site.span_of(file, name_start..name_start + name.len());
                 diagnostic = diagnostic.with_help(format!("did you mean `{best}`?"));
                 if fixes::written_as(file, name_span, name) {
-                    diagnostic = diagnostic.with_replacement(
+                    diagnostic = diagnostic.with_correction(
                         format!("Rename `{name}` to `{best}`"),
                         name_span,
-                        *best,
+                        &*name,
+                        best,
                     );
                 }
             }

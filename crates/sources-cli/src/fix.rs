@@ -2,7 +2,7 @@
 //! `sources_check::fix_all` (which re-analyses until the document settles), then written back in
 //! place or shown as a unified diff. Comments and formatting stay as written.
 
-use sources_check::Fixed;
+use sources_check::{AppliedFix, Fixed};
 use sources_diagnostics::Applicability;
 use sources_syntax::{LineCol, Syntax};
 
@@ -26,6 +26,33 @@ pub fn repair(report: &FileReport, syntax: Syntax) -> Option<Fixed> {
         .flat_map(|diagnostic| &diagnostic.fixes)
         .any(|fix| fix.applicability == Applicability::Safe);
     fixable.then(|| sources_check::fix_all(report.text(), syntax))
+}
+
+/// Leaves safe only the fixes of `report` that `--fix` would apply to its text: one that
+/// `sources_check::fix_all` leaves out (it would not settle its finding, or a fix of the same
+/// finding came first) becomes a suggestion, so every output and the summary's "fixable with
+/// --fix" count only what `--fix` does.
+pub fn keep_applied_fixes_safe(report: &mut FileReport, syntax: Syntax) {
+    let Some(fixed) = repair(report, syntax) else {
+        return;
+    };
+    let mut applied: Vec<&AppliedFix> = fixed.applied.iter().collect();
+    for diagnostic in &mut report.diagnostics {
+        for fix in &mut diagnostic.fixes {
+            if fix.applicability != Applicability::Safe {
+                continue;
+            }
+            let same = applied
+                .iter()
+                .position(|done| done.rule == diagnostic.rule && done.title == fix.title);
+            match same {
+                Some(at) => {
+                    applied.swap_remove(at);
+                }
+                None => fix.applicability = Applicability::Unsafe,
+            }
+        }
+    }
 }
 
 /// What `--fix` or `--diff` says on standard error about one file, in line order: each fix
@@ -54,7 +81,7 @@ pub fn notes(path: &str, fixed: &Fixed, applied: bool) -> Vec<String> {
         (
             at,
             format!(
-                "sources: not applied {path}:{}:{}: {} [{}]: unsafe, it would add an error or break the file; fix it by hand",
+                "sources: not applied {path}:{}:{}: {} [{}]: unsafe, it would not settle its finding without adding another; fix it by hand",
                 at.line, at.column, fix.title, fix.rule
             ),
         )
@@ -65,7 +92,6 @@ pub fn notes(path: &str, fixed: &Fixed, applied: bool) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
-    use sources_check::AppliedFix;
     use sources_diagnostics::Rule;
 
     use super::*;
@@ -90,7 +116,7 @@ mod tests {
             notes("s.yaml", &fixed, true),
             [
                 "sources: fixed s.yaml:2:7: Rename `a` [unknown-field]",
-                "sources: not applied s.yaml:5:3: Replace `c` [unknown-field]: unsafe, it would add an error or break the file; fix it by hand",
+                "sources: not applied s.yaml:5:3: Replace `c` [unknown-field]: unsafe, it would not settle its finding without adding another; fix it by hand",
                 "sources: fixed s.yaml:9:7: Rename `b` [unknown-field]",
             ]
         );

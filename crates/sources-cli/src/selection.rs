@@ -3,7 +3,7 @@
 //! levels of the settings file.
 
 use sources_check::settings::{Level, Settings};
-use sources_diagnostics::{Diagnostic, Rule, Severity};
+use sources_diagnostics::{Diagnostic, Rule, Severity, retain_or_stand_in};
 
 /// The rules chosen on the command line.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -51,7 +51,7 @@ impl Selection {
     /// diagnostics: drops what is ignored, not selected or turned off (unless `--extend-select`
     /// names it), and sets the severity of the rules the settings file gives a level.
     pub fn apply(&self, settings: Option<&Settings>, diagnostics: &mut Vec<Diagnostic>) {
-        diagnostics.retain_mut(|diagnostic| {
+        retain_or_stand_in(diagnostics, |diagnostic| {
             let rule = diagnostic.rule;
             if matches(&self.ignore, rule) {
                 return false;

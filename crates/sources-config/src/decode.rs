@@ -67,6 +67,9 @@ pub(crate) struct Decoder {
     /// The key (or list item) whose value is being decoded: where a nested map's `missing-field`
     /// points.
     pub(crate) key_span: Span,
+    /// The `missing-field` of a required field written misspelled, by the misspelled key's span:
+    /// the key's `unknown-field` (which proposes the rename) carries it as its stand-in.
+    pub(crate) stand_ins: Vec<(Span, Diagnostic)>,
 }
 
 type Convert<T> = fn(&mut Decoder, Path<'_>, Node) -> Option<T>;
@@ -146,14 +149,10 @@ impl Decoder {
                 !fields.taken.get(*index) && !did_you_mean(&entry.key.name, [name]).is_empty()
             })
             .map(|(_, entry)| entry);
-        if let Some(entry) = misspelled
-            && did_you_mean(&entry.key.name, docs.iter().map(|info| info.name.as_str())).first()
+        let renamed = misspelled.filter(|entry| {
+            did_you_mean(&entry.key.name, docs.iter().map(|info| info.name.as_str())).first()
                 == Some(&name)
-        {
-            // The `unknown-field` at the misspelling proposes the rename: one mistake, one
-            // diagnostic.
-            return;
-        }
+        });
         let help = match misspelled {
             Some(entry) => format!(
                 "add `{name}`: {doc}; `{}` looks like a misspelling of it",
@@ -171,7 +170,12 @@ impl Decoder {
         if let Some(entry) = misspelled {
             diagnostic = diagnostic.with_secondary(entry.key.span, format!("perhaps `{name}`?"));
         }
-        self.report(diagnostic);
+        match renamed {
+            // The `unknown-field` at the misspelling proposes the rename: one mistake, one
+            // diagnostic, and this one stands in for it where it is hidden.
+            Some(entry) => self.stand_ins.push((entry.key.span, diagnostic)),
+            None => self.report(diagnostic),
+        }
     }
 
     /// Reports every field `fields` did not take as `unknown-field`.
@@ -256,6 +260,13 @@ impl Decoder {
                 };
                 diagnostic
             };
+            if let Some(at) = self
+                .stand_ins
+                .iter()
+                .position(|(span, _)| *span == entry.key.span)
+            {
+                diagnostic = diagnostic.with_stand_in(self.stand_ins.swap_remove(at).1);
+            }
             if other_kinds.is_empty()
                 && section.is_none()
                 && let Some(best) = suggestions.first()
@@ -264,10 +275,11 @@ impl Decoder {
                 && !proposed.contains(best)
             {
                 proposed.push(best);
-                diagnostic = diagnostic.with_replacement(
+                diagnostic = diagnostic.with_correction(
                     format!("Rename `{name}` to `{best}`"),
                     span,
-                    *best,
+                    &*name,
+                    best,
                 );
             }
             self.report(diagnostic);
@@ -664,10 +676,11 @@ fn unknown_kind(written: &str, span: Span) -> Diagnostic {
         Some(best) => {
             diagnostic = diagnostic.with_help(format!("did you mean `{best}`?"));
             if let Some(edit) = name_span(span, written) {
-                diagnostic = diagnostic.with_replacement(
+                diagnostic = diagnostic.with_correction(
                     format!("Replace `{written}` with `{best}`"),
                     edit,
-                    *best,
+                    &*written,
+                    best,
                 );
             }
         }

@@ -35,6 +35,7 @@ fn decoder_accepts_exactly_the_schema_fields_of_each_kind() {
         let mut decoder = Decoder {
             diagnostics: Default::default(),
             key_span: Default::default(),
+            stand_ins: Vec::new(),
         };
         let mut reader = Fields::new(Map::default(), Default::default());
         reader.take_type_for_test();
@@ -88,6 +89,7 @@ fn decoder_accepts_exactly_the_schema_fields_of_each_kind() {
         let mut decoder = Decoder {
             diagnostics: Default::default(),
             key_span: Default::default(),
+            stand_ins: Vec::new(),
         };
         let mut reader = Fields::new(Map::default(), Default::default());
         read(&mut decoder, &mut reader);

@@ -15,7 +15,7 @@ pub use collect::{Collected, Collector, order};
 pub use fix::{AppliedFix, FixOutcome, apply_safe_fixes, unified_diff};
 pub use rules::Rule;
 pub use sources_syntax::Span;
-pub use suggest::did_you_mean;
+pub use suggest::{did_you_mean, is_misspelling};
 
 /// How serious a diagnostic is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -93,6 +93,10 @@ pub struct Diagnostic {
     pub help: Option<String>,
     /// Mechanical repairs.
     pub fixes: Vec<Fix>,
+    /// What is reported in its place when a suppression or a rule filter hides it: a finding it
+    /// stood for (a misspelled required field's `missing-field`), so hiding one finding never
+    /// hides another ([`retain_or_stand_in`]).
+    pub stand_in: Option<Box<Diagnostic>>,
 }
 
 impl Diagnostic {
@@ -120,7 +124,14 @@ impl Diagnostic {
             labels: Vec::new(),
             help: None,
             fixes: Vec::new(),
+            stand_in: None,
         }
+    }
+
+    /// Sets what is reported in this diagnostic's place when it is hidden.
+    pub fn with_stand_in(mut self, stand_in: Diagnostic) -> Diagnostic {
+        self.stand_in = Some(Box::new(stand_in));
+        self
     }
 
     /// Sets the primary label's text.
@@ -150,6 +161,31 @@ impl Diagnostic {
         self
     }
 
+    /// Adds the fix that replaces `written` (at `span`) with `suggestion`, a did-you-mean of it:
+    /// safe (applied by `--fix`) only when it corrects a misspelling ([`is_misspelling`]), else
+    /// offered in the editor alone, as another word changes what is meant.
+    pub fn with_correction(
+        self,
+        title: impl Into<String>,
+        span: Span,
+        written: &str,
+        suggestion: &str,
+    ) -> Diagnostic {
+        let applicability = if is_misspelling(written, suggestion) {
+            Applicability::Safe
+        } else {
+            Applicability::Unsafe
+        };
+        self.with_fix(Fix {
+            title: title.into(),
+            edits: vec![Edit {
+                span,
+                replacement: suggestion.to_owned(),
+            }],
+            applicability,
+        })
+    }
+
     /// Adds a safe fix that replaces `span` with `replacement`.
     pub fn with_replacement(
         self,
@@ -166,6 +202,32 @@ impl Diagnostic {
             applicability: Applicability::Safe,
         })
     }
+}
+
+/// Keeps the diagnostics `keep` accepts (it may change them, a severity say); one it refuses is
+/// replaced by its stand-in, itself offered to `keep`, so hiding a finding leaves what it stood
+/// for reported. The order is kept ([`sort`]ed again when a stand-in came in).
+pub fn retain_or_stand_in(
+    diagnostics: &mut Vec<Diagnostic>,
+    mut keep: impl FnMut(&mut Diagnostic) -> bool,
+) {
+    let mut stood_in = false;
+    let mut kept = Vec::with_capacity(diagnostics.len());
+    for diagnostic in diagnostics.drain(..) {
+        let mut next = Some(diagnostic);
+        while let Some(mut diagnostic) = next {
+            if keep(&mut diagnostic) {
+                kept.push(diagnostic);
+                break;
+            }
+            next = diagnostic.stand_in.take().map(|stand_in| *stand_in);
+            stood_in |= next.is_some();
+        }
+    }
+    if stood_in {
+        sort(&mut kept);
+    }
+    *diagnostics = kept;
 }
 
 /// Sorts diagnostics by position, then rule code, then message: the stable order of every output.

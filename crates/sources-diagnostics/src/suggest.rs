@@ -1,5 +1,17 @@
 //! Did-you-mean suggestions for unknown names.
 
+/// Whether `suggestion` (one of [`did_you_mean`]'s) is a misspelling of `name`, not another word:
+/// the same but for letter case, or within one edit per four letters of the shorter (at least
+/// one; an edit adds, removes or changes a letter, or swaps two neighbours). `regoin` → `region`
+/// and `urll` → `url` are; `name` → `namespace` and `tag` → `stage` are other words, which a
+/// did-you-mean may name but a rename must not write, as it would change what is meant.
+pub fn is_misspelling(name: &str, suggestion: &str) -> bool {
+    let name = ascii_lowercase(name);
+    let suggestion = ascii_lowercase(suggestion);
+    let shorter = name.chars().count().min(suggestion.chars().count());
+    strsim::osa_distance(name.as_ref(), suggestion.as_ref()) <= (shorter / 4).max(1)
+}
+
 /// The candidates closest to `name`, best first: at most three, each close enough to be a likely
 /// typo (Jaro-Winkler similarity ≥ 0.8, or a case-insensitive match, or one containing the other
 /// when both have at least three letters: `s` is in `cluster` by chance).
@@ -153,7 +165,25 @@ fn ascii_lowercase(text: &str) -> std::borrow::Cow<'_, str> {
 
 #[cfg(test)]
 mod tests {
-    use super::did_you_mean;
+    use super::{did_you_mean, is_misspelling};
+
+    #[test]
+    fn a_misspelling_is_a_few_edits_and_another_word_is_not() {
+        for (name, suggestion) in [
+            ("regoin", "region"),
+            ("urll", "url"),
+            ("htp", "http"),
+            ("GTE", "GET"),
+            ("stratgy", "strategy"),
+            ("Timeout", "timeout"),
+            ("acitons", "actions"),
+        ] {
+            assert!(is_misspelling(name, suggestion), "{name} -> {suggestion}");
+        }
+        for (name, suggestion) in [("name", "namespace"), ("tag", "stage"), ("id", "ids2")] {
+            assert!(!is_misspelling(name, suggestion), "{name} -> {suggestion}");
+        }
+    }
 
     #[test]
     fn ranks_close_names_first() {

@@ -59,8 +59,14 @@ fn with_decoder(out: &mut Collector, decode: impl FnOnce(&mut Decoder) -> Config
     let mut decoder = Decoder {
         diagnostics: std::mem::take(out),
         key_span: Default::default(),
+        stand_ins: Vec::new(),
     };
     let config = decode(&mut decoder);
+    // A stand-in whose misspelled key was reported otherwise (never, as `finish` reports every
+    // key left) is reported itself rather than lost.
+    for (_, stand_in) in std::mem::take(&mut decoder.stand_ins) {
+        decoder.diagnostics.push(stand_in);
+    }
     *out = decoder.diagnostics;
     config
 }

@@ -303,10 +303,11 @@ pub(super) fn invalid_choice(
     if let Some(best) = suggestions.first() {
         diagnostic = diagnostic.with_help(format!("did you mean `{best}`?"));
         if let Some(edit) = name_span(span, written) {
-            diagnostic = diagnostic.with_replacement(
+            diagnostic = diagnostic.with_correction(
                 format!("Replace `{written}` with `{best}`"),
                 edit,
-                *best,
+                &*written,
+                best,
             );
         }
     }
