@@ -134,6 +134,73 @@ pub fn read(input: &Input) -> Result<Content, ReadError> {
     }
 }
 
+/// `input` as its content shows it: standard input named by no `--stdin-filename` (so taken for
+/// YAML) is TOML when its first line that is not blank or a comment is a TOML table header or
+/// `key = value`, and the text does not read as a YAML mapping (a TOML document read as YAML is a
+/// syntax error or one long string).
+pub fn recognise(input: &Input, content: &Content) -> Option<Input> {
+    let (Origin::Stdin, Syntax::Yaml, true, Content::Bytes(bytes)) = (
+        &input.origin,
+        input.syntax,
+        input.path == STDIN_NAME,
+        content,
+    ) else {
+        return None;
+    };
+    let text = std::str::from_utf8(bytes).ok()?;
+    if !starts_like_toml(text) {
+        return None;
+    }
+    let yaml = sources_syntax::parse(text, Syntax::Yaml);
+    let a_yaml_map = yaml.errors.is_empty()
+        && matches!(
+            yaml.root.as_ref().map(|root| &root.value),
+            Some(sources_syntax::Value::Map(_))
+        );
+    (!a_yaml_map).then(|| Input {
+        syntax: Syntax::Toml,
+        ..input.clone()
+    })
+}
+
+/// Whether the first line of `text` that is not blank or a comment is a TOML table header
+/// (`[data.sources.apps]`, `[[x]]`) or a `key = value` line with a bare or quoted dotted key.
+fn starts_like_toml(text: &str) -> bool {
+    let Some(line) = text
+        .lines()
+        .map(str::trim)
+        .find(|line| !line.is_empty() && !line.starts_with('#'))
+    else {
+        return false;
+    };
+    if let Some(inner) = line.strip_prefix('[') {
+        let inner = inner.strip_prefix('[').unwrap_or(inner);
+        let Some(end) = inner.find(']') else {
+            return false;
+        };
+        let key = &inner[..end];
+        return !key.is_empty() && !key.contains(',') && is_toml_key(key);
+    }
+    match line.split_once('=') {
+        Some((key, _)) => !key.trim().is_empty() && is_toml_key(key.trim()),
+        None => false,
+    }
+}
+
+/// Whether `key` is a dotted TOML key of bare (`A-Za-z0-9_-`) or quoted parts.
+fn is_toml_key(key: &str) -> bool {
+    key.split('.').map(str::trim).all(|part| {
+        let quoted = part.len() >= 2
+            && ((part.starts_with('"') && part.ends_with('"'))
+                || (part.starts_with('\'') && part.ends_with('\'')));
+        quoted
+            || (!part.is_empty()
+                && part
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+    })
+}
+
 /// TOML for `.toml`, YAML for everything else.
 fn syntax_of(path: &Path) -> Syntax {
     Syntax::from_path(path).unwrap_or(Syntax::Yaml)
@@ -212,6 +279,37 @@ fn error_path(error: &ignore::Error) -> Option<&Path> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn unnamed_standard_input_is_recognised_as_toml_by_its_text() {
+        let stdin = |name: &str| Input {
+            path: name.to_owned(),
+            origin: Origin::Stdin,
+            syntax: syntax_of(Path::new(name)),
+            named: true,
+            root: PathBuf::from("."),
+        };
+        let syntax = |name: &str, text: &str| {
+            let input = stdin(name);
+            let content = Content::Bytes(text.as_bytes().to_vec());
+            recognise(&input, &content).map_or(input.syntax, |input| input.syntax)
+        };
+        let table = "# inventory\n[data.sources.inventory]\ntype = \"http\"\n";
+        assert_eq!(syntax(STDIN_NAME, table), Syntax::Toml);
+        assert_eq!(
+            syntax(STDIN_NAME, "data.sources.a.type = \"http\"\n"),
+            Syntax::Toml
+        );
+        assert_eq!(
+            syntax(STDIN_NAME, "[data.sources.a]\ntype = \n"),
+            Syntax::Toml
+        );
+        assert_eq!(syntax(STDIN_NAME, "data:\n  sources: {}\n"), Syntax::Yaml);
+        assert_eq!(syntax(STDIN_NAME, "[a, b]\n"), Syntax::Yaml);
+        assert_eq!(syntax(STDIN_NAME, "a = b: c\n"), Syntax::Yaml);
+        // A name given with `--stdin-filename` decides.
+        assert_eq!(syntax("config.yaml", table), Syntax::Yaml);
+    }
 
     /// The paths `discover` finds under `root`, shown relative to it.
     fn walked(root: &Path, respect_ignore: bool) -> Vec<String> {

@@ -10,6 +10,7 @@
 //! [`cli::Command`], and one match arm in `main.rs`.
 
 pub mod cli;
+pub mod completion;
 pub mod config_file;
 pub mod demo;
 pub mod explain;

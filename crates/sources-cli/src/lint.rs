@@ -51,13 +51,13 @@ pub struct Args {
     pub diff: bool,
     /// Report only these rules: codes or prefixes of codes (`window` is every `window-…` rule,
     /// `ALL` every rule), comma-separated or repeated; on top of the settings file's levels.
-    #[arg(long, value_name = "CODE", value_delimiter = ',')]
+    #[arg(long, value_name = "CODE", value_delimiter = ',', add = clap_complete::ArgValueCandidates::new(crate::completion::rule_codes))]
     pub select: Vec<String>,
     /// Report these rules too (codes or prefixes), even where the settings file turns them off.
-    #[arg(long, value_name = "CODE", value_delimiter = ',')]
+    #[arg(long, value_name = "CODE", value_delimiter = ',', add = clap_complete::ArgValueCandidates::new(crate::completion::rule_codes))]
     pub extend_select: Vec<String>,
     /// Never report these rules (codes or prefixes); wins over `--select` and `--extend-select`.
-    #[arg(long, value_name = "CODE", value_delimiter = ',')]
+    #[arg(long, value_name = "CODE", value_delimiter = ',', add = clap_complete::ArgValueCandidates::new(crate::completion::rule_codes))]
     pub ignore: Vec<String>,
     /// Exit with status 0 even when problems are found (2 still means the run could not finish).
     #[arg(long)]
@@ -401,6 +401,8 @@ fn lint_one(
         }
     }
     let content = inputs::read(input)?;
+    let recognised = inputs::recognise(input, &content);
+    let input = recognised.as_ref().unwrap_or(input);
     let language = found.map_or_else(Language::default, |found| found.settings.language);
     let report = match lint_content(input, content, language) {
         Linted::Report(mut report) => {
@@ -440,6 +442,7 @@ fn lint_one(
     };
     // Again: `--fix` and `--add-suppressions` lint the text they wrote.
     selection.apply(found.map(|found| &found.settings), &mut report.diagnostics);
+    fix::keep_applied_fixes_safe(&mut report, input.syntax);
     done.report = Some(report);
     Ok(done)
 }

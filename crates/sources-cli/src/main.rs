@@ -25,6 +25,9 @@ const ALLOCATOR_OPTIONS: &[(&str, &str)] =
     &[("MIMALLOC_PURGE_DELAY", "0"), ("MIMALLOC_ALLOW_THP", "0")];
 
 fn main() -> ExitCode {
+    // `COMPLETE=SHELL sources -- WORDS…`: the shell asking for candidates (the script `sources
+    // completions SHELL` writes does); answers and exits.
+    clap_complete::CompleteEnv::with_factory(Cli::command).complete();
     let cli = Cli::parse();
     cli.color.apply();
     match run(cli) {
@@ -54,7 +57,7 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
         }
         Command::Demo(args) => Ok(demo::run(&args)?),
         Command::Completions(args) => {
-            report(|out| Ok(shell::completions(&args, Cli::command(), out)?))
+            report(|out| Ok(shell::completions(&args, out)?))
         }
         Command::Man(args) => report(|out| Ok(shell::man(&args, Cli::command(), out)?)),
     }

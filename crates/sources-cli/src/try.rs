@@ -41,7 +41,10 @@ use crate::try_output::{self, OutputFormat, Printing};
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The entry of `data.sources` to fetch.
-    #[arg(required_unless_present_any = ["all", "screen"])]
+    #[arg(
+        required_unless_present_any = ["all", "screen"],
+        add = clap_complete::ArgValueCompleter::new(crate::completion::entry_names)
+    )]
     pub name: Option<String>,
     /// Try every entry of the file instead of one, each with the parameters it needs from
     /// `--param` (given to the entries that declare it), its defaults or, with `--demo`, values

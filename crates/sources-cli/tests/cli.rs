@@ -167,6 +167,25 @@ fn stdin_is_named_by_stdin_filename_which_picks_the_syntax() {
 }
 
 #[test]
+fn unnamed_toml_on_stdin_is_read_as_toml() {
+    let dir = tree(&[]);
+    let piped =
+        "[data.source.inventory]\ntype = \"http\"\nurl = \"https://api.example.com/inventory\"\n";
+    let output = sources(dir.path(), &["lint", "-"], piped.as_bytes());
+    assert_eq!(
+        stdout(&output),
+        "<stdin>:1:7: error[unknown-field]: unknown key `source` at `data`\n\
+         1 error in 1 of 1 file; 1 fixable with --fix\n"
+    );
+    let broken = sources(dir.path(), &["lint", "-"], BROKEN_TOML.as_bytes());
+    assert!(
+        stdout(&broken).starts_with("<stdin>:2:13: error[syntax]: "),
+        "{}",
+        stdout(&broken)
+    );
+}
+
+#[test]
 fn a_directory_walk_lints_only_sources_configs_sorted_by_path() {
     let dir = tree(&[
         ("b/z.yml", WARNS.as_bytes()),
@@ -1084,6 +1103,27 @@ fn the_manual_pages_render_with_man() {
     let lint = render(&["man", "lint"]);
     assert!(lint.starts_with("sources-lint(1)"), "{lint}");
     assert!(lint.contains("--deny-warnings"), "{lint}");
+    let version = format!("sources {}", env!("CARGO_PKG_VERSION"));
+    for (name, page) in [
+        ("sources", &top),
+        ("lint", &lint),
+        ("try", &render(&["man", "try"])),
+    ] {
+        for section in [
+            "EXIT STATUS",
+            "ENVIRONMENT",
+            "FILES",
+            "SOURCES_CONFIG",
+            "sources-lint.toml",
+        ] {
+            assert!(page.contains(section), "{name}: no {section}: {page}");
+        }
+        let footer = page.lines().rev().find(|line| !line.trim().is_empty());
+        assert!(
+            footer.is_some_and(|footer| footer.starts_with(&version)),
+            "{name}: the footer names no version: {page}"
+        );
+    }
     let unknown = sources(dir.path(), &["man", "lnt"], b"");
     assert_eq!(code(&unknown), 2);
     assert_eq!(
