@@ -42,16 +42,16 @@ pub struct Fixed {
 }
 
 /// Whether `after`, the diagnostics of the text with some fixes applied, settles what they
-/// repaired without making anything else worse: it parses, has fewer diagnostics than `before`,
-/// and each diagnostic it has that `before` lacks (by rule, severity and message) carries a safe
-/// fix of its own, which the next round applies and checks in turn (a corrected `type` reveals
-/// its entry's misspelled fields).
+/// repaired without making anything else worse: it parses, a diagnostic of `before` is gone (by
+/// rule, severity and message), and each diagnostic it has that `before` lacks carries a safe fix
+/// of its own, which the next round applies and checks in turn (a corrected `type` reveals its
+/// entry's misspelled fields; a corrected `filtr` its misspelled `from`).
 fn settles(before: &[Diagnostic], after: &[Diagnostic]) -> bool {
-    if after.iter().any(|d| d.rule == Rule::Syntax) || after.len() >= before.len() {
+    if after.iter().any(|d| d.rule == Rule::Syntax) {
         return false;
     }
     let mut unmatched: Vec<&Diagnostic> = before.iter().collect();
-    after.iter().all(|diagnostic| {
+    let each_new_one_fixable = after.iter().all(|diagnostic| {
         let same = unmatched.iter().position(|earlier| {
             earlier.rule == diagnostic.rule
                 && earlier.severity == diagnostic.severity
@@ -67,7 +67,8 @@ fn settles(before: &[Diagnostic], after: &[Diagnostic]) -> bool {
                 .iter()
                 .any(|fix| fix.applicability == Applicability::Safe),
         }
-    })
+    });
+    each_new_one_fixable && !unmatched.is_empty()
 }
 
 /// Applies every safe fix of `text` (as `sources lint --fix` does), keeping every other byte:
@@ -215,6 +216,19 @@ data:
             }]
         );
         assert_eq!(fix_all(&fixed.text, Syntax::Yaml).text, fixed.text);
+    }
+
+    #[test]
+    fn a_fix_that_reveals_a_fixable_finding_is_applied_and_so_is_that_one() {
+        // Correcting the kind makes `from` checked, whose misspelling has a safe fix of its own.
+        let text = "data:\n  sources:\n    base:\n      type: static\n      data: [3]\n    f:\n      type: filtr\n      from: bsae\n      where: \"true\"\n";
+        let fixed = fix_all(text, Syntax::Yaml);
+        assert_eq!(
+            fixed.text,
+            text.replace("filtr", "filter").replace("bsae", "base")
+        );
+        assert!(fixed.unsafe_fixes.is_empty(), "{:?}", fixed.unsafe_fixes);
+        assert!(analyze(&fixed.text, Syntax::Yaml).diagnostics.is_empty());
     }
 
     #[test]

@@ -27,7 +27,7 @@ pub fn entry_names(current: &OsStr) -> Vec<CompletionCandidate> {
     let Some(prefix) = current.to_str() else {
         return Vec::new();
     };
-    let Ok(path) = config_file::locate_from_process(None) else {
+    let Ok(config_file::Located { path, .. }) = config_file::locate_from_process(None) else {
         return Vec::new();
     };
     let fits = std::fs::metadata(&path).is_ok_and(|meta| meta.len() <= MAX_FILE_BYTES);

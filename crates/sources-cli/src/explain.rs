@@ -14,6 +14,7 @@ use crate::terminal::{self, Stream};
 pub struct Args {
     /// The rule code, as printed in brackets by `sources lint` (`unknown-field`), an entry kind
     /// (`http`), or a field path (`http.paginate.next_path`).
+    #[arg(add = clap_complete::ArgValueCandidates::new(crate::completion::rule_codes))]
     pub code: String,
     /// Never colour the text (as `--color never`). Without either, on a terminal the Markdown is laid out (wrapped to the
     /// width, tables drawn, code highlighted) and coloured unless `NO_COLOR` is set; piped, it is

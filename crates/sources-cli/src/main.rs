@@ -56,9 +56,7 @@ fn run(cli: Cli) -> anyhow::Result<Outcome> {
             Ok(lsp::run(&args)?)
         }
         Command::Demo(args) => Ok(demo::run(&args)?),
-        Command::Completions(args) => {
-            report(|out| Ok(shell::completions(&args, out)?))
-        }
+        Command::Completions(args) => report(|out| Ok(shell::completions(&args, out)?)),
         Command::Man(args) => report(|out| Ok(shell::man(&args, Cli::command(), out)?)),
     }
 }

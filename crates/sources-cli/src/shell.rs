@@ -63,12 +63,11 @@ pub fn man(
     grammar: clap::Command,
     out: &mut dyn Write,
 ) -> Result<Outcome, ManError> {
-    let command = grammar;
     let page = match &args.subcommand {
-        None => command,
+        None => grammar,
         Some(name) => {
-            let Some(subcommand) = command.find_subcommand(name) else {
-                let names: Vec<&str> = command.get_subcommands().map(|c| c.get_name()).collect();
+            let Some(subcommand) = grammar.find_subcommand(name) else {
+                let names: Vec<&str> = grammar.get_subcommands().map(|c| c.get_name()).collect();
                 let suggestion = sources_diagnostics::did_you_mean(name, names)
                     .first()
                     .map(|best| format!(" (did you mean `{best}`?)"))
@@ -82,6 +81,7 @@ pub fn man(
                 .clone()
                 .name(format!("sources-{name}"))
                 .bin_name(format!("sources {name}"))
+                .version(env!("CARGO_PKG_VERSION"))
         }
     };
     let man = clap_mangen::Man::new(page)

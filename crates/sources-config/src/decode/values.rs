@@ -303,13 +303,26 @@ pub(super) fn invalid_choice(
     if let Some(best) = suggestions.first() {
         diagnostic = diagnostic.with_help(format!("did you mean `{best}`?"));
         if let Some(edit) = name_span(span, written) {
-            diagnostic = diagnostic.with_correction(
-                format!("Replace `{written}` with `{best}`"),
-                edit,
-                &*written,
-                best,
-            );
+            let title = format!("Replace `{written}` with `{best}`");
+            // An allowed value written out in full (`descending` for `desc`) means that value as
+            // surely as a misspelling of it does.
+            diagnostic = if spelled_out(written, best) {
+                diagnostic.with_replacement(title, edit, *best)
+            } else {
+                diagnostic.with_correction(title, edit, written, best)
+            };
         }
     }
     diagnostic
+}
+
+/// Whether `written` is the allowed value `short` written out: it starts with all of `short`
+/// (`descending` for `desc`, `ascending` for `asc`), letter case aside, and `short` has at least
+/// three letters (a one-letter value abbreviates too many words).
+fn spelled_out(written: &str, short: &str) -> bool {
+    short.len() >= 3
+        && written.len() > short.len()
+        && written
+            .get(..short.len())
+            .is_some_and(|start| start.eq_ignore_ascii_case(short))
 }
