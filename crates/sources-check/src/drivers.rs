@@ -475,7 +475,7 @@ pub(crate) fn with_rename(
     best: &str,
 ) -> Diagnostic {
     if crate::fixes::written_as(file, span, name) {
-        diagnostic.with_correction(format!("Rename `{name}` to `{best}`"), span, &*name, best)
+        diagnostic.with_correction(format!("Rename `{name}` to `{best}`"), span, name, best)
     } else {
         diagnostic
     }

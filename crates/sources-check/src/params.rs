@@ -353,7 +353,7 @@ fn check_supplied(
             diagnostic = diagnostic.with_correction(
                 format!("Rename `{name}` to `{best}`"),
                 span,
-                &*name,
+                name,
                 best,
             );
         }
@@ -414,7 +414,7 @@ pub(crate) fn check_references(
                         diagnostic = diagnostic.with_correction(
                             format!("Rename `{name}` to `{best}`"),
                             name_span,
-                            &*name,
+                            name,
                             best,
                         );
                     }

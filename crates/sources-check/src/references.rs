@@ -215,7 +215,7 @@ pub(crate) fn unknown_name<'a>(
                 diagnostic = diagnostic.with_correction(
                     format!("Rename `{name}` to `{best}`"),
                     span,
-                    &*name,
+                    name,
                     best,
                 );
             }

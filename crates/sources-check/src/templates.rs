@@ -341,7 +341,7 @@ fn unknown_namespace(
         [best] => {
             let diagnostic = diagnostic.with_help(format!("did you mean `{best}`?"));
             if fixes::written_as(file, name_span, namespace) {
-                diagnostic.with_correction(format!("Rename `{namespace}` to `{best}`"), name_span, &*namespace, best)
+                diagnostic.with_correction(format!("Rename `{namespace}` to `{best}`"), name_span, namespace, best)
             } else {
                 diagnostic
             }
@@ -465,7 +465,7 @@ pub(crate) fn check_templates(
                             diagnostic = diagnostic.with_correction(
                                 format!("Rename `{name}` to `{best}`"),
                                 name_span,
-                                &*name,
+                                name,
                                 best,
                             );
                         }
@@ -547,7 +547,7 @@ pub(crate) fn check_templates(
                     diagnostic = diagnostic.with_correction(
                         format!("Rename `{name}` to `{best}`"),
                         name_span,
-                        &*name,
+                        name,
                         best,
                     );
                 }

@@ -278,7 +278,7 @@ impl Decoder {
                 diagnostic = diagnostic.with_correction(
                     format!("Rename `{name}` to `{best}`"),
                     span,
-                    &*name,
+                    name,
                     best,
                 );
             }
@@ -679,7 +679,7 @@ fn unknown_kind(written: &str, span: Span) -> Diagnostic {
                 diagnostic = diagnostic.with_correction(
                     format!("Replace `{written}` with `{best}`"),
                     edit,
-                    &*written,
+                    written,
                     best,
                 );
             }

@@ -167,7 +167,7 @@ fn report(
         && !map.entries.iter().any(|other| other.key.name == *best)
     {
         diagnostic =
-            diagnostic.with_correction(format!("Rename `{name}` to `{best}`"), span, &*name, best);
+            diagnostic.with_correction(format!("Rename `{name}` to `{best}`"), span, name, best);
     }
     decoder.report(diagnostic);
 }
