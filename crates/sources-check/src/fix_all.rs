@@ -6,7 +6,7 @@
 //! the document unparsable). When a round's fixes together do not, they are tried one by one and
 //! each that does not is left out and reported as unsafe.
 
-use sources_diagnostics::{Applicability, Diagnostic, Rule, apply_safe_fixes};
+use sources_diagnostics::{Applicability, Diagnostic, Rule, Severity, apply_safe_fixes};
 use sources_syntax::{LineCol, LineIndex, Span, Syntax};
 
 use crate::analyze;
@@ -42,12 +42,21 @@ pub struct Fixed {
 }
 
 /// Whether `after`, the diagnostics of the text with some fixes applied, settles what they
-/// repaired without making anything else worse: it parses, a diagnostic of `before` is gone (by
-/// rule, severity and message), and each diagnostic it has that `before` lacks carries a safe fix
-/// of its own, which the next round applies and checks in turn (a corrected `type` reveals its
-/// entry's misspelled fields; a corrected `filtr` its misspelled `from`).
+/// repaired without making anything else worse: it parses, has no more diagnostics nor errors
+/// than `before`, a diagnostic of `before` is gone (by rule, severity and message), and each
+/// diagnostic it has that `before` lacks carries a safe fix of its own, which the next round
+/// applies and checks in turn (a corrected `filtr` reveals its misspelled `from`).
 fn settles(before: &[Diagnostic], after: &[Diagnostic]) -> bool {
-    if after.iter().any(|d| d.rule == Rule::Syntax) {
+    let errors = |diagnostics: &[Diagnostic]| {
+        diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .count()
+    };
+    if after.iter().any(|d| d.rule == Rule::Syntax)
+        || after.len() > before.len()
+        || errors(after) > errors(before)
+    {
         return false;
     }
     let mut unmatched: Vec<&Diagnostic> = before.iter().collect();
@@ -229,6 +238,16 @@ data:
         );
         assert!(fixed.unsafe_fixes.is_empty(), "{:?}", fixed.unsafe_fixes);
         assert!(analyze(&fixed.text, Syntax::Yaml).diagnostics.is_empty());
+    }
+
+    #[test]
+    fn a_fix_that_reveals_more_findings_than_it_removes_is_left_out() {
+        // `data` corrected, the anchor's `timout` is found in both entries that merge it, and its
+        // rename would give both an invalid duration.
+        let text = "x-defaults: &defaults\n  type: http\n  timout: |\n      5.0\ndaata:\n  sources:\n    apps:\n      <<: *defaults\n      url: https://x/apps\n    pods:\n      <<: *defaults\n      url: https://x/pods\n";
+        let fixed = fix_all(text, Syntax::Yaml);
+        assert_eq!(fixed.text, text);
+        assert_eq!(fixed.unsafe_fixes.len(), 1, "{:?}", fixed.unsafe_fixes);
     }
 
     #[test]

@@ -277,22 +277,30 @@ fn analyze_indexed(
         let suppressions = Rc::clone(&suppressions);
         let silenced = Rc::clone(&silenced);
         let keep = keep.clone();
-        // A diagnostic hidden by a suppression or the filter gives way to its stand-in, which
-        // goes through the same stages.
+        // A diagnostic hidden by a suppression gives way to its stand-in, which goes through the
+        // same stages; the stand-in of one kept goes through them at once (named, dropped where
+        // recovered, silenced), so that whoever hides the kept one later (the filter here, a
+        // front end's selection) reveals it as these stages left it.
+        let settle = move |diagnostic: Diagnostic| {
+            settled(diagnostic, &|diagnostic: &mut Diagnostic| {
+                inherited::attribute(&inheritors, diagnostic);
+                if is_recovered(&recovered, diagnostic) {
+                    return Stage::Drop;
+                }
+                match suppressions.silences(diagnostic) {
+                    Some(by) => Stage::Silenced(by),
+                    None => Stage::Keep,
+                }
+            })
+        };
         out.set_stage(move |diagnostic| {
-            let mut next = Some(diagnostic);
+            let (mut next, by_comment) = settle(diagnostic);
+            for Silenced { diagnostic, by } in by_comment {
+                if diagnostic.severity == Severity::Error {
+                    silenced.borrow_mut().push(Silenced { diagnostic, by });
+                }
+            }
             while let Some(mut diagnostic) = next {
-                inherited::attribute(&inheritors, &mut diagnostic);
-                if is_recovered(&recovered, &diagnostic) {
-                    return None;
-                }
-                if let Some(by) = suppressions.silences(&diagnostic) {
-                    next = diagnostic.stand_in.take().map(|stand_in| *stand_in);
-                    if diagnostic.severity == Severity::Error {
-                        silenced.borrow_mut().push(Silenced { diagnostic, by });
-                    }
-                    continue;
-                }
                 match keep.as_deref() {
                     Some(keep) if !keep(&diagnostic) => {
                         next = diagnostic.stand_in.take().map(|stand_in| *stand_in);
@@ -354,6 +362,43 @@ fn kept(keep: Option<&dyn Fn(&Diagnostic) -> bool>, diagnostic: Diagnostic) -> O
 /// Whether `diagnostic` is about a value the parser had to recover (a TOML value written without
 /// quotes, or missing): it starts where a syntax error (in `errors`) is, and that error already is
 /// the one mistake. Syntax errors themselves are all kept.
+/// What the analysis's stages make of one diagnostic.
+enum Stage {
+    /// It goes on.
+    Keep,
+    /// It is dropped, with its stand-in (the parser recovered its value).
+    Drop,
+    /// A suppression comment (its span) silenced it: its stand-in goes on in its place.
+    Silenced(Span),
+}
+
+/// `diagnostic` through `stage`: the one that goes on (itself, or the first of its stand-ins that
+/// does when it is silenced), whose own stand-in has been through `stage` too; and the ones a
+/// suppression silenced on the way, not counting those of a stand-in never shown.
+fn settled(
+    diagnostic: Diagnostic,
+    stage: &dyn Fn(&mut Diagnostic) -> Stage,
+) -> (Option<Diagnostic>, Vec<Silenced>) {
+    let mut silenced = Vec::new();
+    let mut next = Some(diagnostic);
+    while let Some(mut diagnostic) = next {
+        match stage(&mut diagnostic) {
+            Stage::Drop => return (None, silenced),
+            Stage::Silenced(by) => {
+                next = diagnostic.stand_in.take().map(|stand_in| *stand_in);
+                silenced.push(Silenced { diagnostic, by });
+            }
+            Stage::Keep => {
+                if let Some(stand_in) = diagnostic.stand_in.take() {
+                    diagnostic.stand_in = settled(*stand_in, stage).0.map(Box::new);
+                }
+                return (Some(diagnostic), silenced);
+            }
+        }
+    }
+    (None, silenced)
+}
+
 fn is_recovered(errors: &[Span], diagnostic: &Diagnostic) -> bool {
     diagnostic.rule != Rule::Syntax
         && errors.iter().any(|error| {

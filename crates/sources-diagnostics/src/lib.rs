@@ -100,8 +100,14 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
-    /// Replaces every span (its own, its labels', its fixes' edits') by `moved` of it.
+    /// Replaces every span (its own, its labels', its fixes' edits', its stand-in's) by `moved`
+    /// of it.
     pub fn move_spans(&mut self, moved: impl Fn(Span) -> Span) {
+        self.move_spans_by(&moved);
+    }
+
+    /// [`Diagnostic::move_spans`] through a reference, for the stand-in.
+    fn move_spans_by(&mut self, moved: &dyn Fn(Span) -> Span) {
         self.span = moved(self.span);
         for label in &mut self.labels {
             label.span = moved(label.span);
@@ -110,6 +116,9 @@ impl Diagnostic {
             for edit in &mut fix.edits {
                 edit.span = moved(edit.span);
             }
+        }
+        if let Some(stand_in) = &mut self.stand_in {
+            stand_in.move_spans_by(moved);
         }
     }
 
@@ -233,4 +242,20 @@ pub fn retain_or_stand_in(
 /// Sorts diagnostics by position, then rule code, then message: the stable order of every output.
 pub fn sort(diagnostics: &mut [Diagnostic]) {
     diagnostics.sort_by(order);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn moving_a_diagnostic_moves_its_stand_in() {
+        let stand_in = Diagnostic::new(Rule::MissingField, Span::new(4, 8), "missing `url`");
+        let mut diagnostic = Diagnostic::new(Rule::UnknownField, Span::new(20, 24), "`urll`")
+            .with_stand_in(stand_in);
+        diagnostic.move_spans(|span| span.shifted(10));
+        assert_eq!(diagnostic.span, Span::new(30, 34));
+        let stand_in = diagnostic.stand_in.expect("the stand-in is kept");
+        assert_eq!(stand_in.span, Span::new(14, 18));
+    }
 }

@@ -13,7 +13,7 @@ use sources_check::shapes::{Sample, ShapeInputs, fingerprint};
 use sources_check::{Analysis, Bounded, Memo};
 use sources_cli::lint::{Linted, lint_bytes};
 use sources_cli::report::FileReport;
-use sources_diagnostics::{Diagnostic, Rule, Severity, Span};
+use sources_diagnostics::{Diagnostic, Rule, Severity, Span, retain_or_stand_in};
 use sources_syntax::Syntax;
 
 use crate::mutate::Input;
@@ -173,11 +173,10 @@ pub fn check_edited(before: &str, after: &str, syntax: Syntax) -> Result<(), Fai
             Some(editor_bound()),
             inputs,
         );
-        let shown: Vec<&Diagnostic> = want
-            .diagnostics
-            .iter()
-            .filter(|d| d.rule != Rule::UnknownField)
-            .collect();
+        // The editor's filter hides unknown-field; a hidden one gives way to its stand-in.
+        let mut shown = want.diagnostics.clone();
+        retain_or_stand_in(&mut shown, |d| d.rule != Rule::UnknownField);
+        let shown: Vec<&Diagnostic> = shown.iter().collect();
         let kept = EDITED_LIMIT.min(shown.len());
         let left_out = &shown[kept..];
         let errors_left_out = left_out
