@@ -1,7 +1,8 @@
 //! The checks that read other entries (references, cycles, drivers, growing, bindings, params,
-//! operators, ineffective fields, passed parameters, data references) and the shapes they read,
-//! in the order of every output; and, for the editor, what of them one version keeps for the next
-//! ([`Facts`]), so that an edit re-runs them only for the entries it can change.
+//! operators, ineffective fields, passed parameters, data references, the rows lint runs over
+//! static data) and the shapes they read, in the order of every output; and, for the editor, what
+//! of them one version keeps for the next ([`Facts`]), so that an edit re-runs them only for the
+//! entries it can change.
 //!
 //! Each check is a [`Slot`]: one of an entry (it reads that entry, what the entry reads, directly
 //! or not, the names of all entries and the dashboard), one of the dashboard, or the cycles of the
@@ -26,7 +27,7 @@ use sources_diagnostics::{Collector, Diagnostic};
 use crate::references::{self, References};
 use crate::shapes::{ShapeInputs, Shapes};
 use crate::{
-    bindings, data_paths, data_refs, drivers, growing, ineffective, operators, params, passed,
+    bindings, data_paths, data_refs, drivers, growing, ineffective, operators, params, passed, rows,
     screens,
 };
 
@@ -39,6 +40,8 @@ struct Cx<'a> {
     config: &'a Config,
     shapes: &'a Shapes,
     file: &'a str,
+    /// The entries lint runs over static data, run as the checks ask for them.
+    runs: rows::Runs,
 }
 
 /// One check of one entry.
@@ -58,6 +61,7 @@ enum Check {
     LookupValues,
     DataRefs,
     DataGrowing,
+    FailingRows,
 }
 
 impl Check {
@@ -113,6 +117,17 @@ impl Check {
             Check::DataGrowing => entries.for_each(|(_, source, _)| {
                 data_refs::check_growing(config, cx.shapes, source, file, out);
             }),
+            Check::FailingRows => entries.for_each(|(index, source, _)| {
+                rows::check_rows(
+                    &cx.runs,
+                    config,
+                    index,
+                    source,
+                    cx.shapes.at(index),
+                    file,
+                    out,
+                );
+            }),
         }
     }
 
@@ -165,6 +180,7 @@ const SLOTS: &[Slot] = &[
     Slot::Entry(Check::LookupValues),
     Slot::Entry(Check::DataRefs),
     Slot::Entry(Check::DataGrowing),
+    Slot::Entry(Check::FailingRows),
     Slot::Dashboard(|cx, out| data_paths::check_components(cx.config, cx.shapes, out)),
 ];
 
@@ -235,7 +251,7 @@ pub(crate) fn check(
 ) -> (Shapes, Option<Facts>) {
     let Some(edit) = edit else {
         let shapes = Shapes::of(config, text, inputs);
-        direct(config, &shapes, text, out);
+        direct(config, &shapes, text, inputs, out);
         return (shapes, None);
     };
     let Edit {
@@ -251,11 +267,12 @@ pub(crate) fn check(
 }
 
 /// Every slot over every entry, straight into `out` (no version follows).
-fn direct(config: &Config, shapes: &Shapes, file: &str, out: &mut Collector) {
+fn direct(config: &Config, shapes: &Shapes, file: &str, inputs: &ShapeInputs, out: &mut Collector) {
     let cx = Cx {
         config,
         shapes,
         file,
+        runs: rows::Runs::new(inputs.language),
     };
     let references = References::of(config);
     for slot in SLOTS {
@@ -282,6 +299,7 @@ fn whole(
         config,
         shapes: &shapes,
         file,
+        runs: rows::Runs::new(inputs.language),
     };
     let references = References::of(config);
     let mut entries: Vec<EntryFacts> = config
@@ -503,6 +521,7 @@ fn changed(
         config,
         shapes: &shapes,
         file,
+        runs: rows::Runs::new(inputs.language),
     };
     // What the clean entries found, moved with the text, by slot then entry.
     let mut reused: Vec<(u8, usize, Diagnostic)> = Vec::new();

@@ -71,6 +71,10 @@ pub struct Args {
     /// Print the diagnostics and nothing else: no summary line, no notes on standard error.
     #[arg(short, long)]
     pub quiet: bool,
+    /// Also say on standard error which entries over static data lint did not run, and why (too
+    /// many rows, parameters, an operator it does not run).
+    #[arg(short, long, conflicts_with = "quiet")]
+    pub verbose: bool,
     /// Never colour the report (as `--color never`). Without either, the report is coloured on a
     /// terminal unless `NO_COLOR` is set, and anywhere when `FORCE_COLOR` or `CLICOLOR_FORCE` is
     /// (not `0`).
@@ -443,8 +447,38 @@ fn lint_one(
     // Again: `--fix` and `--add-suppressions` lint the text they wrote.
     selection.apply(found.map(|found| &found.settings), &mut report.diagnostics);
     fix::keep_applied_fixes_safe(&mut report, input.syntax);
+    if args.verbose {
+        done.notes.extend(not_run(&report, input.syntax, language));
+    }
     done.report = Some(report);
     Ok(done)
+}
+
+/// `--verbose`: a line per entry over static data that lint did not run, saying why.
+fn not_run(report: &FileReport, syntax: Syntax, language: Language) -> Vec<String> {
+    let text = report.text();
+    let config = sources_check::analyze(text, syntax).config;
+    sources_check::not_run(&config, text, language)
+        .into_iter()
+        .map(|entry| {
+            let at = report.line_index.line_col(entry.span.start());
+            format!(
+                "sources: {}:{}:{}: lint did not run `{}`: {}",
+                report.path, at.line, at.column, entry.entry, entry.reason
+            )
+        })
+        .collect()
+}
+
+/// Whether to colour the report: never with `--no-color`; always when `FORCE_COLOR` or
+/// `CLICOLOR_FORCE` is set to anything but `0` (or empty); else on a terminal unless `NO_COLOR` is
+/// set (to anything but empty).
+pub fn color(no_color: bool, to_terminal: bool) -> bool {
+    let set = |name: &str| std::env::var_os(name).filter(|value| !value.is_empty());
+    let forced = ["FORCE_COLOR", "CLICOLOR_FORCE"]
+        .iter()
+        .any(|name| set(name).is_some_and(|value| value != "0"));
+    !no_color && (forced || (to_terminal && set("NO_COLOR").is_none()))
 }
 
 /// Writes a fixed document back to its file (when it changed), says in `notes` what changed and

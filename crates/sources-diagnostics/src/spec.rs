@@ -42,6 +42,9 @@ impl Rule {
             Rule::OperandType => {
                 "[CEL expressions](docs/reference.md#cel-expressions): operators and the types they take; [shapes](docs/reference.md#shapes-and-samples)"
             }
+            Rule::FailingRow => {
+                "[lint runs static pipelines](docs/reference.md#lint-runs-static-pipelines): the rows of `static` data through the operators above it, within its bounds"
+            }
             Rule::UnknownSource => {
                 "[operators](docs/reference.md#operators) name their inputs; [merge](docs/reference.md#merge) `sources`/`children`; [growing](docs/reference.md#growing) `source`"
             }

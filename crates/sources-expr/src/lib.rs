@@ -12,6 +12,7 @@ mod expr_language;
 mod facts;
 mod guard;
 mod memo;
+pub mod operators;
 
 use std::collections::BTreeMap;
 use std::ops::Range;

@@ -134,6 +134,40 @@ macro_rules! data_rules {
             /// **Fix:** compare values of one kind (`rev == 3`), or convert one side (`string(rev) == "3"`,
             /// `int(count) > 3` when a string holds digits).
             OperandType => "operand-type", Error, "An operator applied to a value whose type it cannot take.";
+            /// Finds a row on which an expression fails, where lint knows the rows exactly: the rows of
+            /// `static` data, after its `root`, and through the `filter`, `project`, `derive`, `sort`,
+            /// `passthrough` and `cache` operators and `pipe` stages above it. Lint runs them as `try`
+            /// and the dashboard do, with the evaluator's own operators, and reports the first row that
+            /// fails: a division by zero, an overflow, a type the operation cannot take, or a `where`
+            /// that is neither true nor false by the language's rules. The message names the row (its
+            /// index) and the values the expression read from it.
+            ///
+            /// **Why:** static data is exact, so the failure is certain: `try` stops at that row, and the
+            /// dashboard shows an error instead of the table. Lint stops at a bound so that a large
+            /// inline table does not slow the editor (at most 1,000 rows per entry and 20,000
+            /// evaluations per document); an entry it did not run for that reason, or because it
+            /// reads parameters or an operator it does not run (`union`, `merge`, `join`, `compose`),
+            /// is listed by `sources lint --verbose`.
+            ///
+            /// **Example** (fails: the second row has `count: 0`):
+            ///
+            /// ```yaml lint=failing-row
+            /// data:
+            ///   sources:
+            ///     totals:
+            ///       type: static
+            ///       data:
+            ///         - {name: web, total: 10, count: 2}
+            ///         - {name: api, total: 4, count: 0}
+            ///     average:
+            ///       type: derive
+            ///       from: totals
+            ///       compute:
+            ///         mean: total / count
+            /// ```
+            ///
+            /// **Fix:** guard the operation (`count == 0 ? 0 : total / count`), or correct the data.
+            FailingRow => "failing-row", Error, "An expression that fails on a row of data lint knows exactly.";
         }
     };
 }

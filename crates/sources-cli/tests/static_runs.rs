@@ -1,0 +1,52 @@
+//! Lint runs the pipelines over static data (`failing-row`), through the binary: what it did not
+//! run is said under `--verbose`, with the reason, and nowhere else.
+
+use std::process::{Command, Output};
+
+fn lint(dir: &std::path::Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_sources"))
+        .current_dir(dir)
+        .args(["lint", "--format", "short"])
+        .args(args)
+        .output()
+        .expect("run sources")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8(bytes.to_vec()).expect("utf-8")
+}
+
+/// A configuration with an entry of each kind lint does not run, and one it runs.
+fn config() -> String {
+    let rows: Vec<String> = (0..1_001).map(|n| format!("{{n: {n}}}")).collect();
+    format!(
+        "data:\n  sources:\n    big:\n      type: static\n      data: [{}]\n    \
+         small:\n      type: filter\n      from: big\n      where: n > 999\n    \
+         apps:\n      type: static\n      data: [{{rev: 1}}]\n    \
+         newer:\n      type: filter\n      from: apps\n      parameters:\n        \
+         floor: {{type: int, default: 0}}\n      where: rev > params.floor\n    \
+         both:\n      type: union\n      sources: [apps, big]\n    \
+         ranked:\n      type: sort\n      from: apps\n      by: rev\n",
+        rows.join(", ")
+    )
+}
+
+#[test]
+fn verbose_lists_what_lint_did_not_run_and_why() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("s.yaml"), config()).expect("write");
+    let quiet = lint(dir.path(), &["s.yaml"]);
+    assert_eq!(quiet.status.code(), Some(0), "{}", text(&quiet.stdout));
+    assert_eq!(text(&quiet.stderr), "");
+    let verbose = lint(dir.path(), &["--verbose", "s.yaml"]);
+    assert_eq!(verbose.status.code(), Some(0));
+    assert_eq!(
+        text(&verbose.stderr),
+        "sources: s.yaml:6:5: lint did not run `small`: its input has 1001 rows; lint runs \
+         operators over at most 1000\n\
+         sources: s.yaml:13:5: lint did not run `newer`: `where` reads parameters, whose values \
+         lint does not know\n\
+         sources: s.yaml:19:5: lint did not run `both`: lint runs `filter`, `project`, `derive`, \
+         `sort`, `passthrough` and `cache` over static data, not `union`\n"
+    );
+}
