@@ -27,8 +27,8 @@ use sources_diagnostics::{Collector, Diagnostic};
 use crate::references::{self, References};
 use crate::shapes::{ShapeInputs, Shapes};
 use crate::{
-    bindings, data_paths, data_refs, drivers, growing, ineffective, operators, params, passed, rows,
-    screens,
+    bindings, data_paths, data_refs, drivers, growing, ineffective, operators, params, passed,
+    rows, screens,
 };
 
 /// The most diagnostics of these checks kept for the next version: a document with more is

@@ -36,7 +36,7 @@ const MAX_SHOWN: usize = 60;
 
 /// What lint knows of an entry's value by running it.
 #[derive(Clone, Debug)]
-enum Run {
+enum Ran {
     /// Its value, and how many evaluations it took from static data up.
     Value(Rc<Value>, usize),
     /// An expression of it failed on a row (reported at it; what reads it is not run).
@@ -52,7 +52,7 @@ enum Run {
 pub(crate) struct Runs {
     /// The language the expressions are run in (`None`: one `sources_expr` does not evaluate).
     language: Option<Language>,
-    runs: RefCell<HashMap<usize, Run>>,
+    runs: RefCell<HashMap<usize, Ran>>,
 }
 
 impl Runs {
@@ -68,33 +68,33 @@ impl Runs {
     }
 
     /// The run of the entry at `index` of `config`.
-    fn run(&self, config: &Config, file: &str, index: usize) -> Run {
+    fn run(&self, config: &Config, file: &str, index: usize) -> Ran {
         if let Some(run) = self.runs.borrow().get(&index) {
             return run.clone();
         }
         // An entry that reads itself, directly or not, is unknown (the cycle is reported).
-        self.runs.borrow_mut().insert(index, Run::Unknown);
+        self.runs.borrow_mut().insert(index, Ran::Unknown);
         let run = match config.entries.get(index) {
             Some(source) => self.compute(config, file, source),
-            None => Run::Unknown,
+            None => Ran::Unknown,
         };
         self.runs.borrow_mut().insert(index, run.clone());
         run
     }
 
     /// Runs `source` over what it reads, then its `pipe`.
-    fn compute(&self, config: &Config, file: &str, source: &Source) -> Run {
+    fn compute(&self, config: &Config, file: &str, source: &Source) -> Ran {
         let input = match &source.body {
             Body::Static(data) => {
                 let Some(data) = &data.data else {
-                    return Run::Unknown;
+                    return Ran::Unknown;
                 };
                 let value = data.value.to_json();
                 match data_root(source) {
-                    None => Run::Value(Rc::new(value), 0),
+                    None => Ran::Value(Rc::new(value), 0),
                     Some(root) => match json_path::lookup(&value, root) {
-                        Ok(rooted) => Run::Value(Rc::new(rooted.clone()), 0),
-                        Err(_) => Run::Unknown,
+                        Ok(rooted) => Ran::Value(Rc::new(rooted.clone()), 0),
+                        Err(_) => Ran::Unknown,
                     },
                 }
             }
@@ -104,7 +104,7 @@ impl Runs {
                     let input = self.run(config, file, read);
                     self.step(file, &source.name.value, body, input)
                 }
-                None => Run::Unknown,
+                None => Ran::Unknown,
             },
         };
         let stages = source.body.common().and_then(|common| common.pipe.as_ref());
@@ -118,42 +118,42 @@ impl Runs {
 
     /// An operator of several inputs (`union`, `merge`, `compose`, `join`), which lint does not
     /// run: said when every entry it reads is known exactly, unknown otherwise.
-    fn not_combined(&self, config: &Config, file: &str, source: &Source) -> Run {
+    fn not_combined(&self, config: &Config, file: &str, source: &Source) -> Ran {
         let references = source.references();
         let known = !references.is_empty()
             && references.iter().all(|reference| {
                 config
                     .position(&reference.name.value)
-                    .is_some_and(|read| matches!(self.run(config, file, read), Run::Value(..)))
+                    .is_some_and(|read| matches!(self.run(config, file, read), Ran::Value(..)))
             });
         match (known, &source.kind) {
-            (true, Some(kind)) => Run::NotRun(format!(
+            (true, Some(kind)) => Ran::NotRun(format!(
                 "lint runs `filter`, `project`, `derive`, `sort`, `passthrough` and `cache` over \
                  static data, not `{}`",
                 kind.value.as_str()
             )),
-            _ => Run::Unknown,
+            _ => Ran::Unknown,
         }
     }
 
     /// Applies one operator body (an entry's or a pipe stage's) of the entry `entry` to `input`.
-    fn step(&self, file: &str, entry: &str, body: &Body, input: Run) -> Run {
+    fn step(&self, file: &str, entry: &str, body: &Body, input: Ran) -> Ran {
         let (value, spent) = match input {
-            Run::Value(value, spent) => (value, spent),
-            Run::Failed(_) | Run::Unknown => return Run::Unknown,
-            not_run @ Run::NotRun(_) => return not_run,
+            Ran::Value(value, spent) => (value, spent),
+            Ran::Failed(_) | Ran::Unknown => return Ran::Unknown,
+            not_run @ Ran::NotRun(_) => return not_run,
         };
         let Some(language) = self.language else {
-            return Run::Unknown;
+            return Ran::Unknown;
         };
         let sites = expressions::sites(body);
         let mut compiled: Vec<(String, Compiled)> = Vec::with_capacity(sites.len());
         for site in &sites {
             match sources_expr::compile_to_run(language, &site.text.text) {
                 // Other checks report an expression that does not compile.
-                Err(_) => return Run::Unknown,
+                Err(_) => return Ran::Unknown,
                 Ok(expression) if reads_params(&expression) => {
-                    return Run::NotRun(format!(
+                    return Ran::NotRun(format!(
                         "`{}` reads parameters, whose values lint does not know",
                         site.field
                     ));
@@ -169,13 +169,13 @@ impl Runs {
             _ => 1,
         };
         if rows > MAX_ROWS && !compiled.is_empty() {
-            return Run::NotRun(format!(
+            return Ran::NotRun(format!(
                 "its input has {rows} rows; lint runs operators over at most {MAX_ROWS}"
             ));
         }
         let spent = spent + rows * compiled.len();
         if spent > MAX_EVALUATIONS {
-            return Run::NotRun(format!(
+            return Ran::NotRun(format!(
                 "running it takes {spent} evaluations; lint spends at most {MAX_EVALUATIONS} on an \
                  entry"
             ));
@@ -194,12 +194,12 @@ impl Runs {
                 operators::sort(input, by, descending, &params)
             }
             (Body::Passthrough(_) | Body::Cache(_), _) => Ok(input),
-            _ => return Run::Unknown,
+            _ => return Ran::Unknown,
         };
         match result {
-            Ok(value) => Run::Value(Rc::new(value), spent),
+            Ok(value) => Ran::Value(Rc::new(value), spent),
             Err(failure) => match sites.get(failure.expression) {
-                Some(site) => Run::Failed(Box::new(failed(
+                Some(site) => Ran::Failed(Box::new(failed(
                     file,
                     entry,
                     site,
@@ -209,7 +209,7 @@ impl Runs {
                     &value,
                     failure,
                 ))),
-                None => Run::Unknown,
+                None => Ran::Unknown,
             },
         }
     }
@@ -306,7 +306,7 @@ pub(crate) fn check_rows(
     if !runs_expressions(source) {
         return;
     }
-    let Run::Failed(diagnostic) = runs.run(config, file, index) else {
+    let Ran::Failed(diagnostic) = runs.run(config, file, index) else {
         return;
     };
     let mut said = Collector::unbounded();
@@ -363,7 +363,7 @@ pub fn not_run(config: &Config, file: &str, language: settings::Language) -> Vec
         .enumerate()
         .filter(|(_, source)| runs_expressions(source) || combines(&source.body))
         .filter_map(|(index, source)| match runs.run(config, file, index) {
-            Run::NotRun(reason) if runs_own(&runs, config, file, source) => Some(NotRun {
+            Ran::NotRun(reason) if runs_own(&runs, config, file, source) => Some(NotRun {
                 entry: source.name.value.to_string(),
                 span: source.name.span,
                 reason,
@@ -382,7 +382,7 @@ fn runs_own(runs: &Runs, config: &Config, file: &str, source: &Source) -> bool {
         .and_then(|from| config.position(&from.value));
     !matches!(
         read.map(|read| runs.run(config, file, read)),
-        Some(Run::NotRun(_))
+        Some(Ran::NotRun(_))
     )
 }
 

@@ -8,6 +8,7 @@
 //! Pure: no file, process, network or clock access.
 
 mod cel_language;
+mod docs;
 mod expr_language;
 mod facts;
 mod guard;
@@ -20,6 +21,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
+pub use docs::{Function, Operator};
 pub use facts::{Call, Facts, FieldPath, Literal, Operand, Operation, ResultKind, ValueKind};
 pub use guard::{MAX_EXPRESSION_LEN, MAX_EXPRESSION_NESTING};
 

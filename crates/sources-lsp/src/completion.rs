@@ -518,8 +518,24 @@ pub(crate) fn complete(
     if let Some(items) = template(snapshot, uri, offset, positions) {
         return (items, false);
     }
-    if let Some(items) = crate::data_completion::complete(snapshot, offset, positions) {
+    let expression = crate::expression_help::expression_at(snapshot, offset).is_some();
+    let functions = || match crate::expression_help::language(uri) {
+        Some(language) => crate::expression_help::completions(
+            language,
+            snapshot.current.text(),
+            offset,
+            positions,
+        ),
+        None => Vec::new(),
+    };
+    if let Some(mut items) = crate::data_completion::complete(snapshot, offset, positions) {
+        if expression {
+            items.extend(functions());
+        }
         return (items, false);
+    }
+    if expression {
+        return (functions(), false);
     }
     let analyzed = &snapshot.current;
     let text = analyzed.text();

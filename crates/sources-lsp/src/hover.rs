@@ -3,7 +3,8 @@
 //! declaration; a component name its kind and entry; a screen name what it places and who pushes
 //! it; an action name what it opens and where it is bound; a `theme:` color what the token is;
 //! a column's `value` path its sample value (`column_values`); a field key its documentation (the model's doc
-//! comments); a `type` value the kind's summary; a diagnostic its rule's explanation.
+//! comments); a `type` value the kind's summary; a function called in an expression its signature
+//! and an example (`expression_help`); a diagnostic its rule's explanation.
 
 use sources_check::shapes::{Certainty, Shaped, Shapes};
 use sources_config::fields::{self, FieldInfo};
@@ -279,6 +280,9 @@ pub(crate) fn hover(
         sections.push(doc);
         range = Some(span);
     } else if let Some((doc, span)) = layout(snapshot, offset) {
+        sections.push(doc);
+        range = Some(span);
+    } else if let Some((doc, span)) = crate::expression_help::hover(snapshot, uri, offset) {
         sections.push(doc);
         range = Some(span);
     }

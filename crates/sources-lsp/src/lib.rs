@@ -21,6 +21,7 @@ mod data_completion;
 mod describe;
 mod diagnostics;
 mod document;
+mod expression_help;
 mod guard;
 mod hover;
 mod inlay;

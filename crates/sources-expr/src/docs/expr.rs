@@ -1,0 +1,538 @@
+//! expr-lang's functions (with the dashboard's `parseTime`) and operators as the editor
+//! documents them.
+
+use super::{Function, Operator, function};
+
+pub(super) const EXPR_FUNCTIONS: &[Function] = &[
+    function(
+        "len",
+        "len(string | array | map) -> int",
+        "The number of characters, items or keys.",
+        "len(username) >= 10",
+    ),
+    function(
+        "all",
+        "all(array, predicate) -> bool",
+        "Whether the predicate holds for every item (`#` is the item).",
+        "all(tags, # != '')",
+    ),
+    function(
+        "any",
+        "any(array, predicate) -> bool",
+        "Whether the predicate holds for at least one item.",
+        "any(tags, # == 'prod')",
+    ),
+    function(
+        "one",
+        "one(array, predicate) -> bool",
+        "Whether the predicate holds for exactly one item.",
+        "one(ports, # == 443)",
+    ),
+    function(
+        "none",
+        "none(array, predicate) -> bool",
+        "Whether the predicate holds for no item.",
+        "none(tags, # == 'deprecated')",
+    ),
+    function(
+        "map",
+        "map(array, expression) -> array",
+        "Each item replaced by the expression's value.",
+        "map(users, .name)",
+    ),
+    function(
+        "filter",
+        "filter(array, predicate) -> array",
+        "The items for which the predicate holds.",
+        "filter(pods, .ready)",
+    ),
+    function(
+        "find",
+        "find(array, predicate) -> any",
+        "The first item for which the predicate holds, or nil.",
+        "find(users, .admin)",
+    ),
+    function(
+        "findIndex",
+        "findIndex(array, predicate) -> int",
+        "The index of the first item for which the predicate holds, or -1.",
+        "findIndex(tags, # == 'prod')",
+    ),
+    function(
+        "findLast",
+        "findLast(array, predicate) -> any",
+        "The last item for which the predicate holds, or nil.",
+        "findLast(events, .level == 'error')",
+    ),
+    function(
+        "findLastIndex",
+        "findLastIndex(array, predicate) -> int",
+        "The index of the last item for which the predicate holds, or -1.",
+        "findLastIndex(tags, # == 'prod')",
+    ),
+    function(
+        "groupBy",
+        "groupBy(array, expression) -> map",
+        "The items grouped by the expression's value.",
+        "groupBy(users, .team)",
+    ),
+    function(
+        "count",
+        "count(array, predicate) -> int",
+        "How many items the predicate holds for.",
+        "count(pods, .ready) > 0",
+    ),
+    function(
+        "concat",
+        "concat(array, array...) -> array",
+        "The arrays joined into one.",
+        "concat(tags, ['all'])",
+    ),
+    function(
+        "flatten",
+        "flatten(array) -> array",
+        "Nested arrays flattened into one.",
+        "flatten([tags, labels])",
+    ),
+    function(
+        "uniq",
+        "uniq(array) -> array",
+        "The items without repeats, in first-seen order.",
+        "uniq(tags)",
+    ),
+    function(
+        "join",
+        "join(array, string) -> string",
+        "The strings joined with the separator.",
+        "join(tags, ', ')",
+    ),
+    function(
+        "reduce",
+        "reduce(array, expression, initial) -> any",
+        "The items folded into one value (`#acc` is the running value).",
+        "reduce(sizes, #acc + #, 0)",
+    ),
+    function(
+        "sum",
+        "sum(array) -> number",
+        "The sum of the numbers.",
+        "sum(sizes) > 100",
+    ),
+    function(
+        "mean",
+        "mean(array) -> float",
+        "The average of the numbers.",
+        "mean(latencies) < 0.5",
+    ),
+    function(
+        "median",
+        "median(array) -> float",
+        "The median of the numbers.",
+        "median(latencies) < 0.5",
+    ),
+    function(
+        "first",
+        "first(array) -> any",
+        "The first item, or nil.",
+        "first(tags)",
+    ),
+    function(
+        "last",
+        "last(array) -> any",
+        "The last item, or nil.",
+        "last(tags)",
+    ),
+    function(
+        "take",
+        "take(array, int) -> array",
+        "The first n items.",
+        "take(tags, 3)",
+    ),
+    function(
+        "reverse",
+        "reverse(array) -> array",
+        "The items in reverse order.",
+        "reverse(tags)",
+    ),
+    function(
+        "sort",
+        "sort(array, order?) -> array",
+        "The items sorted (`'asc'` or `'desc'`).",
+        "sort(sizes, 'desc')",
+    ),
+    function(
+        "sortBy",
+        "sortBy(array, expression, order?) -> array",
+        "The items sorted by the expression's value.",
+        "sortBy(users, .age)",
+    ),
+    function(
+        "keys",
+        "keys(map) -> array",
+        "The keys of a map.",
+        "keys(labels)",
+    ),
+    function(
+        "values",
+        "values(map) -> array",
+        "The values of a map.",
+        "values(labels)",
+    ),
+    function(
+        "toPairs",
+        "toPairs(map) -> array",
+        "The map as `[key, value]` pairs.",
+        "toPairs(labels)",
+    ),
+    function(
+        "fromPairs",
+        "fromPairs(array) -> map",
+        "A map built from `[key, value]` pairs.",
+        "fromPairs([['a', 1]])",
+    ),
+    function(
+        "get",
+        "get(array | map, index | key) -> any",
+        "The item or value, or nil when it is missing.",
+        "get(labels, 'app')",
+    ),
+    function(
+        "type",
+        "type(value) -> string",
+        "The name of the value's type.",
+        "type(rev) == 'int'",
+    ),
+    function(
+        "int",
+        "int(value) -> int",
+        "The value converted to an integer (a numeric string, a float).",
+        "int(params.min) > 3",
+    ),
+    function(
+        "float",
+        "float(value) -> float",
+        "The value converted to a float.",
+        "float(used) / float(total)",
+    ),
+    function(
+        "string",
+        "string(value) -> string",
+        "The value converted to a string.",
+        "string(rev) == '3'",
+    ),
+    function(
+        "toJSON",
+        "toJSON(value) -> string",
+        "The value as JSON text.",
+        "toJSON(labels)",
+    ),
+    function(
+        "fromJSON",
+        "fromJSON(string) -> any",
+        "The JSON text read into a value.",
+        "fromJSON(payload)",
+    ),
+    function(
+        "toBase64",
+        "toBase64(string) -> string",
+        "The string in Base64.",
+        "toBase64(name)",
+    ),
+    function(
+        "fromBase64",
+        "fromBase64(string) -> string",
+        "The Base64 text decoded.",
+        "fromBase64(secret)",
+    ),
+    function(
+        "trim",
+        "trim(string, chars?) -> string",
+        "The string without leading and trailing whitespace (or the given characters).",
+        "trim(name) != ''",
+    ),
+    function(
+        "trimPrefix",
+        "trimPrefix(string, prefix) -> string",
+        "The string without the prefix.",
+        "trimPrefix(name, 'kind-')",
+    ),
+    function(
+        "trimSuffix",
+        "trimSuffix(string, suffix) -> string",
+        "The string without the suffix.",
+        "trimSuffix(host, '.local')",
+    ),
+    function(
+        "upper",
+        "upper(string) -> string",
+        "The string in upper case.",
+        "upper(region)",
+    ),
+    function(
+        "lower",
+        "lower(string) -> string",
+        "The string in lower case.",
+        "lower(website)",
+    ),
+    function(
+        "split",
+        "split(string, separator, n?) -> array",
+        "The parts of the string between separators.",
+        "split(path, '/')",
+    ),
+    function(
+        "splitAfter",
+        "splitAfter(string, separator, n?) -> array",
+        "The parts of the string, each keeping its separator.",
+        "splitAfter(path, '/')",
+    ),
+    function(
+        "replace",
+        "replace(string, old, new) -> string",
+        "The string with every `old` replaced by `new`.",
+        "replace(name, '-', ' ')",
+    ),
+    function(
+        "repeat",
+        "repeat(string, int) -> string",
+        "The string repeated n times.",
+        "repeat('*', stars)",
+    ),
+    function(
+        "indexOf",
+        "indexOf(string, substring) -> int",
+        "Where the substring first starts, or -1.",
+        "indexOf(email, '@') > 0",
+    ),
+    function(
+        "lastIndexOf",
+        "lastIndexOf(string, substring) -> int",
+        "Where the substring last starts, or -1.",
+        "lastIndexOf(path, '/')",
+    ),
+    function(
+        "hasPrefix",
+        "hasPrefix(string, prefix) -> bool",
+        "Whether the string begins with the prefix.",
+        "hasPrefix(name, 'kind-')",
+    ),
+    function(
+        "hasSuffix",
+        "hasSuffix(string, suffix) -> bool",
+        "Whether the string ends with the suffix.",
+        "hasSuffix(website, '.biz')",
+    ),
+    function(
+        "max",
+        "max(number...) -> number",
+        "The largest of the numbers.",
+        "max(used, 1)",
+    ),
+    function(
+        "min",
+        "min(number...) -> number",
+        "The smallest of the numbers.",
+        "min(used, limit)",
+    ),
+    function(
+        "abs",
+        "abs(number) -> number",
+        "The absolute value.",
+        "abs(delta) < 5",
+    ),
+    function(
+        "ceil",
+        "ceil(number) -> float",
+        "The number rounded up.",
+        "ceil(load)",
+    ),
+    function(
+        "floor",
+        "floor(number) -> float",
+        "The number rounded down.",
+        "floor(load)",
+    ),
+    function(
+        "round",
+        "round(number) -> float",
+        "The number rounded to the nearest integer.",
+        "round(load)",
+    ),
+    function(
+        "now",
+        "now() -> time",
+        "The current time.",
+        "now() - parseTime(created) > duration('1h')",
+    ),
+    function(
+        "duration",
+        "duration(string) -> duration",
+        "A duration written as Go writes one (`90s`, `1h30m`).",
+        "duration('1h') > duration('30m')",
+    ),
+    function(
+        "date",
+        "date(string, format?, timezone?) -> time",
+        "A time read from the string.",
+        "date(created) > date('2026-01-01')",
+    ),
+    function(
+        "timezone",
+        "timezone(string) -> location",
+        "A time zone by its name, for `date`.",
+        "timezone('Europe/Zurich')",
+    ),
+    function(
+        "bitand",
+        "bitand(int, int) -> int",
+        "Bitwise and.",
+        "bitand(flags, 4) != 0",
+    ),
+    function(
+        "bitor",
+        "bitor(int, int) -> int",
+        "Bitwise or.",
+        "bitor(flags, 1)",
+    ),
+    function(
+        "bitxor",
+        "bitxor(int, int) -> int",
+        "Bitwise exclusive or.",
+        "bitxor(flags, 1)",
+    ),
+    function(
+        "bitnand",
+        "bitnand(int, int) -> int",
+        "Bitwise and not.",
+        "bitnand(flags, 1)",
+    ),
+    function(
+        "bitnot",
+        "bitnot(int) -> int",
+        "Bitwise not.",
+        "bitnot(flags)",
+    ),
+    function(
+        "bitshl",
+        "bitshl(int, int) -> int",
+        "Shifted left.",
+        "bitshl(1, bits)",
+    ),
+    function(
+        "bitshr",
+        "bitshr(int, int) -> int",
+        "Shifted right (keeping the sign).",
+        "bitshr(flags, 2)",
+    ),
+    function(
+        "bitushr",
+        "bitushr(int, int) -> int",
+        "Shifted right (filling with zeros).",
+        "bitushr(flags, 2)",
+    ),
+    function(
+        "parseTime",
+        "parseTime(string) -> time",
+        "An RFC 3339 time (with or without fractions) or a date (`2006-01-02`), as the dashboard adds it.",
+        "parseTime(created) > parseTime('2026-01-01')",
+    ),
+];
+
+pub(super) const EXPR_OPERATORS: &[Operator] = &[
+    Operator {
+        symbol: "==",
+        summary: "Equal.",
+    },
+    Operator {
+        symbol: "!=",
+        summary: "Not equal.",
+    },
+    Operator {
+        symbol: "<",
+        summary: "Less than (two numbers, two strings or two times).",
+    },
+    Operator {
+        symbol: "<=",
+        summary: "Less than or equal.",
+    },
+    Operator {
+        symbol: ">",
+        summary: "Greater than.",
+    },
+    Operator {
+        symbol: ">=",
+        summary: "Greater than or equal.",
+    },
+    Operator {
+        symbol: "and / &&",
+        summary: "And.",
+    },
+    Operator {
+        symbol: "or / ||",
+        summary: "Or.",
+    },
+    Operator {
+        symbol: "not / !",
+        summary: "Not.",
+    },
+    Operator {
+        symbol: "+",
+        summary: "Adds two numbers; joins two strings or two arrays.",
+    },
+    Operator {
+        symbol: "-",
+        summary: "Subtracts, or negates a number.",
+    },
+    Operator {
+        symbol: "*",
+        summary: "Multiplies.",
+    },
+    Operator {
+        symbol: "/",
+        summary: "Divides, always as floats (`7 / 2` is `3.5`).",
+    },
+    Operator {
+        symbol: "%",
+        summary: "The remainder of an integer division.",
+    },
+    Operator {
+        symbol: "**",
+        summary: "Raises to a power.",
+    },
+    Operator {
+        symbol: "contains",
+        summary: "Whether the string on the left holds the one on the right.",
+    },
+    Operator {
+        symbol: "startsWith",
+        summary: "Whether the string on the left begins with the one on the right.",
+    },
+    Operator {
+        symbol: "endsWith",
+        summary: "Whether the string on the left ends with the one on the right.",
+    },
+    Operator {
+        symbol: "matches",
+        summary: "Whether the string on the left matches the regular expression on the right.",
+    },
+    Operator {
+        symbol: "in",
+        summary: "Whether a value is an item of an array or a key of a map.",
+    },
+    Operator {
+        symbol: "??",
+        summary: "The left operand, or the right one when it is nil.",
+    },
+    Operator {
+        symbol: "?.",
+        summary: "A member that is nil when its parent is nil.",
+    },
+    Operator {
+        symbol: "..",
+        summary: "The integers of a range, both ends included (`1..3`).",
+    },
+    Operator {
+        symbol: "? :",
+        summary: "The second operand when the first is true, else the third.",
+    },
+];
