@@ -144,7 +144,9 @@ impl Runs {
             not_run @ Ran::NotRun(_) => return not_run,
         };
         let Some(language) = self.language else {
-            return Ran::Unknown;
+            return Ran::NotRun(
+                "lint evaluates CEL expressions, and the settings select `expr`".to_owned(),
+            );
         };
         let sites = expressions::sites(body);
         let mut compiled: Vec<(String, Compiled)> = Vec::with_capacity(sites.len());

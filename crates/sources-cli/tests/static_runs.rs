@@ -50,3 +50,29 @@ fn verbose_lists_what_lint_did_not_run_and_why() {
          `sort`, `passthrough` and `cache` over static data, not `union`\n"
     );
 }
+
+#[test]
+fn under_expr_verbose_says_lint_did_not_run_the_expressions() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let config = "data:\n  sources:\n    apps:\n      type: static\n      data: [{rev: 0}]\n    \
+                  inverse:\n      type: derive\n      from: apps\n      compute:\n        \
+                  x: 1 / rev\n";
+    std::fs::write(dir.path().join("s.yaml"), config).expect("write");
+    std::fs::write(
+        dir.path().join("sources-lint.toml"),
+        "[expressions]\nlanguage = \"expr\"\n",
+    )
+    .expect("write settings");
+    let verbose = lint(dir.path(), &["--verbose", "s.yaml"]);
+    assert_eq!(
+        text(&verbose.stderr),
+        "sources: s.yaml:6:5: lint did not run `inverse`: lint evaluates CEL expressions, and the \
+         settings select `expr`\n"
+    );
+    let cel = lint(dir.path(), &["--isolated", "s.yaml"]);
+    assert!(
+        text(&cel.stdout).contains("error[failing-row]"),
+        "{}",
+        text(&cel.stdout)
+    );
+}

@@ -229,7 +229,7 @@ mod tests {
         let failure = project(rows, &keep, &Params::new()).expect_err("row 1 divides by zero");
         assert_eq!((failure.row, failure.expression), (Some(1), 1));
         let message = failure.error.to_string();
-        assert!(message.contains("division by zero"), "{message}");
+        assert!(message.contains("Division by zero"), "{message}");
         let single = derive(json!({"x": 0}), &keep, &Params::new()).expect_err("one row");
         assert_eq!((single.row, single.expression), (None, 1));
     }
