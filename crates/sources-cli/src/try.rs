@@ -21,12 +21,16 @@ use std::time::Duration;
 use futures::StreamExt;
 use serde_json::Value;
 use sources_check::settings_file::{Finder, Found};
+use sources_config::cadence::{Cadence, cadence};
+use sources_config::{Config, Source};
 use sources_diagnostics::Severity;
-use sources_eval::engine::{Engine, EngineOptions, Output, cadence};
+use sources_eval::engine::{EngineOptions, Output};
+use sources_eval::params::Bound;
+use sources_eval::run::{Ask, Run};
 use sources_eval::snapshot::SnapshotWindow;
 use sources_eval::trace::{Progress, Trace};
 use sources_eval::window_flags::{WindowFlags, window_ask};
-use sources_eval::world::{World, WorldError};
+use sources_eval::world::WorldError;
 use sources_syntax::Syntax;
 
 use crate::Outcome;
@@ -176,8 +180,6 @@ struct StderrTrace {
     verbose: bool,
     /// Warnings said so far.
     warnings: AtomicUsize,
-    /// Hides the values of masked or credential-named parameters, in every form.
-    secrets: sources_eval::trace::Redactor,
     bar: Option<indicatif::ProgressBar>,
 }
 
@@ -197,7 +199,6 @@ impl StderrTrace {
         StderrTrace {
             verbose,
             warnings: AtomicUsize::new(0),
-            secrets: sources_eval::trace::Redactor::default(),
             bar,
         }
     }
@@ -227,14 +228,12 @@ impl StderrTrace {
 impl Trace for StderrTrace {
     fn note(&self, line: &str) {
         if self.verbose {
-            let line = self.secrets.shown(line);
             self.suspend(|| eprintln!("· {line}"));
         }
     }
 
     fn warn(&self, line: &str) {
         self.warnings.fetch_add(1, Ordering::Relaxed);
-        let line = self.secrets.shown(line);
         self.suspend(|| eprintln!("sources: warning: {line}"));
     }
 
@@ -371,17 +370,19 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
         demo: args.demo,
         hidden: &hidden,
     };
-    let supplied = sources_eval::params::parse_assignments(&args.params).map_err(Error::Usage)?;
-    // The one redactor of the run: every line printed passes through it.
-    let secrets =
-        sources_eval::trace::Redactor::for_run(&config, &loaded.text, &supplied, |name| {
-            std::env::var(name).ok()
-        });
+    let supplied = parse_assignments(&args.params).map_err(Error::Usage)?;
     if let Some(screen) = &args.screen {
-        return crate::try_screen::run(&tried, args, screen.as_deref(), &supplied, &secrets, out);
+        return crate::try_screen::run(
+            &tried,
+            args,
+            screen.as_deref(),
+            &loaded.text,
+            supplied,
+            out,
+        );
     }
     let Some(name) = args.name.as_deref() else {
-        return crate::try_all::run(&tried, args, &supplied, &secrets, out);
+        return crate::try_all::run(&tried, args, &loaded.text, supplied, out);
     };
     let Some(source) = config.get(name) else {
         let names: Vec<&str> = config.names().collect();
@@ -394,11 +395,6 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
             loaded.path
         )));
     };
-    // The one binding of the named entry's parameters: the engine takes it as it is.
-    let bound = sources_eval::params::bind_entry(&config, source, &supplied).map_err(|message| {
-        let message = secrets.redact(&message);
-        Error::Usage(format!("`{name}`: {message}"))
-    });
     let component =
         crate::try_view::pick(&config, name, args.component.as_deref()).map_err(Error::Usage)?;
     let columns = try_output::bound_columns(&config, name);
@@ -410,47 +406,60 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
     let window = window_ask(source, &flags, &columns).map_err(Error::Usage)?;
     let for_duration = for_duration(args)?;
     let runtime = runtime()?;
-    let world = world(args, &runtime)?;
-    if let (Err(_), Some(demo)) = (&bound, &world.demo) {
-        if let Some(hint) = runtime.block_on(demo_hint(demo, &config, source, &supplied)) {
-            return Err(Error::Usage(format!("`{name}` {hint}")));
+    let reporter = Arc::new(StderrTrace::new(args.verbose, name));
+    let options = EngineOptions {
+        explain: args.verbose,
+        snapshot: SnapshotWindow {
+            events: args.limit,
+            within: for_duration.unwrap_or(sources_eval::snapshot::DEFAULT_WINDOW),
+        },
+        ..EngineOptions::default()
+    };
+    let run = start(
+        &runtime,
+        Ask {
+            config: &config,
+            text: &loaded.text,
+            params: supplied,
+            demo: args.demo,
+            max_body: args.max_body,
+            options,
+            window: window.unwrap_or_default(),
+            trace: reporter.clone(),
+        },
+    )
+    .inspect_err(|_| reporter.finish())?;
+    let bound = match run.bind(source, run.params()) {
+        Ok(bound) => bound,
+        Err(error) => {
+            reporter.finish();
+            if args.demo {
+                if let Some(hint) = runtime.block_on(demo_hint(&run, &config, source)) {
+                    return Err(Error::Usage(format!("`{name}` {hint}")));
+                }
+            }
+            return Err(Error::Usage(format!("`{name}`: {error}")));
         }
-    }
-    let io = world.io;
-    let bound = bound?;
+    };
     let recorder = args.record.then(|| crate::record::Recorder {
         config_path: PathBuf::from(&loaded.path),
         text: loaded.text.clone(),
-        params: supplied.clone(),
+        params: run.params().clone(),
     });
-    let mut reporter = StderrTrace::new(args.verbose, name);
-    reporter.secrets = secrets;
-    let reporter = Arc::new(reporter);
-    let trace: Arc<dyn Trace> = reporter.clone();
     let cadence = cadence(&config, source);
     if args.verbose {
-        trace.note(&format!("config {}; `{name}` is {cadence}", loaded.path));
-        if let sources_eval::engine::Cadence::Polled(every) = cadence {
+        let trace: &dyn Trace = reporter.as_ref();
+        trace.note(
+            &run.secrets()
+                .shown(&format!("config {}; `{name}` is {cadence}", loaded.path)),
+        );
+        if let Cadence::Polled(every) = cadence {
             trace.note(&format!(
                 "polled every {} in the dashboard: `try` fetches it once",
-                sources_eval::format_duration(every)
+                sources_config::duration::format_duration(every)
             ));
         }
     }
-    let engine = Engine::new(
-        &config,
-        io,
-        trace.clone(),
-        EngineOptions {
-            explain: args.verbose,
-            snapshot: SnapshotWindow {
-                events: args.limit,
-                within: for_duration.unwrap_or(sources_eval::snapshot::DEFAULT_WINDOW),
-            },
-            ..EngineOptions::default()
-        },
-    )
-    .with_window(window.unwrap_or_default());
     let terminal = Stream::Stdout.is_terminal();
     let format = args.output.unwrap_or(if terminal {
         OutputFormat::Table
@@ -473,9 +482,9 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
         width: terminal_width(terminal),
     };
     let outcome = runtime.block_on(evaluate(
-        &engine, args, &bound, &tried, &reporter, &printing, out,
+        &run, &bound, args, &tried, &reporter, &printing, out,
     ));
-    if let (Some(recorder), Some(source)) = (&recorder, config.get(name)) {
+    if let Some(recorder) = &recorder {
         recorder.save(&config, source, &outcome);
     }
     let outcome = outcome.map(|(outcome, _)| outcome);
@@ -486,6 +495,26 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
         return Ok(Outcome::Failure);
     }
     outcome
+}
+
+/// Parses `--param NAME=VALUE` assignments; a name given twice is an error (which value was
+/// meant?).
+fn parse_assignments(pairs: &[String]) -> Result<BTreeMap<String, String>, String> {
+    let mut out = BTreeMap::new();
+    for pair in pairs {
+        let Some((name, value)) = pair.split_once('=') else {
+            return Err(format!("`--param {pair}` is not NAME=VALUE"));
+        };
+        if name.is_empty() {
+            return Err(format!("`--param {pair}` has an empty name"));
+        }
+        if let Some(first) = out.insert(name.to_owned(), value.to_owned()) {
+            return Err(format!(
+                "`--param {name}` is given twice (`{name}={first}` and `{pair}`): pass each parameter once"
+            ));
+        }
+    }
+    Ok(out)
 }
 
 /// The width a table is drawn within, as [`crate::terminal`] reads it: `COLUMNS` when it is a
@@ -517,19 +546,19 @@ pub(crate) fn runtime() -> Result<tokio::runtime::Runtime, Error> {
         .map_err(Error::Runtime)
 }
 
-/// The world `args` ask for ([`World::new`]), the demo backend said on standard error with
+/// Starts the run `ask` describes ([`Run::new`]), the demo backend said on standard error with
 /// `--demo`.
-pub(crate) fn world(args: &Args, runtime: &tokio::runtime::Runtime) -> Result<World, Error> {
-    let world = runtime
-        .block_on(async { World::new(args.demo, args.max_body) })
+pub(crate) fn start<'c>(runtime: &tokio::runtime::Runtime, ask: Ask<'c>) -> Result<Run<'c>, Error> {
+    let run = runtime
+        .block_on(async { Run::new(ask) })
         .map_err(|error| match error {
             WorldError::Demo(error) => Error::Usage(format!("--demo: {error}")),
             error => Error::Usage(error.to_string()),
         })?;
-    if let Some(demo) = &world.demo {
-        eprintln!("sources: {}", demo.describe());
+    if let Some(demo) = run.world().describe() {
+        eprintln!("sources: {demo}");
     }
-    Ok(world)
+    Ok(run)
 }
 
 /// The required parameters `source` takes (its own, or those of the inputs it passes them
@@ -548,35 +577,15 @@ pub(crate) fn missing_required<'c>(
         .collect()
 }
 
-/// A value for the parameter `name` declared by `source` that the demo world answers, read from
-/// the collection its URL names.
-pub(crate) async fn demo_example(
-    demo: &sources_eval::demo::DemoIo,
-    source: &sources_config::Source,
-    name: &str,
-) -> Option<sources_eval::demo::Example> {
-    let url = match &source.body {
-        sources_config::Body::Http(http) => http.url.as_ref(),
-        sources_config::Body::Websocket(socket) => socket.url.as_ref(),
-        _ => None,
-    }?;
-    demo.example(&url.value.text, name).await
-}
-
 /// For an entry missing required parameters under `--demo`: `needs --param NAME=…; for example
 /// --param NAME=VALUE, what it is` for each, with values the demo world answers.
-async fn demo_hint(
-    demo: &sources_eval::demo::DemoIo,
-    config: &sources_config::Config,
-    source: &sources_config::Source,
-    supplied: &BTreeMap<String, String>,
-) -> Option<String> {
+async fn demo_hint(run: &Run<'_>, config: &Config, source: &Source) -> Option<String> {
     let mut hints = Vec::new();
     // An operator that declares no parameters passes them through: the example comes from the
     // entry that declares each one.
-    for accepted in missing_required(config, source, supplied) {
+    for accepted in missing_required(config, source, run.params()) {
         let name = accepted.name();
-        let example = demo_example(demo, accepted.entry, name).await;
+        let example = run.example(accepted.entry, name).await;
         hints.push(match example {
             Some(example) => {
                 let what = example
@@ -594,10 +603,12 @@ async fn demo_hint(
     (!hints.is_empty()).then(|| hints.join("; it also "))
 }
 
+/// Evaluates the bound entry in `run` and prints what it gives; with `--record`, also returns
+/// what to record.
 async fn evaluate(
-    engine: &Engine<'_>,
+    run: &Run<'_>,
+    bound: &Bound,
     args: &Args,
-    bound: &sources_eval::params::Bound,
     tried: &Tried<'_>,
     trace: &StderrTrace,
     printing: &Printing<'_>,
@@ -605,11 +616,11 @@ async fn evaluate(
 ) -> Result<(Outcome, Option<Value>), Error> {
     // Parsed and refused before the run; an `Err` cannot happen here.
     let for_duration = for_duration(args).ok().flatten();
-    let output = match engine.evaluate(bound).await {
+    let output = match run.evaluate(bound).await {
         Ok(output) => output,
         Err(error) => {
             trace.finish();
-            eprintln!("sources: {}", trace.secrets.shown(&tried.describe(&error)));
+            eprintln!("sources: {}", run.secrets().shown(&tried.describe(&error)));
             return Ok((Outcome::Failure, None));
         }
     };
@@ -679,7 +690,7 @@ async fn evaluate(
                     Err(error) => {
                         failed = true;
                         let line =
-                            serde_json::json!({ "error": trace.secrets.redact(&error.to_string()) });
+                            serde_json::json!({ "error": run.secrets().redact(&error.to_string()) });
                         writeln!(out, "{line}")
                     }
                 });
@@ -698,5 +709,30 @@ async fn evaluate(
             };
             Ok((outcome, args.record.then_some(Value::Array(kept))))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn assignments_split_on_the_first_equals_sign() {
+        let pairs = vec!["q=a=b".to_owned(), "id=1".to_owned()];
+        let parsed = parse_assignments(&pairs).expect("parsed");
+        assert_eq!(parsed["q"], "a=b");
+        assert_eq!(parsed["id"], "1");
+        assert_eq!(
+            parse_assignments(&["id=1".to_owned(), "id=2".to_owned()]).expect_err("twice"),
+            "`--param id` is given twice (`id=1` and `id=2`): pass each parameter once"
+        );
+        assert_eq!(
+            parse_assignments(&["novalue".to_owned()]).expect_err("no `=`"),
+            "`--param novalue` is not NAME=VALUE"
+        );
+        assert_eq!(
+            parse_assignments(&["=x".to_owned()]).expect_err("no name"),
+            "`--param =x` has an empty name"
+        );
     }
 }

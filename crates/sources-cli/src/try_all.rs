@@ -16,10 +16,11 @@ use futures::StreamExt;
 use serde_json::Value;
 use sources_config::Source;
 use sources_config::accepted::{accepted_params, declared_params};
-use sources_eval::engine::{Engine, EngineOptions, Output};
+use sources_eval::engine::{EngineOptions, Output};
+use sources_eval::run::{Ask, Run, RunError};
 use sources_eval::snapshot::{DEFAULT_WINDOW, SnapshotWindow};
-use sources_eval::trace::{Collect, Redactor, Trace};
-use sources_eval::world::World;
+use sources_eval::trace::{Collect, Trace};
+use sources_eval::window_flags::WindowAsk;
 
 use crate::Outcome;
 use crate::r#try::{self, Args, Error};
@@ -29,8 +30,8 @@ use crate::try_failure::Tried;
 pub fn run(
     tried: &Tried<'_>,
     args: &Args,
-    supplied: &BTreeMap<String, String>,
-    secrets: &Redactor,
+    text: &str,
+    supplied: BTreeMap<String, String>,
     out: &mut dyn Write,
 ) -> Result<Outcome, Error> {
     let config = tried.config;
@@ -47,7 +48,29 @@ pub fn run(
     }
     let within = r#try::for_duration(args)?.unwrap_or(DEFAULT_WINDOW);
     let runtime = r#try::runtime()?;
-    let world = r#try::world(args, &runtime)?;
+    // One trace for the run, its warnings taken entry by entry.
+    let trace = Arc::new(Collect::default());
+    let run = r#try::start(
+        &runtime,
+        Ask {
+            config,
+            text,
+            params: supplied,
+            demo: args.demo,
+            max_body: args.max_body,
+            options: EngineOptions {
+                explain: false,
+                snapshot: SnapshotWindow {
+                    events: args.limit,
+                    within,
+                },
+                ..EngineOptions::default()
+            },
+            window: WindowAsk::default(),
+            trace: trace.clone(),
+        },
+    )?;
+    let secrets = run.secrets();
     let width = config
         .names()
         .map(|name| name.chars().count())
@@ -56,18 +79,16 @@ pub fn run(
     let (mut failed, mut warned) = (0, 0);
     for source in &config.entries {
         let started = Instant::now();
-        let trace = Arc::new(Collect::default());
         let outcome = runtime.block_on(try_entry(
             tried,
             source,
-            supplied,
-            &world,
-            trace.clone(),
+            &run,
+            trace.as_ref(),
             args.limit,
             within,
         ));
         let time = format_seconds(started.elapsed());
-        let warnings = trace.warnings();
+        let warnings = trace.take_warnings();
         let name = source.name.value.as_str();
         let line = match outcome {
             Ok(what) if warnings.is_empty() => format!("ok    {name:<width$}  {what}, {time}"),
@@ -110,15 +131,15 @@ pub fn run(
 async fn try_entry(
     tried: &Tried<'_>,
     source: &Source,
-    supplied: &BTreeMap<String, String>,
-    world: &World,
-    trace: Arc<Collect>,
+    run: &Run<'_>,
+    trace: &Collect,
     limit: Option<usize>,
     within: Duration,
 ) -> Result<String, String> {
     let config = tried.config;
     let accepted = accepted_params(config, source);
-    let mut values: BTreeMap<String, String> = supplied
+    let mut values: BTreeMap<String, String> = run
+        .params()
         .iter()
         .filter(|(name, _)| accepted.iter().any(|decl| &decl.name == *name))
         .map(|(name, value)| (name.clone(), value.clone()))
@@ -126,10 +147,10 @@ async fn try_entry(
     let mut from_demo = Vec::new();
     for missing in r#try::missing_required(config, source, &values) {
         let name = missing.name().to_owned();
-        let example = match &world.demo {
-            Some(demo) => r#try::demo_example(demo, missing.entry, &name).await,
-            None => return Err(format!("needs --param {name}=VALUE")),
-        };
+        if !run.world().is_demo() {
+            return Err(format!("needs --param {name}=VALUE"));
+        }
+        let example = run.example(missing.entry, &name).await;
         let Some(example) = example else {
             return Err(format!(
                 "needs --param {name}=… (the demo world has no example for it)"
@@ -138,22 +159,11 @@ async fn try_entry(
         from_demo.push(format!("{name}={}", example.value));
         values.insert(name, example.value);
     }
-    let bound = sources_eval::params::bind_entry(config, source, &values)?;
-    let engine = Engine::new(
-        config,
-        world.io.clone(),
-        trace.clone(),
-        EngineOptions {
-            explain: false,
-            snapshot: SnapshotWindow {
-                events: limit,
-                within,
-            },
-            ..EngineOptions::default()
-        },
-    );
-    let evaluated = engine.evaluate(&bound).await;
-    let what = match evaluated.map_err(|error| tried.describe(&error))? {
+    let evaluated = run.evaluate_with(source, &values).await;
+    let what = match evaluated.map_err(|error| match error {
+        RunError::Unbound(message) => message,
+        RunError::Failed(error) => tried.describe(&error),
+    })? {
         Output::Value(Value::Array(rows)) => plural(rows.len(), "row"),
         Output::Value(Value::String(text)) => format!("{} of text", plural(text.len(), "byte")),
         Output::Value(_) => "1 value".to_owned(),

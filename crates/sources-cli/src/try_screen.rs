@@ -16,13 +16,13 @@ use serde_json::Value;
 use sources_config::accepted::accepted_params;
 use sources_config::cursor::{self, CursorRow};
 use sources_config::{Component, Config, Screen};
-use sources_eval::engine::{Engine, EngineOptions, Output};
+use sources_eval::engine::{EngineOptions, Output};
+use sources_eval::run::{Ask, Run, RunError};
 use sources_eval::snapshot::{DEFAULT_WINDOW, SnapshotWindow};
-use sources_eval::trace::{Collect, Redactor};
+use sources_eval::trace::Collect;
+use sources_eval::window_flags::WindowAsk;
 
 use crate::Outcome;
-use sources_eval::world::World;
-
 use crate::r#try::{self, Args, Error};
 use crate::try_failure::Tried;
 use crate::try_output::TABLE_ROWS;
@@ -69,34 +69,39 @@ pub fn run(
     tried: &Tried<'_>,
     args: &Args,
     wanted: Option<&str>,
-    supplied: &BTreeMap<String, String>,
-    secrets: &Redactor,
+    text: &str,
+    supplied: BTreeMap<String, String>,
     out: &mut dyn Write,
 ) -> Result<Outcome, Error> {
     let config = tried.config;
     let screen = screen(config, wanted).map_err(Error::Usage)?;
     let runtime = r#try::runtime()?;
-    let world = r#try::world(args, &runtime)?;
     let trace = Arc::new(Collect::default());
-    let engine = Engine::new(
-        config,
-        world.io.clone(),
-        trace.clone(),
-        EngineOptions {
-            explain: false,
-            snapshot: SnapshotWindow {
-                events: args.limit,
-                within: r#try::for_duration(args)?.unwrap_or(DEFAULT_WINDOW),
+    let run = r#try::start(
+        &runtime,
+        Ask {
+            config,
+            text,
+            params: supplied,
+            demo: args.demo,
+            max_body: args.max_body,
+            options: EngineOptions {
+                explain: false,
+                snapshot: SnapshotWindow {
+                    events: args.limit,
+                    within: r#try::for_duration(args)?.unwrap_or(DEFAULT_WINDOW),
+                },
+                ..EngineOptions::default()
             },
-            ..EngineOptions::default()
+            window: WindowAsk::default(),
+            trace: trace.clone(),
         },
-    );
+    )?;
+    let secrets = run.secrets();
     let mut snapshot = Snapshot {
         tried,
         args,
-        supplied,
-        world: &world,
-        engine: &engine,
+        run: &run,
         shown: BTreeMap::new(),
     };
     let frame = Frame {
@@ -180,9 +185,7 @@ fn io_is_terminal() -> bool {
 struct Snapshot<'a> {
     tried: &'a Tried<'a>,
     args: &'a Args,
-    supplied: &'a BTreeMap<String, String>,
-    world: &'a World,
-    engine: &'a Engine<'a>,
+    run: &'a Run<'a>,
     shown: BTreeMap<String, Shown>,
 }
 
@@ -213,7 +216,8 @@ impl Snapshot<'_> {
         };
         let accepted = accepted_params(config, source);
         let mut values: BTreeMap<String, String> = self
-            .supplied
+            .run
+            .params()
             .iter()
             .filter(|(name, _)| accepted.iter().any(|decl| &decl.name == *name))
             .map(|(name, value)| (name.clone(), value.clone()))
@@ -250,26 +254,22 @@ impl Snapshot<'_> {
                 let Some(template) = &bind.template else {
                     continue;
                 };
-                let io = self.world.io.clone();
+                let io = self.run.world().io.clone();
                 let filled = cursor::fill(&template.value.text, &row, |name| io.env_var(name));
                 values.insert(bind.param.value.clone(), filled);
             }
         }
         for missing in r#try::missing_required(config, source, &values) {
             let name = missing.name().to_owned();
-            let example = match &self.world.demo {
-                Some(demo) => r#try::demo_example(demo, missing.entry, &name).await,
-                None => None,
-            };
+            let example = self.run.example(missing.entry, &name).await;
             let Some(example) = example else {
                 return Err(Missing::Failed(format!("needs --param {name}=VALUE")));
             };
             values.insert(name, example.value);
         }
-        let bound =
-            sources_eval::params::bind_entry(config, source, &values).map_err(Missing::Failed)?;
-        match self.engine.evaluate(&bound).await {
-            Err(error) => Err(Missing::Failed(self.tried.describe(&error))),
+        match self.run.evaluate_with(source, &values).await {
+            Err(RunError::Unbound(message)) => Err(Missing::Failed(message)),
+            Err(RunError::Failed(error)) => Err(Missing::Failed(self.tried.describe(&error))),
             Ok(Output::Value(value)) => Ok(value),
             Ok(Output::Stream(mut events)) => {
                 let within = r#try::for_duration(self.args)

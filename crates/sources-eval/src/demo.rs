@@ -19,6 +19,7 @@ use crate::io::{
     BoxFuture, CommandOutput, CommandSpec, FrameStream, HttpRequest, HttpResponse, Io, IoError,
     LineStream, WebSocketRequest,
 };
+use crate::params::Example;
 
 /// The demo backend's default port.
 pub const DEMO_PORT: u16 = 8099;
@@ -102,15 +103,6 @@ impl DemoIo {
             && matches!(parsed.host_str(), Some("127.0.0.1" | "localhost"))
             && parsed.port() == Some(DEMO_PORT)
     }
-}
-
-/// A parameter value that works in the demo world, and what it names.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Example {
-    /// The value to pass.
-    pub value: String,
-    /// What it is (`a running job`, ``app `payments-api` ``), when the row says.
-    pub what: Option<String>,
 }
 
 impl DemoIo {

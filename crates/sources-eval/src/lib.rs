@@ -21,6 +21,7 @@ pub mod operators;
 pub mod origin;
 pub mod paginate;
 pub mod params;
+pub mod run;
 pub mod samples;
 pub mod snapshot;
 pub mod stack;

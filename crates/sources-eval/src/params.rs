@@ -135,23 +135,13 @@ fn list(names: &[&str]) -> String {
         .join(", ")
 }
 
-/// Parses `k=v` command-line parameters; a name given twice is an error (which value was meant?).
-pub fn parse_assignments(pairs: &[String]) -> Result<BTreeMap<String, String>, String> {
-    let mut out = BTreeMap::new();
-    for pair in pairs {
-        let Some((name, value)) = pair.split_once('=') else {
-            return Err(format!("`--param {pair}` is not NAME=VALUE"));
-        };
-        if name.is_empty() {
-            return Err(format!("`--param {pair}` has an empty name"));
-        }
-        if let Some(first) = out.insert(name.to_owned(), value.to_owned()) {
-            return Err(format!(
-                "`--param {name}` is given twice (`{name}={first}` and `{pair}`): pass each parameter once"
-            ));
-        }
-    }
-    Ok(out)
+/// A parameter value that works in the demo world, and what it names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Example {
+    /// The value to pass.
+    pub value: String,
+    /// What it is (`a running job`, ``app `payments-api` ``), when the row says.
+    pub what: Option<String>,
 }
 
 #[cfg(test)]
@@ -248,25 +238,5 @@ mod tests {
         assert_eq!(typed["on"], serde_json::json!(true));
         assert_eq!(typed["q"], serde_json::json!(""));
         assert_eq!(typed["every"], serde_json::Value::Null);
-    }
-
-    #[test]
-    fn assignments_split_on_the_first_equals_sign() {
-        let pairs = vec!["q=a=b".to_owned(), "id=1".to_owned()];
-        let parsed = parse_assignments(&pairs).expect("parsed");
-        assert_eq!(parsed["q"], "a=b");
-        assert_eq!(parsed["id"], "1");
-        assert_eq!(
-            parse_assignments(&["id=1".to_owned(), "id=2".to_owned()]).expect_err("twice"),
-            "`--param id` is given twice (`id=1` and `id=2`): pass each parameter once"
-        );
-        assert_eq!(
-            parse_assignments(&["novalue".to_owned()]).expect_err("no `=`"),
-            "`--param novalue` is not NAME=VALUE"
-        );
-        assert_eq!(
-            parse_assignments(&["=x".to_owned()]).expect_err("no name"),
-            "`--param =x` has an empty name"
-        );
     }
 }

@@ -56,6 +56,17 @@ impl Collect {
 }
 
 impl Collect {
+    /// The warnings so far, without their `warning: ` mark, forgetting every line said so far
+    /// (for a caller that reports one part of a run at a time).
+    pub fn take_warnings(&self) -> Vec<String> {
+        let lines = std::mem::take(&mut *self.0.lock().unwrap_or_else(PoisonError::into_inner));
+        lines
+            .iter()
+            .filter_map(|line| line.strip_prefix(WARNING))
+            .map(str::to_owned)
+            .collect()
+    }
+
     /// The warnings so far, without their `warning: ` mark.
     pub fn warnings(&self) -> Vec<String> {
         self.lines()

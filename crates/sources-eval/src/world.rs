@@ -5,7 +5,10 @@
 
 use std::sync::Arc;
 
+use sources_config::{Body, Source};
+
 use crate::io::{Io, IoError};
+use crate::params::Example;
 use crate::system::SystemIo;
 
 /// What a run reaches the outside world through.
@@ -14,7 +17,7 @@ pub struct World {
     pub io: Arc<dyn Io>,
     /// The demo backend, when the demo was asked for (for parameter values it answers).
     #[cfg(feature = "demo")]
-    pub demo: Option<Arc<crate::demo::DemoIo>>,
+    demo: Option<Arc<crate::demo::DemoIo>>,
 }
 
 /// Why a world could not be built.
@@ -49,6 +52,45 @@ impl World {
             });
         }
         World::with_demo(system)
+    }
+
+    /// Whether the demo backend is in front of the real world.
+    pub fn is_demo(&self) -> bool {
+        #[cfg(feature = "demo")]
+        return self.demo.is_some();
+        #[cfg(not(feature = "demo"))]
+        false
+    }
+
+    /// What the demo backend in front of the real world serves, and from where; `None` in the
+    /// real world.
+    pub fn describe(&self) -> Option<String> {
+        #[cfg(feature = "demo")]
+        if let Some(demo) = &self.demo {
+            return Some(demo.describe());
+        }
+        None
+    }
+
+    /// A value for the parameter `name` of `source` that the demo world answers, read from the
+    /// collection its URL names; `None` in the real world or when the demo has none.
+    pub async fn example(&self, source: &Source, name: &str) -> Option<Example> {
+        let url = match &source.body {
+            Body::Http(http) => http.url.as_ref(),
+            Body::Websocket(socket) => socket.url.as_ref(),
+            _ => None,
+        }?;
+        self.example_at(&url.value.text, name).await
+    }
+
+    #[cfg(feature = "demo")]
+    async fn example_at(&self, url: &str, name: &str) -> Option<Example> {
+        self.demo.as_ref()?.example(url, name).await
+    }
+
+    #[cfg(not(feature = "demo"))]
+    async fn example_at(&self, _url: &str, _name: &str) -> Option<Example> {
+        None
     }
 
     #[cfg(feature = "demo")]

@@ -1,5 +1,5 @@
-//! The `sources.try` command behind the "▶ try" code lens: fetches one entry with the same engine
-//! as `sources try` (`sources_eval`), through its I/O seam — the system's, or the in-process demo
+//! The `sources.try` command behind the "▶ try" code lens: fetches one entry through the same run
+//! as `sources try` (`sources_eval::run::Run`), through its I/O seam — the system's, or the in-process demo
 //! backend's for the demo address when the `demo` setting is on.
 //!
 //! This is the only place the server performs I/O on a configuration's behalf, and only when the
@@ -16,12 +16,13 @@ use std::time::Duration;
 use futures::StreamExt;
 use serde_json::{Value, json};
 use sources_config::Enumeration;
-use sources_eval::engine::{Engine, EngineOptions, Output};
+use sources_eval::engine::{EngineOptions, Output};
 use sources_eval::error::EvalError;
 use sources_eval::params::Bound;
+use sources_eval::run::{Ask, Run};
 use sources_eval::snapshot::SnapshotWindow;
 use sources_eval::trace::Silent;
-use sources_eval::world::World;
+use sources_eval::window_flags::WindowAsk;
 use tower_lsp_server::ls_types::{DiagnosticSeverity, Uri};
 
 use crate::document::Analyzed;
@@ -247,19 +248,27 @@ fn run_here(analyzed: &Analyzed, uri: &Uri, bound: &Bound, demo: bool) -> Outcom
 async fn fetch(analyzed: &Analyzed, uri: &Uri, bound: &Bound, demo: bool) -> Outcome {
     let config = &analyzed.analysis.config;
     let name = bound.entry();
-    let io = match World::new(demo, sources_eval::io::DEFAULT_MAX_BODY) {
-        Ok(world) => world.io,
+    let run = Run::new(Ask {
+        config,
+        text: analyzed.analysis.line_index.text(),
+        params: bound.values().clone(),
+        demo,
+        max_body: sources_eval::io::DEFAULT_MAX_BODY,
+        options: EngineOptions {
+            snapshot: SnapshotWindow {
+                events: Some(MAX_EVENTS),
+                within: LISTEN,
+            },
+            ..EngineOptions::default()
+        },
+        window: WindowAsk::default(),
+        trace: Arc::new(Silent),
+    });
+    let run = match run {
+        Ok(run) => run,
         Err(error) => return Outcome::Refused(error.to_string().into()),
     };
-    let options = EngineOptions {
-        snapshot: SnapshotWindow {
-            events: Some(MAX_EVENTS),
-            within: LISTEN,
-        },
-        ..EngineOptions::default()
-    };
-    let engine = Engine::new(config, io, Arc::new(Silent), options);
-    let output = match engine.evaluate(bound).await {
+    let output = match run.evaluate(bound).await {
         Ok(output) => output,
         Err(error) => {
             return Outcome::Refused(describe_failure(analyzed, uri, name, &error).into());
