@@ -10,7 +10,7 @@ use sources_config::model::{Body, Source};
 use sources_config::{Field, Spanned};
 use sources_diagnostics::{Collector, Diagnostic, Rule, Span};
 
-use crate::data_refs::{Miss, Reader, from_shape, list_keys, unknown_field};
+use crate::data_miss::{Miss, Reader, from_shape, list_keys, unknown_field};
 use crate::shape::{Fields, PathLookup, Shape};
 use crate::shapes::{EntryShapes, Shaped, Shapes};
 

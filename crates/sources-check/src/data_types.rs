@@ -9,7 +9,7 @@ use sources_diagnostics::{Collector, Diagnostic, Rule, Span};
 
 use sources_expr::{Facts, Operand, Operation, ResultKind, ValueKind};
 
-use crate::data_refs::{BUILT_IN_NAMES, from_shape};
+use crate::data_miss::{BUILT_IN_NAMES, from_shape};
 use crate::expressions::ExpressionSite;
 use crate::shape::{Fields, PathLookup, Shape};
 use crate::shapes::{Certainty, Shaped};

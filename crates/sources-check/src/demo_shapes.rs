@@ -4,7 +4,7 @@
 
 use sources_config::model::{Body, Source};
 
-use crate::shapes::{Certainty, Origin, RouteShape, ShapeInputs, Shaped};
+use crate::shaped::{Certainty, Origin, RouteShape, ShapeInputs, Shaped};
 
 /// The published shape of the route `source` requests, if any.
 pub(crate) fn route(source: &Source, inputs: &ShapeInputs) -> Option<Shaped> {

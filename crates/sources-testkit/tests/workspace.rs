@@ -11,25 +11,6 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-/// Circles still to be broken, by crate and parent module (`""` for the crate root): a circle
-/// found is accepted when all its modules are listed here together. What is left in
-/// sources-check of the data checks' circle once the expressions moved to sources-expr:
-/// data_paths, data_refs and data_types read each other, and demo_shapes and shapes; and the
-/// circle through sources-eval's `origin` and `trace` that landed with the redaction of secrets.
-const KNOWN: &[(&str, &str, &[&str])] = &[
-    (
-        "sources-check",
-        "",
-        &["data_paths", "data_refs", "data_types"],
-    ),
-    ("sources-check", "", &["demo_shapes", "shapes"]),
-    (
-        "sources-eval",
-        "",
-        &["engine", "fetch", "origin", "paginate", "samples", "trace"],
-    ),
-];
-
 /// A module path below the crate root (`["render", "sarif"]`).
 type ModulePath = Vec<String>;
 
@@ -300,7 +281,7 @@ fn crate_circles(dir: &Path) -> Vec<(String, Vec<String>)> {
 
 #[test]
 fn no_module_reads_its_siblings_in_a_circle() {
-    let mut unexpected = Vec::new();
+    let mut circles_found = Vec::new();
     for dir in members() {
         let name = dir
             .file_name()
@@ -308,30 +289,21 @@ fn no_module_reads_its_siblings_in_a_circle() {
             .to_string_lossy()
             .into_owned();
         for (parent, circle) in crate_circles(&dir) {
-            let known = KNOWN.iter().any(|(krate, module, members)| {
-                *krate == name
-                    && *module == parent
-                    && circle
-                        .iter()
-                        .all(|member| members.contains(&member.as_str()))
-            });
-            if !known {
-                let parent = if parent.is_empty() {
-                    "the crate root".to_owned()
-                } else {
-                    format!("`{parent}`")
-                };
-                unexpected.push(format!(
-                    "{name}: modules of {parent} read each other in a circle: {}",
-                    circle.join(", ")
-                ));
-            }
+            let parent = if parent.is_empty() {
+                "the crate root".to_owned()
+            } else {
+                format!("`{parent}`")
+            };
+            circles_found.push(format!(
+                "{name}: modules of {parent} read each other in a circle: {}",
+                circle.join(", ")
+            ));
         }
     }
     assert!(
-        unexpected.is_empty(),
+        circles_found.is_empty(),
         "move what both sides need below them:\n{}",
-        unexpected.join("\n")
+        circles_found.join("\n")
     );
 }
 
