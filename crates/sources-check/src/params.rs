@@ -9,10 +9,11 @@ use sources_config::param_value::{ParamValueError, parse_param_value};
 use sources_config::template::{TokenKind, is_name};
 use sources_config::{
     AcceptedParam, Body, Config, Named, NamedMap, ParamType, Parameter, Source, SourceRef, Spanned,
-    passes_through,
+    forwards_when_bare, passes_through,
 };
 use sources_diagnostics::{Collector, Diagnostic, Rule, Span, did_you_mean};
 
+use crate::expressions::ExpressionSite;
 use crate::fixes;
 use crate::shown::{self, Showing};
 use crate::templates::{self, ParsedSite};
@@ -433,9 +434,182 @@ pub(crate) fn check_references(
     }
 }
 
+/// `unused-param`: a parameter `source` declares that none of its templates (`sites`) and none of
+/// its expressions (`expressions`, its own and its pipe stages') reads. A read is looked for in
+/// the written text (`params.NAME`, `params["NAME"]`), so a placeholder of another template
+/// language or a `${params.NAME}` quoted in an expression counts as one: those are their own
+/// findings, and one mistake gives one diagnostic. A text that reads `params` whole, or by a
+/// computed key, may read any, and nothing is reported.
+pub(crate) fn check_unused(
+    source: &Source,
+    sites: &[ParsedSite<'_>],
+    expressions: &[ExpressionSite<'_>],
+    file: &str,
+    out: &mut Collector,
+) {
+    // A static entry's parameters are its interface to the bindings of whoever shows it (it
+    // stands in for an entry that fetches), not values it could read.
+    if matches!(source.body, Body::Static(_)) {
+        return;
+    }
+    let Some(field) = source
+        .body
+        .common()
+        .and_then(|common| common.parameters.as_deref())
+    else {
+        return;
+    };
+    let texts: Vec<&str> = sites
+        .iter()
+        .map(|parsed| parsed.site.text)
+        .chain(expressions.iter().map(|site| site.text.text.as_str()))
+        .collect();
+    if texts.iter().any(|text| reads_all_params(text)) {
+        return;
+    }
+    let declared = &field.value;
+    let names = declared_names(Some(declared));
+    // A read of an undeclared name stands for the declared one it misspells, which that
+    // read's own finding proposes.
+    let misspelt: Vec<&str> = texts
+        .iter()
+        .flat_map(|text| read_names(text).chain(foreign_token_names(text)))
+        .filter(|read| !names.contains(read))
+        .filter_map(|read| did_you_mean(read, names.iter().copied()).first().copied())
+        .collect();
+    let keyed_cache = source.body.leaf().is_some_and(|leaf| leaf.cache.is_some());
+    for parameter in declared.iter() {
+        let name = parameter.name.value.as_str();
+        if misspelt.contains(&name)
+            || texts.iter().any(|text| {
+                reads_param(text, name) || foreign_token_names(text).any(|read| read == name)
+            })
+        {
+            continue;
+        }
+        let mut diagnostic = Diagnostic::new(
+            Rule::UnusedParam,
+            parameter.name.span,
+            format!(
+                "parameter `{name}` of `{}` is declared but no template or expression of the entry reads it",
+                source.name.value
+            ),
+        )
+        .with_label("never read")
+        .with_help(format!(
+            "read it where it belongs (`${{params.{name}}}` in a template, `params.{name}` in an expression), or remove it"
+        ));
+        let declaration = &parameter.value.value;
+        let required =
+            declaration.required.as_ref().is_some_and(|r| r.value) && declaration.default.is_none();
+        let last = declared.0.len() == 1;
+        // Removing it cannot change what the entry does only when no caller has to supply it,
+        // no cache is keyed on it, and an operator keeps a parameter of its own after it (with
+        // none, it would pass its callers' parameters through).
+        let removal = if last {
+            fixes::remove_field(file, field.key_span, field.value_span)
+        } else {
+            fixes::remove_field(file, parameter.name.span, parameter.value.span)
+        };
+        if let Some(edit) = removal {
+            let title = format!("Remove parameter `{name}`");
+            let safe = !required && !keyed_cache && !(last && forwards_when_bare(source));
+            diagnostic = diagnostic.with_fix(sources_diagnostics::Fix {
+                title,
+                edits: vec![edit],
+                applicability: if safe {
+                    sources_diagnostics::Applicability::Safe
+                } else {
+                    sources_diagnostics::Applicability::Unsafe
+                },
+            });
+        }
+        out.push(diagnostic);
+    }
+}
+
+/// Whether `text` reads the parameter `name`: `params.NAME` not followed by a letter, digit or
+/// `_`, or `params["NAME"]` / `params['NAME']`, with `params` not the end of a longer name.
+fn reads_param(text: &str, name: &str) -> bool {
+    params_at(text).any(|after| {
+        if let Some(rest) = after.strip_prefix('.') {
+            rest.strip_prefix(name).is_some_and(|tail| {
+                !tail.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
+            })
+        } else {
+            ['"', '\''].into_iter().any(|quote| {
+                after
+                    .strip_prefix('[')
+                    .and_then(|rest| rest.trim_start().strip_prefix(quote))
+                    .and_then(|rest| rest.strip_prefix(name))
+                    .is_some_and(|tail| tail.starts_with(quote))
+            })
+        }
+    })
+}
+
+/// The names `text` reads as `params.NAME` (letters, digits, `_` and `-`).
+fn read_names(text: &str) -> impl Iterator<Item = &str> {
+    params_at(text).filter_map(|after| {
+        let rest = after.strip_prefix('.')?;
+        let end = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+            .unwrap_or(rest.len());
+        (end > 0).then(|| &rest[..end])
+    })
+}
+
+/// The names of the `${NAMESPACE.NAME}` tokens of `text` whose namespace is none of the others
+/// (`${parms.id}`): a misspelt `params`, which `unknown-namespace` reports.
+fn foreign_token_names(text: &str) -> impl Iterator<Item = &str> {
+    text.split("${").skip(1).filter_map(|token| {
+        let inner = token.split('}').next()?.trim();
+        let (namespace, name) = inner.split_once('.')?;
+        (!["env", "window", "selection", "cursor"].contains(&namespace)).then_some(name)
+    })
+}
+
+/// Whether `text` reads `params` otherwise than by a written name: whole (`params` passed on) or
+/// by a computed key (`params[key]`).
+fn reads_all_params(text: &str) -> bool {
+    params_at(text).any(|after| {
+        let after = after.trim_start();
+        !after.starts_with('.')
+            && !(after.starts_with('[') && after[1..].trim_start().starts_with(['"', '\'']))
+    })
+}
+
+/// The text after each `params` of `text` that is a name of its own (not the end of a longer
+/// name, nor followed by a letter, digit or `_`).
+fn params_at(text: &str) -> impl Iterator<Item = &str> {
+    let name_char = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    text.match_indices("params").filter_map(move |(at, found)| {
+        let before = text[..at].chars().next_back();
+        let after = &text[at + found.len()..];
+        let whole = !before.is_some_and(name_char) && !after.starts_with(name_char);
+        whole.then_some(after)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_read_is_a_whole_name_after_params() {
+        assert!(reads_param("params.id == 1", "id"));
+        assert!(reads_param("x + params[\"id\"]", "id"));
+        assert!(reads_param("${params.id}", "id"));
+        assert!(!reads_param("params.identity", "id"));
+        assert!(!reads_param("myparams.id", "id"));
+        assert!(reads_all_params("f(params)"));
+        assert!(reads_all_params("params[key]"));
+        assert!(!reads_all_params("params.id + params['x']"));
+        assert_eq!(
+            foreign_token_names("/a/${parms.id}/${env.HOME}").collect::<Vec<_>>(),
+            ["id"]
+        );
+    }
 
     #[test]
     fn a_declared_name_a_template_cannot_reference_is_never_offered_as_a_rename() {

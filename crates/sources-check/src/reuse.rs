@@ -97,6 +97,7 @@ pub(crate) fn check_entry(source: &Source, file: &str, out: &mut Collector) {
     let expressions = expressions::entry_sites(source);
     expressions::check_expressions(&expressions, file, out);
     param_expressions::check_param_expressions(source, &expressions, file, out);
+    params::check_unused(source, parsed.sites(), &expressions, file, out);
     foreign::check_foreign(parsed.sites(), &expressions, file, out);
     runnable::check_runnable(source, &parsed, file, out);
 }

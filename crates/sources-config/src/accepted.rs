@@ -40,7 +40,13 @@ impl AcceptedParam<'_> {
 /// Whether `source` passes the parameters it is given through to its inputs: an operator or a
 /// `merge` that declares no parameters of its own.
 pub fn passes_through(source: &Source) -> bool {
-    let forwarding_kind = !matches!(
+    forwards_when_bare(source) && declares_none(source)
+}
+
+/// Whether `source` is of a kind that passes the parameters it is given through when it declares
+/// none of its own: an operator or a `merge`, not a leaf that fetches.
+pub fn forwards_when_bare(source: &Source) -> bool {
+    !matches!(
         source.body,
         Body::Http(_)
             | Body::Exec(_)
@@ -48,8 +54,7 @@ pub fn passes_through(source: &Source) -> bool {
             | Body::Websocket(_)
             | Body::Static(_)
             | Body::Unknown
-    );
-    forwarding_kind && declares_none(source)
+    )
 }
 
 /// Whether `source` declares no parameters (no `parameters`, or an empty map).

@@ -38,7 +38,7 @@ mod tests;
 pub mod url_scheme;
 pub mod vocabulary;
 
-pub use accepted::{AcceptedParam, passes_through};
+pub use accepted::{AcceptedParam, forwards_when_bare, passes_through};
 pub use config::{Config, ReferenceField, SourceRef};
 pub use dashboard::{
     Action, ActionBinding, Align, Bind, Column, Component, ComponentKind, Dashboard, InitialSort,

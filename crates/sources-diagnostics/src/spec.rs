@@ -84,6 +84,9 @@ impl Rule {
             Rule::UndeclaredParamReference => {
                 "[parameters](docs/reference.md#parameters): a `${params.X}` with no declaration stays literal"
             }
+            Rule::UnusedParam => {
+                "[parameters](docs/reference.md#parameters): a parameter is read as `${params.X}` in a template or `params.X` in an expression"
+            }
             Rule::WindowKind => "[window](docs/reference.md#window): on `http` and `exec` only",
             Rule::WindowFormat => {
                 "[window](docs/reference.md#window), [paginate](docs/reference.md#paginate): `format: json` only"

@@ -93,6 +93,34 @@ macro_rules! params_rules {
             ///
             /// **Fix:** declare the parameter (`parameters: {id: {required: true}}`), or correct the name.
             UndeclaredParamReference => "undeclared-param-reference", Warning, "`${params.X}` where `X` is not declared: it stays literal.";
+            /// Finds a parameter an entry declares under `parameters` that none of its templates
+            /// (`${params.X}` in its url, headers, body, command, path, …) and none of its expressions
+            /// (`params.X` in `where`, `keep`, a lookup's `on`, its pipe stages) reads.
+            ///
+            /// **Why:** a value bound to it changes nothing the entry fetches or keeps, so a binding
+            /// or `--param` that sets it does nothing: most often a template misses it (a forgotten
+            /// `${params.X}`, or one written as another template language's placeholder) or it was
+            /// left behind when the template changed. It is a warning because the entry still runs.
+            ///
+            /// **Example** (warns: `region` is declared and never read):
+            ///
+            /// ```yaml lint=unused-param
+            /// data:
+            ///   sources:
+            ///     apps:
+            ///       type: http
+            ///       url: https://api.example.com/apps
+            ///       parameters:
+            ///         region: {default: eu-west}
+            /// ```
+            ///
+            /// **Fix:** read it where it belongs (`url: https://api.example.com/apps?region=${params.region}`),
+            /// or remove it. `--fix` removes it only when that cannot change what the entry does: the
+            /// parameter is optional, the entry has no `cache` (keyed on the bound values), and it is not
+            /// an operator's last parameter (an operator that declares none passes its callers' parameters
+            /// through); a binding that supplies it would then name an undeclared parameter, so `--fix`
+            /// leaves it too.
+            UnusedParam => "unused-param", Warning, "A declared parameter that no template or expression of its entry reads.";
         }
     };
 }
