@@ -513,7 +513,7 @@ pub(crate) fn check_unused(
         };
         if let Some(edit) = removal {
             let title = format!("Remove parameter `{name}`");
-            let safe = !required && !keyed_cache && !(last && forwards_when_bare(source));
+            let safe = !(required || keyed_cache || last && forwards_when_bare(source));
             diagnostic = diagnostic.with_fix(sources_diagnostics::Fix {
                 title,
                 edits: vec![edit],
@@ -574,8 +574,8 @@ fn foreign_token_names(text: &str) -> impl Iterator<Item = &str> {
 fn reads_all_params(text: &str) -> bool {
     params_at(text).any(|after| {
         let after = after.trim_start();
-        !after.starts_with('.')
-            && !(after.starts_with('[') && after[1..].trim_start().starts_with(['"', '\'']))
+        !(after.starts_with('.')
+            || after.starts_with('[') && after[1..].trim_start().starts_with(['"', '\'']))
     })
 }
 

@@ -203,7 +203,7 @@ fn an_on_cursor_component_that_is_not_defined_gets_a_suggestion_and_a_fix() {
 
 #[test]
 fn a_component_that_leaves_a_required_parameter_unsupplied_is_reported() {
-    let text = "tui:\n  components:\n    jobs: {type: table, source: jobs, columns: [{title: Id, value: id}]}\ndata:\n  sources:\n    jobs:\n      type: http\n      url: https://api.example.com/${params.id}\n      parameters: {id: {required: true}, page: {default: \"1\"}}\n";
+    let text = "tui:\n  components:\n    jobs: {type: table, source: jobs, columns: [{title: Id, value: id}]}\ndata:\n  sources:\n    jobs:\n      type: http\n      url: https://api.example.com/${params.id}?page=${params.page}\n      parameters: {id: {required: true}, page: {default: \"1\"}}\n";
     let diagnostics = yaml(text);
     assert_eq!(codes(&diagnostics), ["unbound-param"]);
     assert_eq!(
