@@ -36,12 +36,21 @@ pub(crate) fn check_drivers(config: &Config, file: &str, out: &mut Collector) {
         }
     }
     for screen in &config.dashboard.screens {
-        for binding in &screen.actions {
-            let Some(driver) = binding
-                .from
+        for component in &config.components {
+            let placed = component.name().is_some_and(|name| screen.places(name));
+            let driver = component
+                .on_cursor
                 .as_ref()
-                .and_then(|from| driver(config, from, out))
-            else {
+                .and_then(|on| on.source.as_ref());
+            if let (true, Some(driver)) = (placed, driver) {
+                not_placed(config, screen, driver, "`on_cursor.source`", out);
+            }
+        }
+        for binding in &screen.actions {
+            let Some(driver) = binding.from.as_ref().and_then(|from| {
+                not_placed(config, screen, from, "`from`", out);
+                driver(config, from, out)
+            }) else {
                 continue;
             };
             let templates = binding
@@ -188,6 +197,41 @@ fn check_screens(config: &Config, out: &mut Collector) {
             ),
         ));
     }
+}
+
+/// `driver-placement` when `named` is a component that `screen` does not place (a name that
+/// matches no component is `unknown-component`'s to report).
+fn not_placed(
+    config: &Config,
+    screen: &sources_config::Screen,
+    named: &Spanned<String>,
+    what: &str,
+    out: &mut Collector,
+) {
+    let name = named.value.as_str();
+    let exists = config
+        .components
+        .iter()
+        .any(|component| component.name() == Some(name));
+    if !exists || screen.places(name) {
+        return;
+    }
+    out.push(
+        Diagnostic::new(
+            Rule::DriverPlacement,
+            named.span,
+            format!(
+                "{what} names `{name}`, which {} does not place: it has no focused row there",
+                screen.describe()
+            ),
+        )
+        .with_label("not on this screen")
+        .with_secondary(screen.span, "the screen")
+        .with_help(format!(
+            "name a table, list or tree {} places, or place `{name}` in its layout",
+            screen.describe()
+        )),
+    );
 }
 
 /// The component a driver names, when it exists; `driver-kind` when its kind has no focused row.

@@ -57,6 +57,9 @@ impl Rule {
             Rule::DriverKind => {
                 "[bindings](docs/reference.md#components-and-bindings): a driver is a table, list or tree"
             }
+            Rule::DriverPlacement => {
+                "[bindings](docs/reference.md#components-and-bindings): a driver is on the screen that reads it"
+            }
             Rule::UnknownColumn => {
                 "[bindings](docs/reference.md#components-and-bindings): `${cursor.Title}` and `${selection.Title}` name a column of the driving table"
             }

@@ -126,6 +126,45 @@ macro_rules! names_rules {
             ///
             /// **Fix:** drive the binding from a table, list or tree that shows the rows to pick from.
             DriverKind => "driver-kind", Error, "An `on_cursor.source` or `from` naming a component with no focused row (not a table, list or tree).";
+            /// Finds an action binding's `from` naming a component its screen does not place, and an
+            /// `on_cursor.source` naming a driver missing from a screen that places the component
+            /// reading it. The origin refuses both when it loads.
+            ///
+            /// **Why:** the driver's focused row is the one on screen: a component the screen does not
+            /// show has no cursor there, so `${selection…}` and `${cursor…}` would never be filled.
+            ///
+            /// **Example** (fails: the screen shows `apps_table`, the binding reads `other_table`):
+            ///
+            /// ```yaml lint=driver-placement
+            /// tui:
+            ///   components:
+            ///     apps_table:
+            ///       type: table
+            ///       source: apps
+            ///       columns: [{title: Name, value: name}]
+            ///     other_table:
+            ///       type: table
+            ///       source: apps
+            ///       columns: [{title: Name, value: name}]
+            ///   screen:
+            ///     layout: {component: apps_table}
+            ///     actions:
+            ///       - key: d
+            ///         action: describe
+            ///         from: other_table
+            ///         bind: {name: "${selection.Name}"}
+            /// actions:
+            ///   describe:
+            ///     run: [echo, "${inputs.name}"]
+            ///     inputs:
+            ///       name: {required: true}
+            /// data:
+            ///   sources:
+            ///     apps: {type: static, data: [{name: a}]}
+            /// ```
+            ///
+            /// **Fix:** name a table, list or tree the screen places, or place the driver on the screen.
+            DriverPlacement => "driver-placement", Error, "An action's `from` or an `on_cursor.source` naming a component the screen does not place.";
             /// Finds a `${cursor.Title}` (in an `on_cursor.bind`) or `${selection.Title}` (in an action
             /// binding's `bind` or `confirm`, and on a pushed screen in its `title`, in the templates of
             /// the components it places and in the fields of the entries they show, when every push
