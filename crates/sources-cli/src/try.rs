@@ -538,6 +538,34 @@ pub(crate) fn for_duration(args: &Args) -> Result<Option<Duration>, Error> {
 }
 
 /// The runtime `try` evaluates on.
+/// What `try --all` and `try --screen` ask of their one run: no `--explain`, no window of the
+/// user's, and a stream's snapshot limited by `--limit` within `--for` (else the default window).
+pub(crate) fn ask_for_many<'c>(
+    config: &'c Config,
+    text: &'c str,
+    params: BTreeMap<String, String>,
+    args: &Args,
+    trace: Arc<dyn Trace>,
+) -> Result<Ask<'c>, Error> {
+    Ok(Ask {
+        config,
+        text,
+        params,
+        demo: args.demo,
+        max_body: args.max_body,
+        options: EngineOptions {
+            explain: false,
+            snapshot: SnapshotWindow {
+                events: args.limit,
+                within: for_duration(args)?.unwrap_or(sources_eval::snapshot::DEFAULT_WINDOW),
+            },
+            ..EngineOptions::default()
+        },
+        window: sources_eval::window_flags::WindowAsk::default(),
+        trace,
+    })
+}
+
 pub(crate) fn runtime() -> Result<tokio::runtime::Runtime, Error> {
     tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)

@@ -16,11 +16,10 @@ use serde_json::Value;
 use sources_config::accepted::accepted_params;
 use sources_config::cursor::{self, CursorRow};
 use sources_config::{Component, Config, Screen};
-use sources_eval::engine::{EngineOptions, Output};
-use sources_eval::run::{Ask, Run, RunError};
-use sources_eval::snapshot::{DEFAULT_WINDOW, SnapshotWindow};
+use sources_eval::engine::Output;
+use sources_eval::run::{Run, RunError};
+use sources_eval::snapshot::DEFAULT_WINDOW;
 use sources_eval::trace::Collect;
-use sources_eval::window_flags::WindowAsk;
 
 use crate::Outcome;
 use crate::r#try::{self, Args, Error};
@@ -79,23 +78,7 @@ pub fn run(
     let trace = Arc::new(Collect::default());
     let run = r#try::start(
         &runtime,
-        Ask {
-            config,
-            text,
-            params: supplied,
-            demo: args.demo,
-            max_body: args.max_body,
-            options: EngineOptions {
-                explain: false,
-                snapshot: SnapshotWindow {
-                    events: args.limit,
-                    within: r#try::for_duration(args)?.unwrap_or(DEFAULT_WINDOW),
-                },
-                ..EngineOptions::default()
-            },
-            window: WindowAsk::default(),
-            trace: trace.clone(),
-        },
+        r#try::ask_for_many(config, text, supplied, args, trace.clone())?,
     )?;
     let secrets = run.secrets();
     let mut snapshot = Snapshot {
