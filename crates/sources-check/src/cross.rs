@@ -23,6 +23,7 @@
 use sources_config::cadence::MAX_CHAIN_DEPTH;
 use sources_config::{Config, Placed, ReferenceField, Source, SourceRef};
 use sources_diagnostics::{Collector, Diagnostic};
+use sources_expr::Language;
 
 use crate::references::{self, References};
 use crate::shapes::{ShapeInputs, Shapes};
@@ -40,6 +41,8 @@ struct Cx<'a> {
     config: &'a Config,
     shapes: &'a Shapes,
     file: &'a str,
+    /// The language the expressions are written in.
+    language: Language,
     /// The entries lint runs over static data, run as the checks ask for them.
     runs: rows::Runs,
 }
@@ -79,7 +82,7 @@ impl Check {
                 references::check_unknown_refs(config, source, refs, out);
             }),
             Check::Growing => entries.for_each(|(_, source, _)| {
-                growing::check_growing(config, source, file, out);
+                growing::check_growing(config, source, file, cx.language, out);
             }),
             Check::MappedColumns => entries.for_each(|(_, source, _)| {
                 bindings::check_mapped_columns(config, source, file, out);
@@ -97,7 +100,7 @@ impl Check {
                 params::check_entry_params(config, source, file, out);
             }),
             Check::Operators => entries.for_each(|(_, source, _)| {
-                operators::check_operators(config, source, file, out);
+                operators::check_operators(config, source, file, cx.language, out);
             }),
             Check::Ineffective => entries.for_each(|(_, source, _)| {
                 ineffective::check_ineffective(config, source, file, out);
@@ -109,13 +112,13 @@ impl Check {
                 passed::check_shared_types(config, source, out);
             }),
             Check::LookupValues => entries.for_each(|(_, source, _)| {
-                passed::check_lookup_values(config, source, out);
+                passed::check_lookup_values(config, source, cx.language, out);
             }),
             Check::DataRefs => entries.for_each(|(index, source, _)| {
-                data_refs::check_data_refs(source, cx.shapes.at(index), file, out);
+                data_refs::check_data_refs(source, cx.shapes.at(index), file, cx.language, out);
             }),
             Check::DataGrowing => entries.for_each(|(_, source, _)| {
-                data_refs::check_growing(config, cx.shapes, source, file, out);
+                data_refs::check_growing(config, cx.shapes, source, file, cx.language, out);
             }),
             Check::FailingRows => entries.for_each(|(index, source, _)| {
                 rows::check_rows(
@@ -272,6 +275,7 @@ fn direct(config: &Config, shapes: &Shapes, file: &str, inputs: &ShapeInputs, ou
         config,
         shapes,
         file,
+        language: inputs.language,
         runs: rows::Runs::new(inputs.language),
     };
     let references = References::of(config);
@@ -299,6 +303,7 @@ fn whole(
         config,
         shapes: &shapes,
         file,
+        language: inputs.language,
         runs: rows::Runs::new(inputs.language),
     };
     let references = References::of(config);
@@ -521,6 +526,7 @@ fn changed(
         config,
         shapes: &shapes,
         file,
+        language: inputs.language,
         runs: rows::Runs::new(inputs.language),
     };
     // What the clean entries found, moved with the text, by slot then entry.

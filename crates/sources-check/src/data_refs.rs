@@ -24,13 +24,14 @@ pub(crate) fn check_data_refs(
     source: &Source,
     shapes: Option<&EntryShapes>,
     file: &str,
+    language: Language,
     out: &mut Collector,
 ) {
     // A call of a function the language lacks fails whatever the data: judged everywhere.
     let stages = source.body.common().and_then(|common| common.pipe.as_ref());
     let bodies = stages.iter().flat_map(|pipe| pipe.value.iter());
     for body in std::iter::once(&source.body).chain(bodies.map(|stage| &stage.value.body)) {
-        check_calls(body, file, out);
+        check_calls(body, file, language, out);
     }
     let Some(entry) = shapes else {
         return;
@@ -44,7 +45,14 @@ pub(crate) fn check_data_refs(
             .map_or_else(String::new, |from| format!("`{}`", from.value)),
         _ => String::new(),
     };
-    check_expressions(&read, &source.body, entry.input.as_ref(), file, out);
+    check_expressions(
+        &read,
+        &source.body,
+        entry.input.as_ref(),
+        file,
+        language,
+        out,
+    );
     if let Some(pipe) = source.body.common().and_then(|common| common.pipe.as_ref()) {
         for (at, (stage, input)) in pipe.value.iter().zip(&entry.stages).enumerate() {
             let read = if at == 0 {
@@ -52,7 +60,14 @@ pub(crate) fn check_data_refs(
             } else {
                 format!("`{}` after pipe stage {at}", source.name.value)
             };
-            check_expressions(&read, &stage.value.body, input.as_ref(), file, out);
+            check_expressions(
+                &read,
+                &stage.value.body,
+                input.as_ref(),
+                file,
+                language,
+                out,
+            );
         }
     }
     crate::data_paths::check_leaf_paths(source, entry, out);
@@ -64,10 +79,11 @@ fn check_expressions(
     body: &Body,
     input: Option<&Shaped>,
     file: &str,
+    language: Language,
     out: &mut Collector,
 ) {
     for site in expressions::sites(body) {
-        let Ok(refs) = expressions::facts(&site.text.text) else {
+        let Ok(refs) = expressions::facts(language, &site.text.text) else {
             continue;
         };
         let Some(input) = input else {
@@ -101,6 +117,7 @@ pub(crate) fn check_growing(
     shapes: &Shapes,
     source: &Source,
     file: &str,
+    language: Language,
     out: &mut Collector,
 ) {
     let Some(Growing::While(growing)) = source
@@ -119,8 +136,8 @@ pub(crate) fn check_growing(
         text: &condition.value,
         span: condition.value_span,
     };
-    check_site_calls(&site, file, out);
-    let Ok(refs) = expressions::facts(&site.text.text) else {
+    check_site_calls(&site, file, language, out);
+    let Ok(refs) = expressions::facts(language, &site.text.text) else {
         return;
     };
     let Some(name) = &growing.source else {
@@ -187,20 +204,31 @@ fn check_fields(
 }
 
 /// `unknown-function` at each call in `body`'s expressions of a function the language lacks.
-fn check_calls(body: &Body, file: &str, out: &mut Collector) {
+fn check_calls(body: &Body, file: &str, language: Language, out: &mut Collector) {
     for site in expressions::sites(body) {
-        check_site_calls(&site, file, out);
+        check_site_calls(&site, file, language, out);
     }
 }
 
 /// `unknown-function` at each call in one expression of a function the language lacks.
-fn check_site_calls(site: &ExpressionSite<'_>, file: &str, out: &mut Collector) {
-    let Ok(refs) = expressions::facts(&site.text.text) else {
+fn check_site_calls(
+    site: &ExpressionSite<'_>,
+    file: &str,
+    language: Language,
+    out: &mut Collector,
+) {
+    let Ok(refs) = expressions::facts(language, &site.text.text) else {
         return;
     };
     for call in &refs.calls {
-        if !Language::Cel.has_function(&call.name) {
-            out.push(unknown_function(site, file, &call.name, call.range.clone()));
+        if !language.has_function(&call.name) {
+            out.push(unknown_function(
+                site,
+                file,
+                language,
+                &call.name,
+                call.range.clone(),
+            ));
         }
     }
 }
@@ -226,21 +254,28 @@ pub(crate) fn missing_segment<'f>(
     }
 }
 
-/// An `unknown-function` diagnostic for the call of `name` at `range` inside the site's text.
+/// An `unknown-function` diagnostic for the call of `name` at `range` inside the site's text,
+/// whose expressions are in `language`.
 fn unknown_function(
     site: &ExpressionSite<'_>,
     file: &str,
+    language: Language,
     name: &str,
     range: Range<usize>,
 ) -> Diagnostic {
     let span = site.span_of(file, range);
-    let help = match KNOWN_ELSEWHERE.iter().find(|(other, _)| *other == name) {
-        Some((_, instead)) => format!("expressions are CEL: write {instead}"),
-        None => match did_you_mean(name, Language::Cel.functions().iter().copied()).first() {
-            Some(best) => format!("did you mean `{best}`? Expressions are CEL"),
+    let title = expressions::title(language);
+    let translated = elsewhere(language)
+        .iter()
+        .find(|(other, _)| *other == name)
+        .map(|(_, instead)| *instead);
+    let help = match translated {
+        Some(instead) => format!("expressions are {title}: write {instead}"),
+        None => match did_you_mean(name, language.functions().iter().copied()).first() {
+            Some(best) => format!("did you mean `{best}`? Expressions are {title}"),
             None => format!(
-                "expressions are CEL; its functions include {}",
-                Language::Cel
+                "expressions are {title}; its functions include {}",
+                language
                     .functions()
                     .iter()
                     .take(10)
@@ -259,8 +294,17 @@ fn unknown_function(
     .with_help(help)
 }
 
+/// The functions of the other language (and of others people write) that `language` lacks, each
+/// with what does the same in `language`.
+fn elsewhere(language: Language) -> &'static [(&'static str, &'static str)] {
+    match language {
+        Language::Cel => IN_CEL,
+        Language::Expr => IN_EXPR,
+    }
+}
+
 /// Functions of other expression languages people write, and the CEL that does the same.
-const KNOWN_ELSEWHERE: &[(&str, &str)] = &[
+const IN_CEL: &[(&str, &str)] = &[
     ("len", "`size(x)`"),
     ("length", "`size(x)`"),
     (
@@ -279,17 +323,36 @@ const KNOWN_ELSEWHERE: &[(&str, &str)] = &[
     ),
 ];
 
+/// Functions of other expression languages people write (CEL's above all), and the expr-lang
+/// that does the same.
+const IN_EXPR: &[(&str, &str)] = &[
+    ("size", "`len(x)`"),
+    ("length", "`len(x)`"),
+    (
+        "startsWith",
+        "`hasPrefix(x, prefix)` or `x startsWith prefix`",
+    ),
+    ("endsWith", "`hasSuffix(x, suffix)` or `x endsWith suffix`"),
+    ("has", "`x?.field != nil` (a missing field is nil)"),
+    ("exists", "`any(list, {predicate})`"),
+    ("exists_one", "`one(list, {predicate})`"),
+    ("timestamp", "`parseTime(x)`"),
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn the_functions_translated_are_not_cels() {
-        for (name, _) in KNOWN_ELSEWHERE {
-            assert!(
-                !Language::Cel.has_function(name),
-                "`{name}` exists in CEL: no need to translate it"
-            );
+    fn the_functions_translated_are_not_the_languages_own() {
+        for language in Language::ALL.iter().copied() {
+            for (name, _) in elsewhere(language) {
+                assert!(
+                    !language.has_function(name),
+                    "`{name}` exists in {}: no need to translate it",
+                    language.name()
+                );
+            }
         }
     }
 }

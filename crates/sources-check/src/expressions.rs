@@ -101,9 +101,14 @@ pub(crate) fn entry_sites(source: &Source) -> Vec<ExpressionSite<'_>> {
 
 /// `expression`: compiles every expression of an entry and its pipe stages (`sites`, from
 /// [`entry_sites`]); the first error of each is reported at its exact position in the file.
-pub(crate) fn check_expressions(sites: &[ExpressionSite<'_>], file: &str, out: &mut Collector) {
+pub(crate) fn check_expressions(
+    sites: &[ExpressionSite<'_>],
+    file: &str,
+    language: Language,
+    out: &mut Collector,
+) {
     for site in sites {
-        let Err(error) = facts(&site.text.text) else {
+        let Err(error) = facts(language, &site.text.text) else {
             continue;
         };
         let span = site.span_of(file, error.range.clone());
@@ -114,19 +119,29 @@ pub(crate) fn check_expressions(sites: &[ExpressionSite<'_>], file: &str, out: &
                 format!("`{}` does not compile: {}", site.field, error.message),
             )
             .with_label("does not compile here")
-            .with_help("expressions are CEL: the item's fields are top-level names, parameters are `params.NAME`"),
+            .with_help(format!(
+                "expressions are {}: the item's fields are top-level names, parameters are `params.NAME`",
+                title(language)
+            )),
         );
     }
 }
 
-/// The facts of the expression `text`, or its first compile error, in the language the checks
-/// read expressions in (CEL); remembered by `sources_expr`.
-pub(crate) fn facts(text: &str) -> Result<Arc<Facts>, CompileError> {
-    sources_expr::facts(Language::Cel, text)
+/// The facts of the expression `text`, or its first compile error, in `language` (the one the
+/// settings select); remembered by `sources_expr`.
+pub(crate) fn facts(language: Language, text: &str) -> Result<Arc<Facts>, CompileError> {
+    sources_expr::facts(language, text)
 }
 
-/// `text` compiled in the language the checks read expressions in, for the checks that evaluate
-/// parts of it.
-pub(crate) fn compiled(text: &str) -> Result<Compiled, CompileError> {
-    sources_expr::compile(Language::Cel, text)
+/// `text` compiled in `language`, for the checks that evaluate parts of it.
+pub(crate) fn compiled(language: Language, text: &str) -> Result<Compiled, CompileError> {
+    sources_expr::compile(language, text)
+}
+
+/// The language's name as a message writes it: `CEL`, `expr-lang`.
+pub(crate) fn title(language: Language) -> &'static str {
+    match language {
+        Language::Cel => "CEL",
+        Language::Expr => "expr-lang",
+    }
 }

@@ -7,18 +7,25 @@ use sources_config::Config;
 use sources_config::Field;
 use sources_config::model::{Growing, Source, Window};
 use sources_diagnostics::{Collector, Diagnostic, Rule};
+use sources_expr::Language;
 
 use crate::{expressions, fixes};
 
 /// Every growing rule, for the window of `source`.
-pub(crate) fn check_growing(config: &Config, source: &Source, file: &str, out: &mut Collector) {
+pub(crate) fn check_growing(
+    config: &Config,
+    source: &Source,
+    file: &str,
+    language: Language,
+    out: &mut Collector,
+) {
     let Some(window) = source.body.window() else {
         return;
     };
     let w = &window.value;
     match &w.growing {
         Some(growing) => {
-            check_declared(source, w, growing, file, out);
+            check_declared(source, w, growing, file, language, out);
             check_growing_source(config, growing, out);
         }
         None => {
@@ -88,6 +95,7 @@ fn check_declared(
     w: &Window,
     growing: &Field<Growing>,
     file: &str,
+    language: Language,
     out: &mut Collector,
 ) {
     if let Some(every) = w
@@ -167,7 +175,7 @@ fn check_declared(
             }
             if let Some(condition) = &map.condition {
                 let text = &condition.value;
-                if let Err(error) = expressions::facts(&text.text) {
+                if let Err(error) = expressions::facts(language, &text.text) {
                     let span = crate::templates::text_span(
                         file,
                         &text.text,
@@ -182,7 +190,10 @@ fn check_declared(
                             format!("`growing.while` does not compile: {}", error.message),
                         )
                         .with_label("does not compile here")
-                        .with_help("`while` is a CEL expression over the `source` entry's value, e.g. `status == 'running'`"),
+                        .with_help(format!(
+                            "`while` is a {} expression over the `source` entry's value, e.g. `status == 'running'`",
+                            expressions::title(language)
+                        )),
                     );
                 }
             }

@@ -91,6 +91,8 @@ pub struct Analysis {
     /// The errors a suppression comment silenced, each with the code that did (so that `try`,
     /// refused by what one of them predicts, can name it).
     pub silenced: Vec<Silenced>,
+    /// The language the expressions were read in (the front end's [`ShapeInputs::language`]).
+    pub language: sources_expr::Language,
 }
 
 /// An error a suppression comment silenced.
@@ -352,6 +354,7 @@ fn analyze_indexed(
         line_index: index(),
         shapes,
         silenced,
+        language: inputs.language,
     }
 }
 
@@ -429,8 +432,8 @@ fn check(
     }
     for (index, source) in config.entries.iter().enumerate() {
         match reuse.as_deref_mut() {
-            Some(reuse) => reuse.check(index, source, text, out),
-            None => reuse::check_entry(source, text, out),
+            Some(reuse) => reuse.check(index, source, text, inputs.language, out),
+            None => reuse::check_entry(source, text, inputs.language, out),
         }
     }
     shapes

@@ -7,12 +7,18 @@
 
 use sources_config::{Body, Config, Enumeration, NamedMap, Source, Stage};
 use sources_diagnostics::{Collector, Diagnostic, Rule, Span, did_you_mean};
-use sources_expr::{ResultKind, ValueKind};
+use sources_expr::{Language, ResultKind, ValueKind};
 
 use crate::{fixes, params};
 
 /// Every operator and pipe rule, for one entry.
-pub(crate) fn check_operators(config: &Config, source: &Source, file: &str, out: &mut Collector) {
+pub(crate) fn check_operators(
+    config: &Config,
+    source: &Source,
+    file: &str,
+    language: Language,
+    out: &mut Collector,
+) {
     if let Some(pipe) = source.body.common().and_then(|common| common.pipe.as_ref()) {
         for stage in &pipe.value {
             check_stage(&stage.value, file, out);
@@ -34,6 +40,7 @@ pub(crate) fn check_operators(config: &Config, source: &Source, file: &str, out:
                 from.value_span,
                 target,
                 lookup.on.as_ref().map(|on| &on.value),
+                language,
                 out,
             );
         }
@@ -138,6 +145,7 @@ fn check_lookup(
     from_span: Span,
     target: &Source,
     on: Option<&NamedMap<sources_config::Text>>,
+    language: Language,
     out: &mut Collector,
 ) {
     let target_name = &target.name.value;
@@ -224,7 +232,7 @@ fn check_lookup(
         let Some(kind) = parameter.value.value.kind.as_ref() else {
             continue;
         };
-        check_bound_kind(lookup, bound, kind, out);
+        check_bound_kind(lookup, bound, kind, language, out);
     }
 }
 
@@ -234,14 +242,15 @@ fn check_bound_kind(
     lookup: &str,
     bound: &sources_config::Named<sources_config::Text>,
     kind: &sources_config::Field<sources_config::enums::ParamType>,
+    language: Language,
     out: &mut Collector,
 ) {
     let text = bound.value.value.as_str();
     // One that does not read the row is evaluated exactly (`passed::check_lookup_values`).
-    if !crate::param_expressions::reads_row(text) {
+    if !crate::param_expressions::reads_row_in(language, text) {
         return;
     }
-    let Ok(refs) = crate::expressions::facts(text) else {
+    let Ok(refs) = crate::expressions::facts(language, text) else {
         return;
     };
     // An integer literal binds exactly its digits; otherwise every value of the evident kind.

@@ -15,7 +15,7 @@ use sources_config::enums::{Enumeration, ParamType};
 use sources_config::param_value::expression_value;
 use sources_config::{NamedMap, Parameter, Source};
 use sources_diagnostics::{Collector, Diagnostic, Rule, did_you_mean};
-use sources_expr::{Compiled, EvalError, ParamPart};
+use sources_expr::{Compiled, EvalError, Language, ParamPart};
 
 use crate::expressions::{self, ExpressionSite};
 
@@ -28,11 +28,12 @@ pub(crate) fn check_param_expressions(
     source: &Source,
     sites: &[ExpressionSite<'_>],
     file: &str,
+    language: Language,
     out: &mut Collector,
 ) {
     let declared = crate::params::declared(source);
     for site in sites {
-        check_site(source, declared, site, file, out);
+        check_site(source, declared, site, file, language, out);
     }
 }
 
@@ -41,16 +42,17 @@ fn check_site(
     declared: Option<&NamedMap<Parameter>>,
     site: &ExpressionSite<'_>,
     file: &str,
+    language: Language,
     out: &mut Collector,
 ) {
     let text = site.text.text.as_str();
     // A part over parameters alone names `params`: an expression that never writes the word has
     // none, and is not parsed again (the parser is the checker's most expensive step).
     // Expressions that do not compile are reported by `expressions` (its outcome is memoised).
-    if !text.contains("params") || expressions::facts(text).is_err() {
+    if !text.contains("params") || expressions::facts(language, text).is_err() {
         return;
     }
-    let Ok(compiled) = expressions::compiled(text) else {
+    let Ok(compiled) = expressions::compiled(language, text) else {
         return;
     };
     for part in compiled.param_parts() {
@@ -147,9 +149,14 @@ fn describe(name: &str, declared: Option<&NamedMap<Parameter>>) -> String {
 
 /// Whether the expression `text` reads the driver's or the item's row (a field, `item`, a
 /// macro's variable): its value is then known only at run time. `false` for one that does not
-/// compile (reported as such).
+/// compile (reported as such). Read as CEL, the default language; [`reads_row_in`] for another.
 pub fn reads_row(text: &str) -> bool {
-    expressions::compiled(text).is_ok_and(|compiled| compiled.reads_row())
+    reads_row_in(Language::Cel, text)
+}
+
+/// [`reads_row`] with `text` read in `language`.
+pub fn reads_row_in(language: Language, text: &str) -> bool {
+    expressions::compiled(language, text).is_ok_and(|compiled| compiled.reads_row())
 }
 
 /// What refuses the value of the expression `text` (one that does not read the row) for every
@@ -157,11 +164,12 @@ pub fn reads_row(text: &str) -> bool {
 /// text (as the engine binds a join lookup's `on` value); `None` when one is accepted, or when
 /// what it reads is not known.
 pub(crate) fn refused_for_every_value(
+    language: Language,
     text: &str,
     declared: Option<&NamedMap<Parameter>>,
     accept: impl Fn(String) -> Result<(), String>,
 ) -> Option<String> {
-    let compiled = expressions::compiled(text).ok()?;
+    let compiled = expressions::compiled(language, text).ok()?;
     let whole = compiled.as_param_part()?;
     refused_every_time(&compiled, &whole, declared, |value| {
         let value = value.map_err(ToString::to_string)?;
@@ -188,7 +196,7 @@ fn refused_every_time(
     let mut varying: Vec<(String, Vec<Value>)> = Vec::new();
     for param in declared.iter().flat_map(|declared| declared.iter()) {
         let name = param.name.value.to_string();
-        let values = values_of(&param.value.value);
+        let values = values_of(&param.value.value, compiled.language());
         if names.iter().any(|(read, _)| *read == name) {
             varying.push((name, values));
         } else if let Some(first) = values.into_iter().next() {
@@ -221,9 +229,10 @@ fn refused_every_time(
     first
 }
 
-/// The values a parameter is judged with, as an expression sees them: its default alone, else
-/// values of its type a caller may give (and none, for an optional one).
-fn values_of(declaration: &Parameter) -> Vec<Value> {
+/// The values a parameter is judged with, as an expression in `language` sees them (typed under
+/// CEL, text under expr-lang): its default alone, else values of its type a caller may give (and
+/// none, for an optional one).
+fn values_of(declaration: &Parameter, language: Language) -> Vec<Value> {
     let kind = declaration
         .kind
         .as_ref()
@@ -237,7 +246,8 @@ fn values_of(declaration: &Parameter) -> Vec<Value> {
     // A default is what every run that does not give the parameter binds (as `runnable` renders
     // it): judged alone.
     if let Some(default) = &declaration.default {
-        return vec![expression_value(kind, &default.value)];
+        let default = default.value.as_str();
+        return vec![language.param_value(expression_value(kind, default), default)];
     }
     let required = declaration
         .required
@@ -246,7 +256,7 @@ fn values_of(declaration: &Parameter) -> Vec<Value> {
     let empty = (!required).then_some("");
     let mut values: Vec<Value> = Vec::new();
     for text in empty.into_iter().chain(samples.iter().copied()) {
-        let value = expression_value(kind, text);
+        let value = language.param_value(expression_value(kind, text), text);
         if !values.contains(&value) {
             values.push(value);
         }

@@ -23,6 +23,7 @@ use sources_config::{
     AcceptedParam, Body, Config, ReferenceField, Source, SourceRef, passes_through,
 };
 use sources_diagnostics::{Collector, Diagnostic, Rule, Span};
+use sources_expr::Language;
 
 use crate::param_expressions;
 use crate::placeholders::Placeholders;
@@ -321,7 +322,12 @@ fn lookup_binds<'a>(reader: &'a Source, entry: &'a str, span: Span) -> Vec<&'a s
 /// expression over the join's own parameters) and that, evaluated as the engine evaluates it, gives
 /// for every value of those parameters a text the looked-up entry's parameter refuses (as binding
 /// refuses it: `sources_config::param_value::parse_param_value`).
-pub(crate) fn check_lookup_values(config: &Config, reader: &Source, out: &mut Collector) {
+pub(crate) fn check_lookup_values(
+    config: &Config,
+    reader: &Source,
+    language: Language,
+    out: &mut Collector,
+) {
     let Body::Join(join) = &reader.body else {
         return;
     };
@@ -343,11 +349,12 @@ pub(crate) fn check_lookup_values(config: &Config, reader: &Source, out: &mut Co
                 continue;
             };
             let text = &item.value.value.text;
-            let refusal = param_expressions::refused_for_every_value(text, declared, |value| {
-                parse_param_value(kind.value, &value)
-                    .map(drop)
-                    .map_err(|error| format!("`{value}`: {error}"))
-            });
+            let refusal =
+                param_expressions::refused_for_every_value(language, text, declared, |value| {
+                    parse_param_value(kind.value, &value)
+                        .map(drop)
+                        .map_err(|error| format!("`{value}`: {error}"))
+                });
             let Some(refusal) = refusal else {
                 continue;
             };

@@ -85,7 +85,7 @@ struct Kept {
 }
 
 /// The checks of one entry that read nothing but that entry and its text.
-pub(crate) fn check_entry(source: &Source, file: &str, out: &mut Collector) {
+pub(crate) fn check_entry(source: &Source, file: &str, language: Language, out: &mut Collector) {
     let entries = std::slice::from_ref(source);
     let parsed = templates::EntryTemplates::of(source);
     merge::check_merge(entries, out);
@@ -95,8 +95,8 @@ pub(crate) fn check_entry(source: &Source, file: &str, out: &mut Collector) {
     params::check_references(source, parsed.sites(), file, out);
     templates::check_templates(source, parsed.sites(), file, out);
     let expressions = expressions::entry_sites(source);
-    expressions::check_expressions(&expressions, file, out);
-    param_expressions::check_param_expressions(source, &expressions, file, out);
+    expressions::check_expressions(&expressions, file, language, out);
+    param_expressions::check_param_expressions(source, &expressions, file, language, out);
     params::check_unused(source, parsed.sites(), &expressions, file, out);
     foreign::check_foreign(parsed.sites(), &expressions, file, out);
     runnable::check_runnable(source, &parsed, file, out);
@@ -210,7 +210,14 @@ impl Reuse {
 
     /// Runs [`check_entry`] on the entry at `index` of `data.sources`, or gives the previous
     /// version's diagnostics for it when its subtree was kept, pushing them into `out`.
-    pub(crate) fn check(&mut self, index: usize, source: &Placed, file: &str, out: &mut Collector) {
+    pub(crate) fn check(
+        &mut self,
+        index: usize,
+        source: &Placed,
+        file: &str,
+        language: Language,
+        out: &mut Collector,
+    ) {
         let start = source.name_span().start();
         let reused = self.previous(index, start).map(|(kept, delta)| {
             let mut found = std::mem::take(&mut kept.found);
@@ -222,7 +229,7 @@ impl Reuse {
         self.next.reused += usize::from(reused.is_some());
         let found = reused.unwrap_or_else(|| {
             let mut fresh = Collector::unbounded();
-            check_entry(source, file, &mut fresh);
+            check_entry(source, file, language, &mut fresh);
             fresh.finish().diagnostics
         });
         if !self.keep(found.len()) {

@@ -24,7 +24,6 @@ use sources_expr::{Compiled, EvalError, Language};
 
 use crate::data_refs;
 use crate::expressions::{self, ExpressionSite};
-use crate::settings;
 use crate::shapes::EntryShapes;
 
 /// The most rows lint runs an operator over.
@@ -50,19 +49,16 @@ enum Ran {
 /// The runs of one analysis's entries, each computed once, as the checks ask for them.
 #[derive(Debug)]
 pub(crate) struct Runs {
-    /// The language the expressions are run in (`None`: one `sources_expr` does not evaluate).
-    language: Option<Language>,
+    /// The language the expressions are run in.
+    language: Language,
     runs: RefCell<HashMap<usize, Ran>>,
 }
 
 impl Runs {
     /// No entry run yet; expressions in `language`.
-    pub(crate) fn new(language: settings::Language) -> Runs {
+    pub(crate) fn new(language: Language) -> Runs {
         Runs {
-            language: match language {
-                settings::Language::Cel => Some(Language::Cel),
-                settings::Language::Expr => None,
-            },
+            language,
             runs: RefCell::default(),
         }
     }
@@ -143,11 +139,7 @@ impl Runs {
             Ran::Failed(_) | Ran::Unknown => return Ran::Unknown,
             not_run @ Ran::NotRun(_) => return not_run,
         };
-        let Some(language) = self.language else {
-            return Ran::NotRun(
-                "lint evaluates CEL expressions, and the settings select `expr`".to_owned(),
-            );
-        };
+        let language = self.language;
         let sites = expressions::sites(body);
         let mut compiled: Vec<(String, Compiled)> = Vec::with_capacity(sites.len());
         for site in &sites {
@@ -312,7 +304,7 @@ pub(crate) fn check_rows(
         return;
     };
     let mut said = Collector::unbounded();
-    data_refs::check_data_refs(source, shapes, file, &mut said);
+    data_refs::check_data_refs(source, shapes, file, runs.language, &mut said);
     let inside =
         |span: Span| diagnostic.span.start() <= span.start() && span.end() <= diagnostic.span.end();
     if said
@@ -357,7 +349,7 @@ pub struct NotRun {
 
 /// The entries over static data that lint did not run (`sources lint --verbose` lists them), in
 /// document order, with expressions in `language`.
-pub fn not_run(config: &Config, file: &str, language: settings::Language) -> Vec<NotRun> {
+pub fn not_run(config: &Config, file: &str, language: Language) -> Vec<NotRun> {
     let runs = Runs::new(language);
     config
         .entries
@@ -395,7 +387,7 @@ mod tests {
 
     fn lint(text: &str) -> (Vec<Diagnostic>, Vec<NotRun>) {
         let analysis = crate::analyze(text, Syntax::Yaml);
-        let not_run = not_run(&analysis.config, text, settings::Language::Cel);
+        let not_run = not_run(&analysis.config, text, Language::Cel);
         (analysis.diagnostics, not_run)
     }
 

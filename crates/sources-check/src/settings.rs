@@ -22,36 +22,8 @@ pub const EXPRESSION_KEYS: &[&str] = &["language"];
 pub const LEVELS: &[&str] = &["error", "warning", "off"];
 
 /// The language the expressions of `where`, `keep`, `compute`, `by`, `on` and `growing.while` are
-/// written in, as `[expressions] language` selects it for a project.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Language {
-    /// CEL (the default).
-    #[default]
-    Cel,
-    /// expr-lang, the language of the format's origin.
-    Expr,
-}
-
-impl Language {
-    /// Every language, in the order the setting's values are listed.
-    pub const ALL: [Language; 2] = [Language::Cel, Language::Expr];
-
-    /// The setting's value naming it: `cel` or `expr`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Language::Cel => "cel",
-            Language::Expr => "expr",
-        }
-    }
-
-    /// The language a setting's value names.
-    pub fn from_name(name: &str) -> Option<Language> {
-        Language::ALL
-            .iter()
-            .copied()
-            .find(|language| language.name() == name)
-    }
-}
+/// written in, as `[expressions] language` selects it for a project: the one `sources_expr` owns.
+pub use sources_expr::Language;
 
 /// What a settings file sets a rule to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

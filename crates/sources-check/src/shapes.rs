@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use sources_config::Config;
 use sources_config::model::{Body, MergeFields, Source};
-use sources_expr::ResultKind;
+use sources_expr::{Language, ResultKind};
 
 use crate::expressions;
 use crate::shape::{Field, Fields, PathLookup, Shape};
@@ -263,7 +263,7 @@ fn entry_shapes(
         Body::Project(_) | Body::Derive(_) => {
             let input = source.body.from().and_then(|from| done(&from.value));
             shapes.input = input.clone();
-            apply(&source.body, input.as_ref())
+            apply(&source.body, input.as_ref(), inputs.language)
         }
         Body::Compose(compose) => {
             let skip = compose
@@ -325,7 +325,8 @@ fn entry_shapes(
     if let Some(pipe) = source.body.common().and_then(|common| common.pipe.as_ref()) {
         for stage in &pipe.value {
             shapes.stages.push(current.clone());
-            current = apply(&stage.value.body, current.as_ref()).and_then(Shaped::known);
+            current =
+                apply(&stage.value.body, current.as_ref(), inputs.language).and_then(Shaped::known);
         }
     }
     // A sample is the entry's value as `try` gave it: it describes the output, whatever the
@@ -478,13 +479,13 @@ fn joined(
 
 /// What a single-input body gives from `input`: filter, sort and cache keep it; project builds
 /// rows from `keep` (whatever the input, the keys are known); derive adds `compute`'s keys.
-pub(crate) fn apply(body: &Body, input: Option<&Shaped>) -> Option<Shaped> {
+pub(crate) fn apply(body: &Body, input: Option<&Shaped>, language: Language) -> Option<Shaped> {
     match body {
         Body::Project(project) => {
             let rows = input.map(|input| input.shape.rows());
             let mut fields = Fields::new();
             for item in project.keep.iter().flat_map(|keep| keep.value.iter()) {
-                let shape = result_shape(&item.value.value.text, rows);
+                let shape = result_shape(language, &item.value.value.text, rows);
                 fields.insert(item.name.value.to_string(), Field::required(shape));
             }
             let row = Shape::Object(fields);
@@ -509,7 +510,7 @@ pub(crate) fn apply(body: &Body, input: Option<&Shaped>) -> Option<Shaped> {
                 .iter()
                 .flat_map(|compute| compute.value.iter())
             {
-                let shape = result_shape(&item.value.value.text, Some(rows));
+                let shape = result_shape(language, &item.value.value.text, Some(rows));
                 fields.insert(item.name.value.to_string(), Field::required(shape));
             }
             let row = Shape::Object(fields);
@@ -525,8 +526,8 @@ pub(crate) fn apply(body: &Body, input: Option<&Shaped>) -> Option<Shaped> {
 }
 
 /// The shape of an expression's value over rows of shape `rows`, where evident.
-fn result_shape(text: &str, rows: Option<&Shape>) -> Shape {
-    let Ok(refs) = expressions::facts(text) else {
+fn result_shape(language: Language, text: &str, rows: Option<&Shape>) -> Shape {
+    let Ok(refs) = expressions::facts(language, text) else {
         return Shape::Unknown;
     };
     match &refs.result {

@@ -369,6 +369,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
         path: &loaded.path,
         demo: args.demo,
         hidden: &hidden,
+        language: analysis.language,
     };
     let supplied = parse_assignments(&args.params).map_err(Error::Usage)?;
     if let Some(screen) = &args.screen {
@@ -409,11 +410,11 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
     let reporter = Arc::new(StderrTrace::new(args.verbose, name));
     let options = EngineOptions {
         explain: args.verbose,
+        language: tried.language,
         snapshot: SnapshotWindow {
             events: args.limit,
             within: for_duration.unwrap_or(sources_eval::snapshot::DEFAULT_WINDOW),
         },
-        ..EngineOptions::default()
     };
     let run = start(
         &runtime,
@@ -541,25 +542,25 @@ pub(crate) fn for_duration(args: &Args) -> Result<Option<Duration>, Error> {
 /// What `try --all` and `try --screen` ask of their one run: no `--explain`, no window of the
 /// user's, and a stream's snapshot limited by `--limit` within `--for` (else the default window).
 pub(crate) fn ask_for_many<'c>(
-    config: &'c Config,
+    tried: &Tried<'c>,
     text: &'c str,
     params: BTreeMap<String, String>,
     args: &Args,
     trace: Arc<dyn Trace>,
 ) -> Result<Ask<'c>, Error> {
     Ok(Ask {
-        config,
+        config: tried.config,
         text,
         params,
         demo: args.demo,
         max_body: args.max_body,
         options: EngineOptions {
             explain: false,
+            language: tried.language,
             snapshot: SnapshotWindow {
                 events: args.limit,
                 within: for_duration(args)?.unwrap_or(sources_eval::snapshot::DEFAULT_WINDOW),
             },
-            ..EngineOptions::default()
         },
         window: sources_eval::window_flags::WindowAsk::default(),
         trace,

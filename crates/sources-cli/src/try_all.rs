@@ -51,7 +51,7 @@ pub fn run(
     let trace = Arc::new(Collect::default());
     let run = r#try::start(
         &runtime,
-        r#try::ask_for_many(config, text, supplied, args, trace.clone())?,
+        r#try::ask_for_many(tried, text, supplied, args, trace.clone())?,
     )?;
     let secrets = run.secrets();
     let width = config

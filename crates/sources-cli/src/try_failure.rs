@@ -40,6 +40,8 @@ pub struct Tried<'a> {
     pub demo: bool,
     /// The lint errors the settings file and suppression comments hide.
     pub hidden: &'a [Hidden],
+    /// The language its expressions are written in (the settings file's).
+    pub language: sources_check::settings::Language,
 }
 
 impl Tried<'_> {
@@ -106,6 +108,7 @@ mod tests {
             path: "dash.yaml",
             demo,
             hidden: &[],
+            language: analysis.language,
         };
         tried.describe(error)
     }

@@ -399,7 +399,7 @@ impl<'c> Engine<'c> {
             .get(name)
             .map(declared_params)
             .unwrap_or_default();
-        let params = crate::params::typed(&declared, &params);
+        let params = crate::params::typed(self.options.language, &declared, &params);
         let entry = name.to_owned();
         match output {
             Output::Value(mut value) => {

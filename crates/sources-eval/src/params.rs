@@ -7,6 +7,7 @@ use sources_config::accepted::{ParamDecl, accepted_params};
 use sources_config::enums::{Enumeration, ParamType};
 use sources_config::param_value::{expression_value, parse_param_value};
 use sources_config::{Config, Source};
+use sources_expr::Language;
 
 /// Checks `value` against a parameter type (through the one parser in `sources_config`); the
 /// message says what is expected.
@@ -16,11 +17,13 @@ pub fn check(kind: ParamType, value: &str) -> Result<(), String> {
         .map_err(|error| error.to_string())
 }
 
-/// The bound values as CEL sees them under `params`: an `int` is a number, a `bool` a boolean, a
-/// `string` or `duration` the text; an optional parameter nobody supplied (empty) is `null` unless
-/// it is a `string`. Values were checked against their types when bound. Only the entry's own
+/// The bound values as `language` sees them under `params`. Under CEL an `int` is a number, a
+/// `bool` a boolean, a `string` or `duration` the text; an optional parameter nobody supplied
+/// (empty) is `null` unless it is a `string`. Under expr-lang every value is its text, as the
+/// dashboard passes it. Values were checked against their types when bound. Only the entry's own
 /// `declared` parameters are there: what an operator passes through is not its own.
 pub fn typed(
+    language: Language,
     declared: &[ParamDecl],
     bound: &BTreeMap<String, String>,
 ) -> BTreeMap<String, serde_json::Value> {
@@ -28,7 +31,8 @@ pub fn typed(
         .iter()
         .filter_map(|(name, text)| {
             let kind = declared.iter().find(|decl| &decl.name == name)?.kind;
-            Some((name.clone(), expression_value(kind, text)))
+            let value = language.param_value(expression_value(kind, text), text);
+            Some((name.clone(), value))
         })
         .collect()
 }
@@ -231,6 +235,7 @@ mod tests {
             decl("every", ParamType::Duration, false, None),
         ];
         let typed = typed(
+            Language::Cel,
             &declared,
             &supplied(&[("min", " 5"), ("on", "true"), ("q", ""), ("every", "")]),
         );
@@ -238,5 +243,20 @@ mod tests {
         assert_eq!(typed["on"], serde_json::json!(true));
         assert_eq!(typed["q"], serde_json::json!(""));
         assert_eq!(typed["every"], serde_json::Value::Null);
+    }
+
+    #[test]
+    fn values_reach_expr_as_their_text_whatever_their_type() {
+        let declared = [
+            decl("min", ParamType::Int, false, None),
+            decl("on", ParamType::Bool, false, None),
+        ];
+        let typed = typed(
+            Language::Expr,
+            &declared,
+            &supplied(&[("min", "5"), ("on", "true")]),
+        );
+        assert_eq!(typed["min"], serde_json::json!("5"));
+        assert_eq!(typed["on"], serde_json::json!("true"));
     }
 }

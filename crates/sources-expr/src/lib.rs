@@ -81,6 +81,17 @@ impl Language {
         }
     }
 
+    /// A parameter's value as the language's expressions read it under `params`, from the text it
+    /// was bound to and `typed`, the value of its declared type: expr-lang reads the text whatever
+    /// the type (the dashboard passes parameters as strings, so `int(params.min)` converts), CEL
+    /// reads the typed value.
+    pub fn param_value(self, typed: Value, text: &str) -> Value {
+        match self {
+            Language::Cel => typed,
+            Language::Expr => Value::String(text.to_owned()),
+        }
+    }
+
     /// The tokens of `text` for highlighting, in order, with their byte ranges. Never fails.
     pub fn tokens(self, text: &str) -> Vec<(Token, Range<usize>)> {
         match self {

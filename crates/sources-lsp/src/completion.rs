@@ -519,14 +519,13 @@ pub(crate) fn complete(
         return (items, false);
     }
     let expression = crate::expression_help::expression_at(snapshot, offset).is_some();
-    let functions = || match crate::expression_help::language(uri) {
-        Some(language) => crate::expression_help::completions(
-            language,
+    let functions = || {
+        crate::expression_help::completions(
+            crate::expression_help::language(uri),
             snapshot.current.text(),
             offset,
             positions,
-        ),
-        None => Vec::new(),
+        )
     };
     if let Some(mut items) = crate::data_completion::complete(snapshot, offset, positions) {
         if expression {

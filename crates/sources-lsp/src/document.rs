@@ -151,6 +151,7 @@ impl Analyzed {
                 has_sources: false,
                 shapes: Default::default(),
                 silenced: Vec::new(),
+                language: view.inputs.language,
             },
             levels: view.levels.clone(),
             refused: true,

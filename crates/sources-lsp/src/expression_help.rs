@@ -14,18 +14,13 @@ use tower_lsp_server::ls_types::{
 use crate::document::Snapshot;
 use crate::position::Positions;
 
-/// The expression language of the document at `uri`, as its settings file selects it (`None`: one
-/// `sources_expr` does not describe).
-pub(crate) fn language(uri: &Uri) -> Option<Language> {
-    let selected = crate::project::for_uri(uri)
+/// The expression language of the document at `uri`, as its settings file selects it.
+pub(crate) fn language(uri: &Uri) -> Language {
+    crate::project::for_uri(uri)
         .ok()
         .flatten()
         .map(|settings| settings.language)
-        .unwrap_or_default();
-    match selected {
-        sources_check::settings::Language::Cel => Some(Language::Cel),
-        sources_check::settings::Language::Expr => None,
-    }
+        .unwrap_or_default()
 }
 
 /// The span of the expression that holds `offset`, if one does.
@@ -135,7 +130,7 @@ pub(crate) fn hover(snapshot: &Snapshot, uri: &Uri, offset: usize) -> Option<(St
     if name.is_empty() || !called {
         return None;
     }
-    let function = language(uri)?.function_doc(name)?;
+    let function = language(uri).function_doc(name)?;
     let doc = format!(
         "**`{}`** — `{}`\n\n{}\n\nExample: `{}`",
         function.name, function.signature, function.summary, function.example

@@ -76,7 +76,8 @@ pub(crate) fn for_uri(uri: &Uri, language: Language) -> Arc<ShapeInputs> {
     static NONE: OnceLock<[Arc<ShapeInputs>; 2]> = OnceLock::new();
     let base = || {
         let bases = NONE.get_or_init(|| {
-            Language::ALL.map(|language| Arc::new(sources_inputs::for_config(None, language)))
+            [Language::Cel, Language::Expr]
+                .map(|language| Arc::new(sources_inputs::for_config(None, language)))
         });
         Arc::clone(&bases[language as usize])
     };

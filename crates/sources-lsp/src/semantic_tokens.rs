@@ -1,6 +1,7 @@
 //! Semantic tokens: entry names (declared and referenced), kinds, field keys, parameters, the
-//! parts of `${…}` templates inside strings, CEL expressions and durations, so templates and CEL
-//! stand out inside plain YAML and TOML strings.
+//! parts of `${…}` templates inside strings, expressions (in the language the project's settings
+//! select) and durations, so templates and expressions stand out inside plain YAML and TOML
+//! strings.
 //!
 //! Everything comes from the analysis: spans of the decoded model, the checker's template and
 //! expression sites, and offsets inside strings mapped back to the file through
@@ -82,6 +83,8 @@ struct Raw {
 /// Collects tokens over one document.
 struct Collector<'a> {
     file: &'a str,
+    /// The language the document's expressions are written in.
+    language: Language,
     out: Vec<Raw>,
 }
 
@@ -168,10 +171,11 @@ impl Collector<'_> {
         }
     }
 
-    /// The tokens of a CEL expression.
+    /// The tokens of an expression, in the document's language.
     fn expression(&mut self, text: &Text, span: Span) {
         let map = mapped(self.file, &text.text, text.style, span);
-        let spans: Vec<(Span, Kind)> = Language::Cel
+        let spans: Vec<(Span, Kind)> = self
+            .language
             .tokens(&text.text)
             .into_iter()
             .filter_map(|(token, range)| {
@@ -344,9 +348,10 @@ fn mapped<'a>(
 }
 
 /// The tokens of a configuration, sorted, without overlaps, as file spans.
-fn collect(config: &Config, file: &str) -> Vec<Raw> {
+fn collect(config: &Config, file: &str, language: Language) -> Vec<Raw> {
     let mut collector = Collector {
         file,
+        language,
         out: Vec::new(),
     };
     for source in &config.entries {
@@ -384,7 +389,7 @@ pub(crate) fn tokens(
     }
     let mut out = Vec::new();
     let (mut line, mut character) = (0, 0);
-    for token in collect(&analysis.config, analyzed.text()) {
+    for token in collect(&analysis.config, analyzed.text(), analysis.language) {
         if within.is_some_and(|within| {
             token.span.end() <= within.start() || token.span.start() >= within.end()
         }) {

@@ -255,6 +255,7 @@ async fn fetch(analyzed: &Analyzed, uri: &Uri, bound: &Bound, demo: bool) -> Out
         demo,
         max_body: sources_eval::io::DEFAULT_MAX_BODY,
         options: EngineOptions {
+            language: analyzed.analysis.language,
             snapshot: SnapshotWindow {
                 events: Some(MAX_EVENTS),
                 within: LISTEN,

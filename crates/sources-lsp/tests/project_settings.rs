@@ -58,10 +58,11 @@ async fn a_rule_turned_off_in_the_settings_file_is_not_published() {
     );
 }
 
-/// Opens `TEXT` as `sub/app.yaml` under `dir` in a client that watches files for the server,
+/// Opens `text` as `sub/app.yaml` under `dir` in a client that watches files for the server,
 /// and returns the client, the document's URI and its first publication.
 async fn open_watched(
     dir: &std::path::Path,
+    text: &str,
 ) -> (
     TestClient,
     String,
@@ -90,7 +91,7 @@ async fn open_watched(
             ] },
         }])
     );
-    client.open_uri(&uri, "yaml", TEXT).await;
+    client.open_uri(&uri, "yaml", text).await;
     let published = client.publication().await;
     (client, uri, published)
 }
@@ -109,7 +110,7 @@ async fn changed(client: &mut TestClient, path: &std::path::Path) {
 async fn a_changed_settings_file_republishes_open_documents_without_an_edit() {
     let dir = tempfile::tempdir().expect("tempdir");
     std::fs::create_dir(dir.path().join("sub")).expect("mkdir");
-    let (mut client, uri, published) = open_watched(dir.path()).await;
+    let (mut client, uri, published) = open_watched(dir.path(), TEXT).await;
     assert_eq!(published.uri.as_str(), uri);
     assert_eq!(published.version, Some(1));
     assert_eq!(
@@ -149,7 +150,7 @@ async fn a_changed_settings_file_republishes_open_documents_without_an_edit() {
 async fn a_settings_file_made_invalid_is_reported_when_it_changes() {
     let dir = tempfile::tempdir().expect("tempdir");
     std::fs::create_dir(dir.path().join("sub")).expect("mkdir");
-    let (mut client, _, _) = open_watched(dir.path()).await;
+    let (mut client, _, _) = open_watched(dir.path(), TEXT).await;
     let settings = dir.path().join("sources-lint.toml");
     std::fs::write(&settings, "[rules]\nunknown-field = \"of\"\n").expect("write settings");
     changed(&mut client, &settings).await;
@@ -171,5 +172,45 @@ async fn a_settings_file_made_invalid_is_reported_when_it_changes() {
     assert_eq!(
         published.diagnostics[0].severity,
         Some(tower_lsp_server::ls_types::DiagnosticSeverity::ERROR)
+    );
+}
+
+#[tokio::test]
+async fn a_changed_expression_language_republishes_open_documents_read_in_it() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::create_dir(dir.path().join("sub")).expect("mkdir");
+    let text = "data:\n  sources:\n    users: {type: static, data: [{name: ada}]}\n    \
+                long:\n      type: filter\n      from: users\n      where: \"len(name) > 2\"\n";
+    let (mut client, uri, published) = open_watched(dir.path(), text).await;
+    let codes = |published: &tower_lsp_server::ls_types::PublishDiagnosticsParams| {
+        published
+            .diagnostics
+            .iter()
+            .map(|diagnostic| format!("{:?}", diagnostic.code))
+            .collect::<Vec<_>>()
+    };
+    // CEL has no `len`: one `unknown-function`, and the file's note naming the setting.
+    let found = codes(&published);
+    assert!(
+        found.iter().any(|code| code.contains("unknown-function")),
+        "{found:?}"
+    );
+    let settings = dir.path().join("sources-lint.toml");
+    std::fs::write(&settings, "[expressions]\nlanguage = \"expr\"\n").expect("write settings");
+    changed(&mut client, &settings).await;
+    let published = client.publication().await;
+    assert_eq!(
+        (published.uri.as_str(), published.version),
+        (uri.as_str(), Some(1))
+    );
+    assert!(published.diagnostics.is_empty(), "{:?}", codes(&published));
+    // And back: read as CEL again.
+    std::fs::write(&settings, "[expressions]\nlanguage = \"cel\"\n").expect("write settings");
+    changed(&mut client, &settings).await;
+    let published = client.publication().await;
+    let found = codes(&published);
+    assert!(
+        found.iter().any(|code| code.contains("unknown-function")),
+        "{found:?}"
     );
 }

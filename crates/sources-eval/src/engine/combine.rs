@@ -208,7 +208,7 @@ impl<'c> Engine<'c> {
             .get(name)
             .map(declared_params)
             .unwrap_or_default();
-        let typed = crate::params::typed(&declared, params);
+        let typed = crate::params::typed(self.options.language, &declared, params);
         let mut out = Vec::with_capacity(rows.len());
         'rows: for (index, row) in rows.into_iter().enumerate() {
             let mut results = Vec::with_capacity(lookups.len());
