@@ -52,27 +52,25 @@ fn verbose_lists_what_lint_did_not_run_and_why() {
 }
 
 #[test]
-fn under_expr_verbose_says_lint_did_not_run_the_expressions() {
+fn under_expr_lint_runs_the_expressions_by_expr_langs_rules() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let config = "data:\n  sources:\n    apps:\n      type: static\n      data: [{rev: 0}]\n    \
-                  inverse:\n      type: derive\n      from: apps\n      compute:\n        \
-                  x: 1 / rev\n";
+    // A list is false as a CEL predicate, and an error as an expr-lang one.
+    let config = "data:\n  sources:\n    apps:\n      type: static\n      data: [{tags: [a]}]\n    \
+                  tagged:\n      type: filter\n      from: apps\n      where: tags\n";
     std::fs::write(dir.path().join("s.yaml"), config).expect("write");
     std::fs::write(
         dir.path().join("sources-lint.toml"),
         "[expressions]\nlanguage = \"expr\"\n",
     )
     .expect("write settings");
-    let verbose = lint(dir.path(), &["--verbose", "s.yaml"]);
-    assert_eq!(
-        text(&verbose.stderr),
-        "sources: s.yaml:6:5: lint did not run `inverse`: lint evaluates CEL expressions, and the \
-         settings select `expr`\n"
-    );
-    let cel = lint(dir.path(), &["--isolated", "s.yaml"]);
+    let expr = lint(dir.path(), &["--verbose", "s.yaml"]);
+    assert_eq!(text(&expr.stderr), "");
     assert!(
-        text(&cel.stdout).contains("error[failing-row]"),
+        text(&expr.stdout).contains("error[failing-row]: `where` of `tagged` fails on row 0"),
         "{}",
-        text(&cel.stdout)
+        text(&expr.stdout)
     );
+    // `--isolated` ignores the settings file: CEL, under which the filter keeps nothing.
+    let cel = lint(dir.path(), &["--isolated", "s.yaml"]);
+    assert_eq!(cel.status.code(), Some(0), "{}", text(&cel.stdout));
 }
