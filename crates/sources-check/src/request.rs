@@ -2,8 +2,9 @@
 //!
 //! Each function takes a value as rendered (tokens substituted) and builds it with the call the
 //! library that uses it makes: `url::Url::parse` and `http::Uri` for an `http` url (reqwest),
-//! `http::Method`, `http::HeaderName` and `http::HeaderValue` for the method and headers, the
-//! websocket client's own request builder and scheme check (tungstenite), `CString::new` for each
+//! `http::Method`, `http::HeaderName` and `http::HeaderValue` for the method and headers,
+//! `http::Uri` and the websocket client's host and scheme rules for a websocket url (the evaluator
+//! hands the result to tungstenite, which then refuses nothing these accept), `CString::new` for each
 //! argument, variable and path handed to the operating system (what `std::process` and `std::fs`
 //! do), and `serde_json` for the body of an anchored window. The evaluator builds every request,
 //! process, path and anchored body through these functions before any I/O, and lint calls the
@@ -11,8 +12,6 @@
 //! rule that predicts it are one function.
 
 use std::ffi::CString;
-
-use tungstenite::client::IntoClientRequest;
 
 /// Why a rendered value cannot be sent, started or read. Messages never repeat the value itself
 /// (it may hold a secret read from the environment).
@@ -24,8 +23,8 @@ pub enum Refusal {
     /// An `http` url with another scheme.
     #[error("its scheme is `{0}`, and an `http` source sends only `http://` and `https://` urls")]
     HttpScheme(String),
-    /// A websocket url the websocket client refuses.
-    #[error("the websocket client refuses it: {0}")]
+    /// A websocket url the websocket client would refuse: not a URI, no host, not `ws`/`wss`.
+    #[error("it is not a websocket URL: {0}")]
     WebSocketUrl(String),
     /// A method HTTP does not allow.
     #[error("`{0}` is not an HTTP method")]
@@ -88,22 +87,41 @@ pub fn header(name: &str, value: &str) -> Result<(http::HeaderName, http::Header
     Ok((header_name, header_value))
 }
 
-/// The websocket client's upgrade request for `url` with `headers`: its own request builder, the
-/// host it connects to and the scheme it accepts (`ws` or `wss`, in lower case).
+/// A websocket url, parsed as the websocket client (tungstenite) parses it: an `http::Uri` with an
+/// authority whose host (after any `user@`) is not empty, and the scheme `ws` or `wss` written in
+/// lower case. tungstenite refuses exactly these urls (`tests::websocket_urls_are_refused_as_tungstenite_refuses_them`
+/// compares the two over many urls).
+pub fn websocket_url(rendered: &str) -> Result<http::Uri, Refusal> {
+    let uri: http::Uri = rendered
+        .parse()
+        .map_err(|error: http::uri::InvalidUri| Refusal::WebSocketUrl(error.to_string()))?;
+    let host = uri
+        .authority()
+        .map(|authority| {
+            let text = authority.as_str();
+            text.find('@').map_or(text, |at| &text[at + 1..])
+        })
+        .unwrap_or_default();
+    if host.is_empty() || uri.host().is_none_or(str::is_empty) {
+        return Err(Refusal::WebSocketUrl("it has no host".to_owned()));
+    }
+    match uri.scheme_str() {
+        Some("ws" | "wss") => Ok(uri),
+        scheme => Err(Refusal::WebSocketUrl(format!(
+            "its scheme is `{}`, and a websocket is opened only with `ws://` or `wss://`, in lower case",
+            scheme.unwrap_or_default()
+        ))),
+    }
+}
+
+/// A websocket request for `url` with `headers`: its [`websocket_url`] and its headers (the
+/// evaluator adds the upgrade's own headers before connecting).
 pub fn websocket_request(
     url: &str,
     headers: &[(String, String)],
 ) -> Result<http::Request<()>, Refusal> {
-    let mut request = url
-        .into_client_request()
-        .map_err(|error| Refusal::WebSocketUrl(error.to_string()))?;
-    if request.uri().host().is_none_or(str::is_empty) {
-        return Err(Refusal::WebSocketUrl(
-            tungstenite::error::UrlError::NoHostName.to_string(),
-        ));
-    }
-    tungstenite::client::uri_mode(request.uri())
-        .map_err(|error| Refusal::WebSocketUrl(error.to_string()))?;
+    let mut request = http::Request::new(());
+    *request.uri_mut() = websocket_url(url)?;
     for (name, value) in headers {
         let (name, value) = header(name, value)?;
         request.headers_mut().insert(name, value);
@@ -184,7 +202,7 @@ mod tests {
     }
 
     #[test]
-    fn websocket_urls_are_judged_by_the_websocket_client() {
+    fn websocket_urls_are_judged_by_the_websocket_client_s_rules() {
         assert!(websocket_request("wss://stream.example.com/ticks", &[]).is_ok());
         assert!(websocket_request("ws://[::1]:8080/", &[]).is_ok());
         for refused in ["WS://x/", "http://x/", "ws://", "ws:///x", "ws://a b/", "x"] {
@@ -196,6 +214,125 @@ mod tests {
                 "{refused}"
             );
         }
+        assert_eq!(
+            websocket_url("WS://x/")
+                .expect_err("upper case")
+                .to_string(),
+            "it is not a websocket URL: its scheme is `WS`, and a websocket is opened only with \
+             `ws://` or `wss://`, in lower case"
+        );
+        assert_eq!(
+            websocket_url("ws://:80/x")
+                .expect_err("no host")
+                .to_string(),
+            "it is not a websocket URL: it has no host"
+        );
+        let request = websocket_request("ws://h/", &[("X-Key".into(), "k".into())]);
+        assert_eq!(request.expect("built").headers()["x-key"], "k");
+    }
+
+    /// Whether tungstenite accepts `url`: its request builder, then the host its connection
+    /// needs and the scheme its handshake checks (what this module called before it had its own).
+    fn tungstenite_accepts(url: &str) -> bool {
+        use tungstenite::client::IntoClientRequest;
+        url.into_client_request().is_ok_and(|request| {
+            request.uri().host().is_some_and(|host| !host.is_empty())
+                && tungstenite::client::uri_mode(request.uri()).is_ok()
+        })
+    }
+
+    #[test]
+    fn websocket_urls_are_refused_as_tungstenite_refuses_them() {
+        let schemes = [
+            "ws", "wss", "WS", "Ws", "wSs", "http", "https", "ftp", "", "ws+unix", "w s", "1ws",
+        ];
+        let separators = ["://", ":/", ":", "//", ":///", "://@"];
+        let authorities = [
+            "",
+            "host",
+            "host:80",
+            "host:",
+            ":80",
+            "user@host",
+            "user@",
+            "@",
+            "@host",
+            "user:pw@host:1",
+            "[::1]",
+            "[::1]:8080",
+            "[::1",
+            "::1",
+            "h st",
+            "h%20st",
+            "127.0.0.1",
+            "host:99999",
+            "host:abc",
+            "ho\u{e9}st",
+            "a@b@c",
+            "a@b:1@c",
+            "xn--bcher-kva.example",
+            "host:80:90",
+            "[v1.x]",
+            "h\tst",
+            "host.",
+            "-h",
+        ];
+        let paths = [
+            "",
+            "/",
+            "/a b",
+            "/x?q=1",
+            "?q",
+            "#f",
+            "/#f",
+            "/%zz",
+            "/\u{1F600}",
+            "/a\"b",
+            "/{}",
+            "/a|b",
+            "/a\\b",
+            "//x",
+            "/a?b?c",
+            "/ ",
+        ];
+        let mut urls = Vec::new();
+        for scheme in schemes {
+            for separator in separators {
+                for authority in authorities {
+                    for path in paths {
+                        urls.push(format!("{scheme}{separator}{authority}{path}"));
+                    }
+                }
+            }
+        }
+        // And random strings over the characters a URL is made of.
+        let alphabet: Vec<char> = "wsWS:/@[]?#%.: -_1x\u{e9}\"{}|\\".chars().collect();
+        let mut random = sources_testkit::random::Random::new(8);
+        for _ in 0..20_000 {
+            let length = random.below(16);
+            let tail: String = (0..length)
+                .map(|_| alphabet[random.below(alphabet.len())])
+                .collect();
+            let prefix = ["", "ws://", "wss://", "ws:"][random.below(4)];
+            urls.push(format!("{prefix}{tail}"));
+        }
+        let mut accepted = 0;
+        for url in &urls {
+            let ours = websocket_url(url).is_ok();
+            assert_eq!(
+                ours,
+                tungstenite_accepts(url),
+                "{url:?}: ours accepts: {ours}"
+            );
+            accepted += usize::from(ours);
+        }
+        // Both answers are well represented, so the comparison can tell the two apart.
+        assert!(accepted > 1_000, "{accepted} of {} accepted", urls.len());
+        assert!(
+            urls.len() - accepted > 10_000,
+            "{accepted} of {} accepted",
+            urls.len()
+        );
     }
 
     #[test]

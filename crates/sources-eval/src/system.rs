@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 use futures::{SinkExt, StreamExt};
 use sources_check::request;
 use tokio::io::{AsyncRead, AsyncReadExt};
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::error::CapacityError;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::tungstenite::{self, Message};
@@ -425,8 +426,15 @@ impl Io for SystemIo {
 
     fn websocket(&self, request: WebSocketRequest) -> BoxFuture<'_, Result<FrameStream, IoError>> {
         Box::pin(async move {
-            let upgrade = request::websocket_request(&request.url, &request.headers)
+            let checked = request::websocket_request(&request.url, &request.headers)
                 .map_err(|refusal| refused(&request.url, refusal))?;
+            let (checked, ()) = checked.into_parts();
+            // The upgrade's own headers (key, version), then the configured ones over them.
+            let mut upgrade = checked
+                .uri
+                .into_client_request()
+                .map_err(|error| websocket_error(&request.url, &error))?;
+            upgrade.headers_mut().extend(checked.headers);
             let config = WebSocketConfig::default()
                 .max_message_size(Some(self.max_body))
                 .max_frame_size(Some(self.max_body));
