@@ -1,17 +1,16 @@
-//! A client of the real language server process (`sources lsp`), to check that the editor shows
-//! exactly what `lint` reports for the same text.
+//! The real language server process (`sources lsp`), driven through the workspace's stdio client,
+//! to check that the editor shows exactly what `lint` reports for the same text.
 
-use std::io::{self, BufReader, Write};
+use std::io;
 use std::path::Path;
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 use sources_cli::report::FileReport;
 use sources_diagnostics::Severity;
 use sources_syntax::{PositionEncoding, Syntax};
-use sources_testkit::lsp_frame::{frame, read_message};
+use sources_testkit::lsp_client::{LspClient, Stderr};
 
 use crate::properties::Failure;
 
@@ -21,79 +20,23 @@ const PUBLISH_TIMEOUT: Duration = Duration::from_secs(20);
 /// Above this many diagnostics the server publishes a capped list, so the lists are not compared.
 pub const COMPARED_AT_MOST: usize = 1_000;
 
-/// A running `sources lsp` with an initialised session.
+/// A running `sources lsp` with an initialised session, through the workspace's one stdio client.
 pub struct LspProcess {
-    child: Child,
-    stdin: ChildStdin,
-    messages: Receiver<Value>,
+    client: LspClient,
     documents: u64,
 }
 
 impl LspProcess {
     /// Starts `binary lsp` and initialises it (UTF-16 positions, the protocol's default).
     pub fn start(binary: &Path) -> io::Result<LspProcess> {
-        let mut child = Command::new(binary)
-            .arg("lsp")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()?;
-        let stdin = child
-            .stdin
-            .take()
-            .ok_or_else(|| io::Error::other("no stdin"))?;
-        let stdout = child
-            .stdout
-            .take()
-            .ok_or_else(|| io::Error::other("no stdout"))?;
-        let (sender, messages) = channel();
-        std::thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            while let Ok(Some(message)) = read_message(&mut reader) {
-                if sender.send(message).is_err() {
-                    break;
-                }
-            }
-        });
-        let mut process = LspProcess {
-            child,
-            stdin,
-            messages,
+        let mut command = Command::new(binary);
+        command.arg("lsp");
+        let mut client = LspClient::start(command, Stderr::Discarded)?;
+        client.initialize(json!({}))?;
+        Ok(LspProcess {
+            client,
             documents: 0,
-        };
-        process.send(&json!({
-            "jsonrpc": "2.0", "id": 0, "method": "initialize",
-            "params": { "processId": null, "rootUri": null, "capabilities": {} }
-        }))?;
-        let deadline = Instant::now() + PUBLISH_TIMEOUT;
-        loop {
-            let message = process.receive(deadline)?;
-            if message["id"] == 0 && message.get("method").is_none() {
-                break;
-            }
-        }
-        process.send(&json!({ "jsonrpc": "2.0", "method": "initialized", "params": {} }))?;
-        Ok(process)
-    }
-
-    fn send(&mut self, message: &Value) -> io::Result<()> {
-        self.stdin.write_all(&frame(&message.to_string()))?;
-        self.stdin.flush()
-    }
-
-    fn receive(&mut self, deadline: Instant) -> io::Result<Value> {
-        let left = deadline.saturating_duration_since(Instant::now());
-        match self.messages.recv_timeout(left) {
-            Ok(message) => Ok(message),
-            Err(RecvTimeoutError::Timeout) => Err(io::Error::new(
-                io::ErrorKind::TimedOut,
-                "the server sent nothing in time",
-            )),
-            Err(RecvTimeoutError::Disconnected) => Err(io::Error::new(
-                io::ErrorKind::UnexpectedEof,
-                "the server closed its output (it exited)",
-            )),
-        }
+        })
     }
 
     /// Opens `text` as a new document and returns the diagnostics the server publishes for it.
@@ -104,19 +47,20 @@ impl LspProcess {
             Syntax::Toml => ("toml", "toml"),
         };
         let uri = format!("file:///fuzz/{}.{extension}", self.documents);
-        self.send(&json!({
-            "jsonrpc": "2.0", "method": "textDocument/didOpen",
-            "params": { "textDocument": {
+        self.client.notify(
+            "textDocument/didOpen",
+            json!({ "textDocument": {
                 "uri": uri, "languageId": language, "version": 1, "text": text
-            } }
-        }))?;
+            } }),
+        )?;
         let deadline = Instant::now() + PUBLISH_TIMEOUT;
         let published = loop {
-            let message = self.receive(deadline)?;
+            let message = self.client.next(deadline)?;
             if message.get("id").is_some() && message.get("method").is_some() {
                 // A request from the server (configuration, capability registration): answer it.
                 let id = message["id"].clone();
-                self.send(&json!({ "jsonrpc": "2.0", "id": id, "result": null }))?;
+                self.client
+                    .send(&json!({ "jsonrpc": "2.0", "id": id, "result": null }))?;
                 continue;
             }
             if message["method"] == "textDocument/publishDiagnostics"
@@ -125,18 +69,11 @@ impl LspProcess {
                 break message["params"]["diagnostics"].clone();
             }
         };
-        self.send(&json!({
-            "jsonrpc": "2.0", "method": "textDocument/didClose",
-            "params": { "textDocument": { "uri": uri } }
-        }))?;
+        self.client.notify(
+            "textDocument/didClose",
+            json!({ "textDocument": { "uri": uri } }),
+        )?;
         Ok(published.as_array().cloned().unwrap_or_default())
-    }
-}
-
-impl Drop for LspProcess {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 

@@ -7,10 +7,12 @@
 //!
 //! Also the helpers more than one suite needs: [`chain`] (the deepest chain of entries),
 //! [`process`] (running programs, waiting for servers), [`lsp_frame`] (the language server's
-//! message framing, for the clients of the real `sources lsp` process) and [`random`] (a seeded
-//! generator for random edits).
+//! message framing), [`lsp_client`] (the one client of the real `sources lsp` process, for the
+//! command line's protocol tests and the fuzzer) and [`random`] (a seeded generator for random
+//! edits).
 
 pub mod chain;
+pub mod lsp_client;
 pub mod lsp_frame;
 pub mod process;
 pub mod random;
