@@ -3,6 +3,8 @@
 //! they carry with `--shapes`. Reference cycles are drawn in red and reported on standard error
 //! (exit status 1).
 
+#![deny(clippy::print_stdout, clippy::print_stderr)]
+
 use std::fmt::Write as _;
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -12,6 +14,7 @@ use sources_check::{EdgeKind, Graph, GraphNode, NodeKind};
 use sources_diagnostics::did_you_mean;
 
 use crate::Outcome;
+use crate::outputs::Outputs;
 use crate::r#try::{Error, analyze_sources, name_meant_for_config};
 
 /// An output format of `sources graph`.
@@ -43,9 +46,9 @@ pub struct Args {
     pub shapes: bool,
 }
 
-/// Runs `sources graph`.
-pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
-    let Some((loaded, analysis)) = analyze_sources(args.config.as_deref())
+/// Runs `sources graph`, printing through `outputs`.
+pub fn run(args: &Args, outputs: &mut Outputs) -> Result<Outcome, Error> {
+    let Some((loaded, analysis)) = analyze_sources(args.config.as_deref(), &outputs.err)
         .map_err(|error| name_meant_for_config(error, args.name.as_deref(), "graph"))?
     else {
         return Ok(Outcome::Failure);
@@ -76,12 +79,14 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
         GraphFormat::Mermaid => mermaid(&graph),
         GraphFormat::Json => json(&graph),
     };
-    match out.write_all(text.as_bytes()) {
+    match outputs.out.write_all(text.as_bytes()) {
         Err(error) if error.kind() == io::ErrorKind::BrokenPipe => {}
         written => written.map_err(Error::Write)?,
     }
     for cycle in &graph.cycles {
-        eprintln!("sources: reference cycle: {}", cycle.join(" → "));
+        outputs
+            .err
+            .line(&format!("sources: reference cycle: {}", cycle.join(" → ")));
     }
     Ok(if graph.cycles.is_empty() {
         Outcome::Success

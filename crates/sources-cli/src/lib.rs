@@ -6,7 +6,9 @@
 //! dispatches to a subcommand's `run`.
 //!
 //! Adding a subcommand: write `src/NAME.rs` with an `Args` struct (clap derive) and
-//! `pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error>`, add a variant to
+//! `pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error>` (or, for one that
+//! reads a configuration's entries as `try`, `list` and `graph` do, `outputs: &mut
+//! outputs::Outputs`, so that what it prints hides the run's secrets), add a variant to
 //! [`cli::Command`], and one match arm in `main.rs`.
 
 pub mod cli;
@@ -22,6 +24,7 @@ pub mod lint;
 pub mod list;
 pub mod lsp;
 pub mod markdown;
+pub mod outputs;
 pub mod parallel;
 pub mod record;
 pub mod render;

@@ -1,11 +1,18 @@
 //! `sources list`: one line per entry of `data.sources` — name, kind, cadence, upstream entries and
 //! the parameters it needs (`needs --param NAME=…`) or takes with a default. Reads the
-//! configuration only: nothing is fetched.
+//! configuration only: nothing is fetched. Printed through [`Outputs`], which hides the secret
+//! values a run of the file would hide.
 
+#![deny(clippy::print_stdout, clippy::print_stderr)]
+
+use std::collections::BTreeMap;
 use std::io::{self, Write};
 use std::path::PathBuf;
 
+use sources_eval::trace::Redactor;
+
 use crate::Outcome;
+use crate::outputs::Outputs;
 use crate::r#try::{Error, analyze_sources};
 
 /// Arguments of `sources list`.
@@ -23,14 +30,23 @@ pub struct Args {
     pub all: bool,
 }
 
-/// Runs `sources list`.
-pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
-    let Some((_, analysis)) = analyze_sources(args.file.as_deref().or(args.config.as_deref()))?
-    else {
+/// Runs `sources list`, printing through `outputs`.
+pub fn run(args: &Args, outputs: &mut Outputs) -> Result<Outcome, Error> {
+    let explicit = args.file.as_deref().or(args.config.as_deref());
+    let Some((loaded, analysis)) = analyze_sources(explicit, &outputs.err)? else {
         return Ok(Outcome::Failure);
     };
+    outputs.hide(Redactor::for_run(
+        &analysis.config,
+        &loaded.text,
+        &BTreeMap::new(),
+        |name| std::env::var(name).ok(),
+    ));
     let listings = sources_check::catalog::list(&analysis.config, args.all);
-    match out.write_all(sources_check::catalog::render(&listings).as_bytes()) {
+    match outputs
+        .out
+        .write_all(sources_check::catalog::render(&listings).as_bytes())
+    {
         Err(error) if error.kind() == io::ErrorKind::BrokenPipe => {}
         written => written.map_err(Error::Write)?,
     }

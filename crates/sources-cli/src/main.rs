@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser};
 use sources_cli::cli::{Cli, Command};
+use sources_cli::outputs::Outputs;
 use sources_cli::{
     EXIT_USAGE_OR_IO, Outcome, demo, explain, lint, list, lsp, rules, schema, shell,
 };
@@ -30,7 +31,29 @@ fn main() -> ExitCode {
     clap_complete::CompleteEnv::with_factory(Cli::command).complete();
     let cli = Cli::parse();
     cli.color.apply();
-    match run(cli) {
+    match cli.command {
+        Command::Try(args) => shown(|outputs| Ok(sources_cli::r#try::run(&args, outputs)?)),
+        Command::List(args) => shown(|outputs| Ok(list::run(&args, outputs)?)),
+        Command::Graph(args) => shown(|outputs| Ok(sources_cli::graph::run(&args, outputs)?)),
+        Command::Lint(args) => exit(report(|out| Ok(lint::run(&args, out)?))),
+        Command::Explain(args) => exit(report(|out| Ok(explain::run(&args, out)?))),
+        Command::Rules(args) => exit(report(|out| Ok(rules::run(&args, out)?))),
+        Command::Schema(args) => exit(report(|out| Ok(schema::run(&args, out)?))),
+        // The language server writes the protocol to standard output itself, so no lock is held.
+        Command::Lsp(args) => {
+            with_allocator_options();
+            exit(lsp::run(&args).map_err(anyhow::Error::from))
+        }
+        Command::Demo(args) => exit(demo::run(&args).map_err(anyhow::Error::from)),
+        Command::Completions(args) => exit(report(|out| Ok(shell::completions(&args, out)?))),
+        Command::Man(args) => exit(report(|out| Ok(shell::man(&args, Cli::command(), out)?))),
+    }
+}
+
+/// The exit code of a subcommand that wrote to standard output and error itself; its error, if
+/// any, is said on standard error.
+fn exit(ran: anyhow::Result<Outcome>) -> ExitCode {
+    match ran {
         Ok(outcome) => outcome.exit_code(),
         Err(error) if closed_pipe(&error) => ExitCode::SUCCESS,
         Err(error) => {
@@ -40,24 +63,22 @@ fn main() -> ExitCode {
     }
 }
 
-/// Runs one subcommand.
-fn run(cli: Cli) -> anyhow::Result<Outcome> {
-    match cli.command {
-        Command::Lint(args) => report(|out| Ok(lint::run(&args, out)?)),
-        Command::Explain(args) => report(|out| Ok(explain::run(&args, out)?)),
-        Command::Rules(args) => report(|out| Ok(rules::run(&args, out)?)),
-        Command::Schema(args) => report(|out| Ok(schema::run(&args, out)?)),
-        Command::Try(args) => report(|out| Ok(sources_cli::r#try::run(&args, out)?)),
-        Command::List(args) => report(|out| Ok(list::run(&args, out)?)),
-        Command::Graph(args) => report(|out| Ok(sources_cli::graph::run(&args, out)?)),
-        // The language server writes the protocol to standard output itself, so no lock is held.
-        Command::Lsp(args) => {
-            with_allocator_options();
-            Ok(lsp::run(&args)?)
+/// Runs a subcommand that prints through [`Outputs`] (buffered standard output, and standard
+/// error), its final error included, so the secrets its run hides are hidden there too.
+fn shown(subcommand: impl FnOnce(&mut Outputs) -> anyhow::Result<Outcome>) -> ExitCode {
+    let stdout = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut outputs = Outputs::new(Box::new(stdout), Box::new(std::io::stderr()));
+    let ran =
+        subcommand(&mut outputs).and_then(|outcome| Ok(outputs.out.flush().map(|()| outcome)?));
+    match ran {
+        Ok(outcome) => outcome.exit_code(),
+        Err(error) if closed_pipe(&error) => ExitCode::SUCCESS,
+        Err(error) => {
+            // What was printed comes first, as when the error is said after the output closes.
+            let _ = outputs.out.flush();
+            outputs.err.line(&format!("sources: {error:#}"));
+            ExitCode::from(EXIT_USAGE_OR_IO)
         }
-        Command::Demo(args) => Ok(demo::run(&args)?),
-        Command::Completions(args) => report(|out| Ok(shell::completions(&args, out)?)),
-        Command::Man(args) => report(|out| Ok(shell::man(&args, Cli::command(), out)?)),
     }
 }
 

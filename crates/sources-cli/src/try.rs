@@ -9,7 +9,10 @@
 //! the stream is read until it ends, `--limit` events or `--for` (2s by default) and its events
 //! are the snapshot's rows. On a terminal, stderr shows progress (pages, rows, events, elapsed
 //! time). Exit 0 on success, 1 when the fetch failed (or the configuration has errors), 2 on usage
-//! errors. `--all` tries every entry instead, one summary line each (`try_all`).
+//! errors. `--all` tries every entry instead, one summary line each (`try_all`). Everything is
+//! printed through [`Outputs`], which hides the run's secret values.
+
+#![deny(clippy::print_stdout, clippy::print_stderr)]
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};
@@ -35,6 +38,7 @@ use sources_syntax::Syntax;
 
 use crate::Outcome;
 use crate::config_file;
+use crate::outputs::{Outputs, Stderr};
 use crate::render::{self, Format, RenderOptions};
 use crate::report::FileReport;
 use crate::terminal::Stream;
@@ -177,6 +181,7 @@ pub enum Error {
 /// terminal a progress line (pages walked, rows read, events received, elapsed time) that is
 /// cleared before the output.
 struct StderrTrace {
+    err: Stderr,
     verbose: bool,
     /// Warnings said so far.
     warnings: AtomicUsize,
@@ -184,7 +189,7 @@ struct StderrTrace {
 }
 
 impl StderrTrace {
-    fn new(verbose: bool, entry: &str) -> StderrTrace {
+    fn new(err: Stderr, verbose: bool, entry: &str) -> StderrTrace {
         let bar = Stream::Stderr.is_terminal().then(|| {
             let bar = indicatif::ProgressBar::new_spinner();
             if let Ok(style) =
@@ -197,6 +202,7 @@ impl StderrTrace {
             bar
         });
         StderrTrace {
+            err,
             verbose,
             warnings: AtomicUsize::new(0),
             bar,
@@ -209,6 +215,11 @@ impl StderrTrace {
             Some(bar) => bar.suspend(write),
             None => write(),
         }
+    }
+
+    /// Says `line` on standard error, with the progress line out of the way.
+    fn say(&self, line: &str) {
+        self.suspend(|| self.err.line(line));
     }
 
     /// Counts events received while following.
@@ -228,13 +239,13 @@ impl StderrTrace {
 impl Trace for StderrTrace {
     fn note(&self, line: &str) {
         if self.verbose {
-            self.suspend(|| eprintln!("· {line}"));
+            self.say(&format!("· {line}"));
         }
     }
 
     fn warn(&self, line: &str) {
         self.warnings.fetch_add(1, Ordering::Relaxed);
-        self.suspend(|| eprintln!("sources: warning: {line}"));
+        self.say(&format!("sources: warning: {line}"));
     }
 
     fn progress(&self, progress: Progress) {
@@ -258,8 +269,8 @@ pub struct Loaded {
 }
 
 /// Finds and reads the configuration file; one found by the upward search is said on standard
-/// error and, when `own_only` (for `try`, which runs it), refused if another user owns it.
-pub fn load(explicit: Option<&Path>, own_only: bool) -> Result<Loaded, Error> {
+/// error (`err`) and, when `own_only` (for `try`, which runs it), refused if another user owns it.
+pub fn load(explicit: Option<&Path>, own_only: bool, err: &Stderr) -> Result<Loaded, Error> {
     let located = config_file::locate_from_process(explicit)?;
     let path = located.path;
     let shown = path.display().to_string();
@@ -267,7 +278,9 @@ pub fn load(explicit: Option<&Path>, own_only: bool) -> Result<Loaded, Error> {
         if own_only {
             config_file::check_owner(&path)?;
         }
-        eprintln!("sources: reading {shown} (found by searching up from the current directory)");
+        err.line(&format!(
+            "sources: reading {shown} (found by searching up from the current directory)"
+        ));
     }
     let bytes = std::fs::read(&path).map_err(|source| Error::Read {
         path: shown.clone(),
@@ -309,26 +322,27 @@ pub fn name_meant_for_config(error: Error, name: Option<&str>, command: &str) ->
     }
 }
 
-/// Finds, reads and analyses the configuration file; `None`, said on standard error, when it has
-/// no `data.sources` block (for the subcommands that read entries without running them).
+/// Finds, reads and analyses the configuration file; `None`, said on standard error (`err`), when
+/// it has no `data.sources` block (for the subcommands that read entries without running them).
 pub fn analyze_sources(
     explicit: Option<&Path>,
+    err: &Stderr,
 ) -> Result<Option<(Loaded, sources_check::Analysis)>, Error> {
-    let loaded = load(explicit, false)?;
+    let loaded = load(explicit, false, err)?;
     let (analysis, _) = analyze_loaded(&loaded)?;
     if !analysis.config.has_sources() {
-        eprintln!(
+        err.line(&format!(
             "sources: `{}` has no `data.sources` block: name the configuration file with `-c PATH`",
             loaded.path
-        );
+        ));
         return Ok(None);
     }
     Ok(Some((loaded, analysis)))
 }
 
-/// Runs `sources try`.
-pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
-    let loaded = load(args.config.as_deref(), true)
+/// Runs `sources try`, printing through `outputs`.
+pub fn run(args: &Args, outputs: &mut Outputs) -> Result<Outcome, Error> {
+    let loaded = load(args.config.as_deref(), true, &outputs.err)
         .map_err(|error| name_meant_for_config(error, args.name.as_deref(), "try"))?;
     // One analysis serves both the refusal below and the run; the settings file and suppression
     // comments apply as they do to `sources lint` and the editor, and what they hide is kept to
@@ -341,24 +355,27 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
         .iter()
         .any(|diagnostic| diagnostic.severity == Severity::Error)
     {
-        eprintln!(
+        outputs.err.line(&format!(
             "sources: `{}` has errors; fix them before `try` (`sources lint {}`):",
             loaded.path, loaded.path
-        );
+        ));
         let report = FileReport {
             path: loaded.path.clone(),
             line_index: analysis.line_index,
             diagnostics: analysis.diagnostics,
             has_sources: analysis.has_sources,
         };
-        let mut stderr = io::stderr().lock();
-        render::render(
-            Format::for_terminal(Stream::Stderr.is_terminal()),
-            std::slice::from_ref(&report),
-            &RenderOptions::for_stream(Stream::Stderr),
-            &mut stderr,
-        )
-        .map_err(Error::Write)?;
+        outputs
+            .err
+            .with(|stderr| {
+                render::render(
+                    Format::for_terminal(Stream::Stderr.is_terminal()),
+                    std::slice::from_ref(&report),
+                    &RenderOptions::for_stream(Stream::Stderr),
+                    stderr,
+                )
+            })
+            .map_err(Error::Write)?;
         return Ok(Outcome::Failure);
     }
     let line_index = analysis.line_index;
@@ -379,11 +396,11 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
             screen.as_deref(),
             &loaded.text,
             supplied,
-            out,
+            outputs,
         );
     }
     let Some(name) = args.name.as_deref() else {
-        return crate::try_all::run(&tried, args, &loaded.text, supplied, out);
+        return crate::try_all::run(&tried, args, &loaded.text, supplied, outputs);
     };
     let Some(source) = config.get(name) else {
         let names: Vec<&str> = config.names().collect();
@@ -407,7 +424,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
     let window = window_ask(source, &flags, &columns).map_err(Error::Usage)?;
     let for_duration = for_duration(args)?;
     let runtime = runtime()?;
-    let reporter = Arc::new(StderrTrace::new(args.verbose, name));
+    let reporter = Arc::new(StderrTrace::new(outputs.err.clone(), args.verbose, name));
     let options = EngineOptions {
         explain: args.verbose,
         language: tried.language,
@@ -428,6 +445,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
             window: window.unwrap_or_default(),
             trace: reporter.clone(),
         },
+        outputs,
     )
     .inspect_err(|_| reporter.finish())?;
     let bound = match run.bind(source, run.params()) {
@@ -450,10 +468,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
     let cadence = cadence(&config, source);
     if args.verbose {
         let trace: &dyn Trace = reporter.as_ref();
-        trace.note(
-            &run.secrets()
-                .shown(&format!("config {}; `{name}` is {cadence}", loaded.path)),
-        );
+        trace.note(&format!("config {}; `{name}` is {cadence}", loaded.path));
         if let Cadence::Polled(every) = cadence {
             trace.note(&format!(
                 "polled every {} in the dashboard: `try` fetches it once",
@@ -472,7 +487,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
         format == OutputFormat::Table || args.component.is_some(),
     ) {
         let which = crate::try_view::which(&config, name, component);
-        reporter.suspend(|| eprintln!("sources: {which}"));
+        reporter.say(&format!("sources: {which}"));
     }
     let printing = Printing {
         format,
@@ -483,16 +498,24 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<Outcome, Error> {
         width: terminal_width(terminal),
     };
     let outcome = runtime.block_on(evaluate(
-        &run, &bound, args, &tried, &reporter, &printing, out,
+        &run,
+        &bound,
+        args,
+        &tried,
+        &reporter,
+        &printing,
+        &mut outputs.out,
     ));
     if let Some(recorder) = &recorder {
-        recorder.save(&config, source, &outcome);
+        recorder.save(&config, source, &outcome, &outputs.err);
     }
     let outcome = outcome.map(|(outcome, _)| outcome);
     reporter.finish();
     let warnings = reporter.warnings.load(Ordering::Relaxed);
     if args.strict && warnings > 0 && matches!(outcome, Ok(Outcome::Success)) {
-        eprintln!("sources: --strict: {warnings} warning(s), so this run fails");
+        outputs.err.line(&format!(
+            "sources: --strict: {warnings} warning(s), so this run fails"
+        ));
         return Ok(Outcome::Failure);
     }
     outcome
@@ -575,17 +598,22 @@ pub(crate) fn runtime() -> Result<tokio::runtime::Runtime, Error> {
         .map_err(Error::Runtime)
 }
 
-/// Starts the run `ask` describes ([`Run::new`]), the demo backend said on standard error with
-/// `--demo`.
-pub(crate) fn start<'c>(runtime: &tokio::runtime::Runtime, ask: Ask<'c>) -> Result<Run<'c>, Error> {
+/// Starts the run `ask` describes ([`Run::new`]) and hides its secrets in `outputs` from then on;
+/// the demo backend is said on standard error with `--demo`.
+pub(crate) fn start<'c>(
+    runtime: &tokio::runtime::Runtime,
+    ask: Ask<'c>,
+    outputs: &Outputs,
+) -> Result<Run<'c>, Error> {
     let run = runtime
         .block_on(async { Run::new(ask) })
         .map_err(|error| match error {
             WorldError::Demo(error) => Error::Usage(format!("--demo: {error}")),
             error => Error::Usage(error.to_string()),
         })?;
+    outputs.hide(run.secrets().clone());
     if let Some(demo) = run.world().describe() {
-        eprintln!("sources: {demo}");
+        outputs.err.line(&format!("sources: {demo}"));
     }
     Ok(run)
 }
@@ -649,7 +677,7 @@ async fn evaluate(
         Ok(output) => output,
         Err(error) => {
             trace.finish();
-            eprintln!("sources: {}", run.secrets().shown(&tried.describe(&error)));
+            trace.say(&format!("sources: {}", tried.describe(&error)));
             return Ok((Outcome::Failure, None));
         }
     };
@@ -718,8 +746,7 @@ async fn evaluate(
                     Ok(value) => try_output::write_event(out, &value, printing),
                     Err(error) => {
                         failed = true;
-                        let line =
-                            serde_json::json!({ "error": run.secrets().redact(&error.to_string()) });
+                        let line = serde_json::json!({ "error": error.to_string() });
                         writeln!(out, "{line}")
                     }
                 });

@@ -7,6 +7,8 @@
 //! elapses (2s unless given). Nothing fetched is printed; each warning is printed under its
 //! entry's line. Exit 1 when any entry fails, or with `--strict` when any warns.
 
+#![deny(clippy::print_stdout, clippy::print_stderr)]
+
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::sync::Arc;
@@ -19,9 +21,10 @@ use sources_config::accepted::{accepted_params, declared_params};
 use sources_eval::engine::Output;
 use sources_eval::run::{Run, RunError};
 use sources_eval::snapshot::DEFAULT_WINDOW;
-use sources_eval::trace::{Collect, Trace};
+use sources_eval::trace::{Collect, Trace, escape_controls};
 
 use crate::Outcome;
+use crate::outputs::Outputs;
 use crate::r#try::{self, Args, Error};
 use crate::try_failure::Tried;
 
@@ -31,7 +34,7 @@ pub fn run(
     args: &Args,
     text: &str,
     supplied: BTreeMap<String, String>,
-    out: &mut dyn Write,
+    outputs: &mut Outputs,
 ) -> Result<Outcome, Error> {
     let config = tried.config;
     if let Some(name) = supplied.keys().find(|name| {
@@ -52,8 +55,9 @@ pub fn run(
     let run = r#try::start(
         &runtime,
         r#try::ask_for_many(tried, text, supplied, args, trace.clone())?,
+        outputs,
     )?;
-    let secrets = run.secrets();
+    let out = &mut outputs.out;
     let width = config
         .names()
         .map(|name| name.chars().count())
@@ -87,9 +91,9 @@ pub fn run(
                 format!("FAIL  {name:<width$}  {error} ({time})")
             }
         };
-        writeln!(out, "{}", secrets.shown(&line)).map_err(Error::Write)?;
+        writeln!(out, "{}", escape_controls(&line)).map_err(Error::Write)?;
         for warning in warnings {
-            writeln!(out, "      warning: {}", secrets.shown(&warning)).map_err(Error::Write)?;
+            writeln!(out, "      warning: {}", escape_controls(&warning)).map_err(Error::Write)?;
         }
         out.flush().map_err(Error::Write)?;
     }

@@ -7,6 +7,8 @@
 //! `--limit` events or `--for` (2s by default), its events the rows. Exit 1 when an entry fails
 //! (or, with `--strict`, warns).
 
+#![deny(clippy::print_stdout, clippy::print_stderr)]
+
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::sync::Arc;
@@ -22,6 +24,7 @@ use sources_eval::snapshot::DEFAULT_WINDOW;
 use sources_eval::trace::Collect;
 
 use crate::Outcome;
+use crate::outputs::Outputs;
 use crate::r#try::{self, Args, Error};
 use crate::try_failure::Tried;
 use crate::try_output::TABLE_ROWS;
@@ -70,7 +73,7 @@ pub fn run(
     wanted: Option<&str>,
     text: &str,
     supplied: BTreeMap<String, String>,
-    out: &mut dyn Write,
+    outputs: &mut Outputs,
 ) -> Result<Outcome, Error> {
     let config = tried.config;
     let screen = screen(config, wanted).map_err(Error::Usage)?;
@@ -79,8 +82,8 @@ pub fn run(
     let run = r#try::start(
         &runtime,
         r#try::ask_for_many(tried, text, supplied, args, trace.clone())?,
+        outputs,
     )?;
-    let secrets = run.secrets();
     let mut snapshot = Snapshot {
         tried,
         args,
@@ -142,19 +145,20 @@ pub fn run(
     }
     warnings.extend(trace.warnings());
     for warning in &warnings {
-        eprintln!("sources: warning: {}", secrets.shown(warning));
+        outputs.err.line(&format!("sources: warning: {warning}"));
     }
-    out.write_all(try_view::printable(&secrets.redact(&text)).as_bytes())
+    let out = &mut outputs.out;
+    out.write_all(try_view::printable(&text).as_bytes())
         .and_then(|()| out.flush())
         .map_err(Error::Write)?;
     if failed {
         return Ok(Outcome::Failure);
     }
     if args.strict && !warnings.is_empty() {
-        eprintln!(
+        outputs.err.line(&format!(
             "sources: --strict: {} warning(s), so this run fails",
             warnings.len()
-        );
+        ));
         return Ok(Outcome::Failure);
     }
     Ok(Outcome::Success)

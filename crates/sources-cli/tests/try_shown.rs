@@ -61,3 +61,23 @@ fn control_characters_from_programs_are_escaped_in_error_lines_and_table_cells()
     assert!(!stdout.contains('\u{1b}'), "{stdout:?}");
     assert!(stdout.contains("\\x1b]52;c;aGk=\\x07x"), "{stdout}");
 }
+
+/// Every line `try` prints passes through one redacting writer, so a kind of line no print site
+/// redacted before is covered too: the value itself, a program's echo of the secret, on standard
+/// output as text and as JSON.
+#[test]
+fn a_secret_in_the_value_printed_on_standard_output_is_redacted() {
+    let config = "data:\n  sources:\n    echo:\n      type: exec\n      command: [printf, '%s', 'the key is ${env.KEY}']\n      format: text\n";
+    let (code, stdout, stderr) = sources(config, &["try", "echo", "--raw"]);
+    assert_eq!(
+        (code, stdout.as_str()),
+        (0, "the key is [redacted]\n"),
+        "{stderr}"
+    );
+    let (code, stdout, stderr) = sources(config, &["try", "echo", "-o", "json"]);
+    assert_eq!(
+        (code, stdout.as_str()),
+        (0, "\"the key is [redacted]\"\n"),
+        "{stderr}"
+    );
+}

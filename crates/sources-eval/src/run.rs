@@ -1,7 +1,9 @@
 //! One run of `try`, for every front end (`sources try NAME`, `--all`, `--screen` and the editor's
 //! "▶ try"): the I/O world, the parameters given and the secrets of the run, and the engine over
 //! them, built once by [`Run::new`]; entries are then bound and evaluated through it. Every line
-//! the engine reports reaches the front end's trace with the run's secrets already hidden.
+//! the engine reports reaches the front end's trace with control characters escaped; the run's
+//! secret values ([`Run::secrets`]) are hidden by the front end where it shows anything (the
+//! command line's outputs, the editor's messages).
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -11,7 +13,7 @@ use sources_config::{Config, Source};
 use crate::engine::{Engine, EngineOptions, Output};
 use crate::error::EvalError;
 use crate::params::{Bound, Example, bind_entry};
-use crate::trace::{Progress, Redactor, Trace};
+use crate::trace::{Progress, Redactor, Trace, escape_controls};
 use crate::window_flags::WindowAsk;
 use crate::world::{World, WorldError};
 
@@ -31,7 +33,7 @@ pub struct Ask<'a> {
     pub options: EngineOptions,
     /// The user's part of the named entry's window (`--search`, `--sort`, `--filter`).
     pub window: WindowAsk,
-    /// Where the engine reports, after the run's secrets are hidden.
+    /// Where the engine reports (control characters escaped).
     pub trace: Arc<dyn Trace>,
 }
 
@@ -39,7 +41,7 @@ pub struct Ask<'a> {
 #[derive(Debug, thiserror::Error)]
 pub enum RunError {
     /// Its parameters could not be bound (a required one missing or empty); the message names
-    /// the parameter, the run's secrets hidden.
+    /// the parameter.
     #[error("{0}")]
     Unbound(String),
     /// The evaluation failed.
@@ -52,7 +54,7 @@ pub struct Run<'c> {
     config: &'c Config,
     world: World,
     params: BTreeMap<String, String>,
-    secrets: Arc<Redactor>,
+    secrets: Redactor,
     engine: Engine<'c>,
 }
 
@@ -62,16 +64,8 @@ impl<'c> Run<'c> {
     pub fn new(ask: Ask<'c>) -> Result<Run<'c>, WorldError> {
         let world = World::new(ask.demo, ask.max_body)?;
         let io = world.io.clone();
-        let secrets = Arc::new(Redactor::for_run(
-            ask.config,
-            ask.text,
-            &ask.params,
-            |name| io.env_var(name),
-        ));
-        let trace = Arc::new(Redacting {
-            secrets: secrets.clone(),
-            inner: ask.trace,
-        });
+        let secrets = Redactor::for_run(ask.config, ask.text, &ask.params, |name| io.env_var(name));
+        let trace = Arc::new(Escaping { inner: ask.trace });
         let engine =
             Engine::new(ask.config, world.io.clone(), trace, ask.options).with_window(ask.window);
         Ok(Run {
@@ -83,7 +77,7 @@ impl<'c> Run<'c> {
         })
     }
 
-    /// Hides the run's secrets in what a front end shows.
+    /// The run's secret values, for a front end to hide wherever it shows anything.
     pub fn secrets(&self) -> &Redactor {
         &self.secrets
     }
@@ -104,8 +98,7 @@ impl<'c> Run<'c> {
         source: &Source,
         values: &BTreeMap<String, String>,
     ) -> Result<Bound, RunError> {
-        bind_entry(self.config, source, values)
-            .map_err(|message| RunError::Unbound(self.secrets.redact(&message)))
+        bind_entry(self.config, source, values).map_err(RunError::Unbound)
     }
 
     /// Evaluates an entry whose parameters are bound.
@@ -130,20 +123,19 @@ impl<'c> Run<'c> {
     }
 }
 
-/// A trace that hides the run's secrets (and escapes control characters) before passing each
+/// A trace that escapes control characters (what a server or a program sent) before passing each
 /// line on.
-struct Redacting {
-    secrets: Arc<Redactor>,
+struct Escaping {
     inner: Arc<dyn Trace>,
 }
 
-impl Trace for Redacting {
+impl Trace for Escaping {
     fn note(&self, line: &str) {
-        self.inner.note(&self.secrets.shown(line));
+        self.inner.note(&escape_controls(line));
     }
 
     fn warn(&self, line: &str) {
-        self.inner.warn(&self.secrets.shown(line));
+        self.inner.warn(&escape_controls(line));
     }
 
     fn progress(&self, progress: Progress) {
@@ -179,7 +171,7 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn what_the_engine_reports_reaches_the_trace_with_the_secrets_hidden() {
+    async fn what_the_engine_reports_is_hidden_by_the_run_s_secrets() {
         let text = "data:\n  sources:\n    t:\n      type: exec\n      command: [echo, '${params.pin}']\n      format: text\n      parameters:\n        pin: {required: true, mask: true}\n";
         let config = config(text);
         let trace = Arc::new(Collect::default());
@@ -187,7 +179,11 @@ mod tests {
         let source = config.get("t").expect("the entry");
         let output = run.evaluate_with(source, run.params()).await;
         assert!(matches!(output, Ok(Output::Value(_))), "{output:?}");
-        let lines = trace.lines();
+        let lines: Vec<String> = trace
+            .lines()
+            .iter()
+            .map(|line| run.secrets().redact(line))
+            .collect();
         assert!(
             lines.iter().any(|line| line.contains("[redacted]")),
             "the command is reported, the pin hidden: {lines:?}"
@@ -199,7 +195,7 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn a_refused_binding_says_why_without_the_secret() {
+    async fn a_refused_binding_says_why_and_the_run_s_secrets_hide_the_value() {
         let text = "data:\n  sources:\n    t:\n      type: static\n      data: []\n      parameters:\n        pin: {type: int, mask: true}\n";
         let config = config(text);
         let run = Run::new(ask(&config, text, "not-a-number-4711", Arc::default())).expect("a run");
@@ -207,7 +203,7 @@ mod tests {
         let refused = run
             .bind(source, run.params())
             .err()
-            .map(|error| error.to_string());
+            .map(|error| run.secrets().redact(&error.to_string()));
         let refused = refused.expect("an int parameter refuses text");
         assert!(refused.contains("pin"), "{refused}");
         assert!(!refused.contains("not-a-number-4711"), "{refused}");

@@ -1,5 +1,5 @@
 //! What `--verbose` shows: one line per request, cache decision and paging step, with credentials
-//! redacted; and the two filters every line `sources` prints passes through: [`Redactor`] (the
+//! redacted; and the two filters what `sources` shows of a run passes through: [`Redactor`] (the
 //! run's secret values) and [`escape_controls`] (control characters a server or a program sent).
 
 use std::sync::{Mutex, PoisonError};
@@ -178,9 +178,9 @@ impl Redactor {
         })
     }
 
-    /// `text` as it may be printed: secrets redacted, then control characters escaped
-    /// ([`escape_controls`]). Every line `try`, `list` and the editor's "▶ try" show goes through
-    /// here.
+    /// `text` as it may be shown: secrets redacted, then control characters escaped
+    /// ([`escape_controls`]); what the editor's "▶ try" shows goes through here (the command
+    /// line's outputs redact as they write).
     pub fn shown(&self, text: &str) -> String {
         escape_controls(&self.redact(text)).into_owned()
     }
