@@ -222,11 +222,15 @@ impl LspClient {
             }
             thread::sleep(Duration::from_millis(20));
         };
-        let stderr: Vec<String> = self
-            .stderr
-            .as_ref()
-            .map(|lines| lines.try_iter().collect())
-            .unwrap_or_default();
+        // The reader may still be passing on the last lines: read until the pipe closes (or the
+        // deadline, should a program the server started keep it open).
+        let mut stderr = Vec::new();
+        if let Some(lines) = &self.stderr {
+            let left = || deadline.saturating_duration_since(Instant::now());
+            while let Ok(line) = lines.recv_timeout(left()) {
+                stderr.push(line);
+            }
+        }
         Ok((status, stderr.join("\n")))
     }
 }
