@@ -236,17 +236,7 @@ pub fn empty_columns(component: &Component, rows: &[Value]) -> Vec<String> {
 mod tests {
     use super::*;
     use serde_json::json;
-    use sources_syntax::Syntax;
-
-    /// The first component of a document whose `tui.components.t` has these `columns`.
-    fn table(columns: &str) -> Component {
-        let text = format!(
-            "tui:\n  components:\n    t:\n      type: table\n      source: rows\n      columns:\n{columns}data:\n  sources:\n    rows: {{type: static, data: []}}\n"
-        );
-        let parse = sources_syntax::parse(&text, Syntax::Yaml);
-        let (config, _) = sources_config::decode(parse.root.expect("a root"));
-        config.components.into_iter().next().expect("a component")
-    }
+    use sources_config::testing::table;
 
     #[test]
     fn flex_columns_share_the_width_left_up_to_their_cap_and_cells_align() {

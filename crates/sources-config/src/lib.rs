@@ -33,6 +33,8 @@ pub mod shift;
 mod spanned;
 pub mod table_order;
 pub mod template;
+#[cfg(any(test, feature = "testing"))]
+pub mod testing;
 #[cfg(test)]
 mod tests;
 pub mod url_scheme;

@@ -94,19 +94,9 @@ fn number(mode: SortMode, cell: &str) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use serde_json::json;
-    use sources_syntax::Syntax;
 
     use super::*;
-
-    /// The component `t` of a document whose table has these `columns` lines.
-    fn table(columns: &str) -> Component {
-        let text = format!(
-            "tui:\n  components:\n    t:\n      type: table\n      source: rows\n      columns:\n{columns}data:\n  sources:\n    rows: {{type: static, data: []}}\n"
-        );
-        let parse = sources_syntax::parse(&text, Syntax::Yaml);
-        let (config, _) = crate::decode(parse.root.expect("a root"));
-        config.components.into_iter().next().expect("a component")
-    }
+    use crate::testing::table;
 
     /// The `name` of each row of `rows` in the order `component` first shows them.
     fn names(component: &Component, rows: &[Value]) -> Vec<String> {
