@@ -28,10 +28,9 @@ use sources_config::cadence::{Cadence, cadence};
 use sources_config::{Config, Source};
 use sources_diagnostics::Severity;
 use sources_eval::engine::{EngineOptions, Output};
-use sources_eval::params::Bound;
-use sources_eval::run::{Ask, Run};
+use sources_eval::run::{Ask, Run, RunError};
 use sources_eval::snapshot::SnapshotWindow;
-use sources_eval::trace::{Progress, Trace};
+use sources_eval::trace::{Collect, Progress, Trace};
 use sources_eval::window_flags::{WindowFlags, window_ask};
 use sources_eval::world::WorldError;
 use sources_syntax::Syntax;
@@ -448,18 +447,6 @@ pub fn run(args: &Args, outputs: &mut Outputs) -> Result<Outcome, Error> {
         outputs,
     )
     .inspect_err(|_| reporter.finish())?;
-    let bound = match run.bind(source, run.params()) {
-        Ok(bound) => bound,
-        Err(error) => {
-            reporter.finish();
-            if args.demo {
-                if let Some(hint) = runtime.block_on(demo_hint(&run, &config, source)) {
-                    return Err(Error::Usage(format!("`{name}` {hint}")));
-                }
-            }
-            return Err(Error::Usage(format!("`{name}`: {error}")));
-        }
-    };
     let recorder = args.record.then(|| crate::record::Recorder {
         config_path: PathBuf::from(&loaded.path),
         text: loaded.text.clone(),
@@ -499,7 +486,7 @@ pub fn run(args: &Args, outputs: &mut Outputs) -> Result<Outcome, Error> {
     };
     let outcome = runtime.block_on(evaluate(
         &run,
-        &bound,
+        source,
         args,
         &tried,
         &reporter,
@@ -561,17 +548,19 @@ pub(crate) fn for_duration(args: &Args) -> Result<Option<Duration>, Error> {
         .transpose()
 }
 
-/// The runtime `try` evaluates on.
-/// What `try --all` and `try --screen` ask of their one run: no `--explain`, no window of the
-/// user's, and a stream's snapshot limited by `--limit` within `--for` (else the default window).
-pub(crate) fn ask_for_many<'c>(
+/// Starts the one run of `try --all` and `try --screen` ([`start`]): no `--explain`, no window of
+/// the user's, and a stream's snapshot limited by `--limit` within `--for` (else the default
+/// window); what the engine reports is kept by the returned trace.
+pub(crate) fn start_for_many<'c>(
+    runtime: &tokio::runtime::Runtime,
     tried: &Tried<'c>,
     text: &'c str,
     params: BTreeMap<String, String>,
     args: &Args,
-    trace: Arc<dyn Trace>,
-) -> Result<Ask<'c>, Error> {
-    Ok(Ask {
+    outputs: &Outputs,
+) -> Result<(Run<'c>, Arc<Collect>), Error> {
+    let trace = Arc::new(Collect::default());
+    let ask = Ask {
         config: tried.config,
         text,
         params,
@@ -586,10 +575,12 @@ pub(crate) fn ask_for_many<'c>(
             },
         },
         window: sources_eval::window_flags::WindowAsk::default(),
-        trace,
-    })
+        trace: trace.clone(),
+    };
+    Ok((start(runtime, ask, outputs)?, trace))
 }
 
+/// The runtime `try` evaluates on.
 pub(crate) fn runtime() -> Result<tokio::runtime::Runtime, Error> {
     tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -660,11 +651,12 @@ async fn demo_hint(run: &Run<'_>, config: &Config, source: &Source) -> Option<St
     (!hints.is_empty()).then(|| hints.join("; it also "))
 }
 
-/// Evaluates the bound entry in `run` and prints what it gives; with `--record`, also returns
-/// what to record.
+/// Binds the parameters given to `source` and evaluates it in `run` (one call into the run), and
+/// prints what it gives; with `--record`, also returns what to record. Parameters that do not
+/// bind are a usage error (with `--demo`, naming values the demo world answers).
 async fn evaluate(
     run: &Run<'_>,
-    bound: &Bound,
+    source: &Source,
     args: &Args,
     tried: &Tried<'_>,
     trace: &StderrTrace,
@@ -673,9 +665,19 @@ async fn evaluate(
 ) -> Result<(Outcome, Option<Value>), Error> {
     // Parsed and refused before the run; an `Err` cannot happen here.
     let for_duration = for_duration(args).ok().flatten();
-    let output = match run.evaluate(bound).await {
+    let output = match run.evaluate_with(source, run.params()).await {
         Ok(output) => output,
-        Err(error) => {
+        Err(RunError::Unbound(message)) => {
+            trace.finish();
+            let name = &source.name.value;
+            if args.demo {
+                if let Some(hint) = demo_hint(run, tried.config, source).await {
+                    return Err(Error::Usage(format!("`{name}` {hint}")));
+                }
+            }
+            return Err(Error::Usage(format!("`{name}`: {message}")));
+        }
+        Err(RunError::Failed(error)) => {
             trace.finish();
             trace.say(&format!("sources: {}", tried.describe(&error)));
             return Ok((Outcome::Failure, None));

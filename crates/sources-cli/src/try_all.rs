@@ -11,7 +11,6 @@
 
 use std::collections::BTreeMap;
 use std::io::Write;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use futures::StreamExt;
@@ -51,12 +50,7 @@ pub fn run(
     let within = r#try::for_duration(args)?.unwrap_or(DEFAULT_WINDOW);
     let runtime = r#try::runtime()?;
     // One trace for the run, its warnings taken entry by entry.
-    let trace = Arc::new(Collect::default());
-    let run = r#try::start(
-        &runtime,
-        r#try::ask_for_many(tried, text, supplied, args, trace.clone())?,
-        outputs,
-    )?;
+    let (run, trace) = r#try::start_for_many(&runtime, tried, text, supplied, args, outputs)?;
     let out = &mut outputs.out;
     let width = config
         .names()

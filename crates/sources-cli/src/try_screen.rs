@@ -11,7 +11,6 @@
 
 use std::collections::BTreeMap;
 use std::io::Write;
-use std::sync::Arc;
 
 use futures::StreamExt;
 use serde_json::Value;
@@ -21,7 +20,6 @@ use sources_config::{Component, Config, Screen};
 use sources_eval::engine::Output;
 use sources_eval::run::{Run, RunError};
 use sources_eval::snapshot::DEFAULT_WINDOW;
-use sources_eval::trace::Collect;
 
 use crate::Outcome;
 use crate::outputs::Outputs;
@@ -78,12 +76,7 @@ pub fn run(
     let config = tried.config;
     let screen = screen(config, wanted).map_err(Error::Usage)?;
     let runtime = r#try::runtime()?;
-    let trace = Arc::new(Collect::default());
-    let run = r#try::start(
-        &runtime,
-        r#try::ask_for_many(tried, text, supplied, args, trace.clone())?,
-        outputs,
-    )?;
+    let (run, trace) = r#try::start_for_many(&runtime, tried, text, supplied, args, outputs)?;
     let mut snapshot = Snapshot {
         tried,
         args,

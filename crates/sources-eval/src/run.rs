@@ -93,11 +93,7 @@ impl<'c> Run<'c> {
     }
 
     /// Binds `values` to the parameters the entry `source` takes.
-    pub fn bind(
-        &self,
-        source: &Source,
-        values: &BTreeMap<String, String>,
-    ) -> Result<Bound, RunError> {
+    fn bind(&self, source: &Source, values: &BTreeMap<String, String>) -> Result<Bound, RunError> {
         bind_entry(self.config, source, values).map_err(RunError::Unbound)
     }
 
