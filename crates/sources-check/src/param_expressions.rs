@@ -15,7 +15,7 @@ use sources_config::enums::{Enumeration, ParamType};
 use sources_config::param_value::expression_value;
 use sources_config::{NamedMap, Parameter, Source};
 use sources_diagnostics::{Collector, Diagnostic, Rule, did_you_mean};
-use sources_expr::{Compiled, EvalError, Language, ParamPart};
+use sources_expr::{Compiled, EvalError, Language, ParamPart, TextParam};
 
 use crate::expressions::{self, ExpressionSite};
 
@@ -92,6 +92,33 @@ fn check_site(
         };
         out.push(diagnostic);
     }
+    // One over parameters alone was evaluated whole above.
+    if compiled.reads_row() {
+        for misuse in compiled.text_params() {
+            out.push(text_param_diagnostic(site, file, &misuse));
+        }
+    }
+}
+
+/// The diagnostic for a parameter read where its text cannot go (expr-lang).
+fn text_param_diagnostic(site: &ExpressionSite<'_>, file: &str, misuse: &TextParam) -> Diagnostic {
+    let (name, operator) = (&misuse.name, &misuse.operator);
+    Diagnostic::new(
+        Rule::Expression,
+        site.span_of(file, misuse.range.clone()),
+        format!(
+            "`{}` applies `{operator}` to `params.{name}`, which expr-lang reads as text whatever its declared type: it fails on every row",
+            site.field
+        ),
+    )
+    .with_label("a string here")
+    .with_secondary(
+        site.span_of(file, misuse.operator_range.clone()),
+        format!("`{operator}` needs a number"),
+    )
+    .with_help(format!(
+        "convert it where it is read: `int(params.{name})` (or `float(params.{name})`), as the dashboard passes parameters as strings"
+    ))
 }
 
 /// The diagnostic for `params.NAME` where the entry does not declare `name`.

@@ -295,6 +295,15 @@ impl Compiled {
         }
     }
 
+    /// Each `params.NAME` read where its text cannot go ([`TextParam`]): under expr-lang only,
+    /// where parameters are text; none under CEL, whose parameters have their declared types.
+    pub fn text_params(&self) -> Vec<TextParam> {
+        match self.language {
+            Language::Cel => Vec::new(),
+            Language::Expr => expr_language::params::text_params(&self.text),
+        }
+    }
+
     /// Evaluates `part` (from [`Compiled::param_parts`] or [`Compiled::as_param_part`]) with
     /// `params` alone.
     pub fn evaluate_part(
@@ -307,6 +316,21 @@ impl Compiled {
             Program::Expr(program) => expr_language::evaluate(program, &[], &Value::Null, params),
         }
     }
+}
+
+/// A `params.NAME` read where its text cannot go: under expr-lang a parameter is the text it was
+/// given whatever its declared type, and this operator cannot take a string there, so evaluating
+/// the expression fails for every value of the parameter.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TextParam {
+    /// The parameter's name.
+    pub name: String,
+    /// Where `params.NAME` is written in the expression.
+    pub range: Range<usize>,
+    /// The operator (`>=`, `*`).
+    pub operator: String,
+    /// Where the operator is written.
+    pub operator_range: Range<usize>,
 }
 
 /// A part of an expression that reads nothing but `params.NAME` and literals.
