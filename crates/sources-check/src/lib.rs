@@ -18,6 +18,7 @@ mod data_refs;
 mod data_types;
 mod demo_shapes;
 mod drivers;
+mod expression_language;
 mod expressions;
 mod fix_all;
 mod fixes;
@@ -436,6 +437,7 @@ fn check(
             None => reuse::check_entry(source, text, inputs.language, out),
         }
     }
+    expression_language::check_language(config, text, inputs.language, out);
     shapes
 }
 

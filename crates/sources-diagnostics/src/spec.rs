@@ -37,13 +37,16 @@ impl Rule {
                 "[shapes](docs/reference.md#shapes-and-samples): what an entry's data looks like, from `static` data, samples, the demo backend and operators"
             }
             Rule::UnknownFunction => {
-                "[CEL expressions](docs/reference.md#cel-expressions): the functions of the expression language"
+                "[expressions](docs/reference.md#expressions): the functions of the expression language"
             }
             Rule::OperandType => {
-                "[CEL expressions](docs/reference.md#cel-expressions): operators and the types they take; [shapes](docs/reference.md#shapes-and-samples)"
+                "[expressions](docs/reference.md#expressions): operators and the types they take; [shapes](docs/reference.md#shapes-and-samples)"
             }
             Rule::FailingRow => {
                 "[lint runs static pipelines](docs/reference.md#lint-runs-static-pipelines): the rows of `static` data through the operators above it, within its bounds"
+            }
+            Rule::ExpressionLanguage => {
+                "[the expression language](docs/reference.md#the-expression-language): `[expressions] language` in `sources-lint.toml`"
             }
             Rule::UnknownSource => {
                 "[operators](docs/reference.md#operators) name their inputs; [merge](docs/reference.md#merge) `sources`/`children`; [growing](docs/reference.md#growing) `source`"
@@ -134,13 +137,13 @@ impl Rule {
             Rule::GrowingInvalid => {
                 "[growing](docs/reference.md#growing): `source`, `while`, not with `refresh`; `follow_every` needs `growing`"
             }
-            Rule::Expression => "[CEL expressions](docs/reference.md#cel-expressions)",
+            Rule::Expression => "[expressions](docs/reference.md#expressions)",
             Rule::WindowTokenMisplaced => {
                 "[templates](docs/reference.md#templates): where the `window` namespace applies; [anchored windows](docs/reference.md#anchored-windows)"
             }
             Rule::InvalidTemplate => "[templates](docs/reference.md#templates)",
             Rule::TemplateInExpression => {
-                "[CEL expressions](docs/reference.md#cel-expressions): an expression reads `params.NAME`; [templates](docs/reference.md#templates) are substituted only in templated fields"
+                "[expressions](docs/reference.md#expressions): an expression reads `params.NAME`; [templates](docs/reference.md#templates) are substituted only in templated fields"
             }
             Rule::ForeignPlaceholder => {
                 "[templates](docs/reference.md#templates): only `${NAMESPACE.NAME}` is substituted"

@@ -37,7 +37,7 @@ macro_rules! data_rules {
             ///
             /// A parameter the entry does not declare fails the same way: declare it under `parameters`,
             /// or correct the name.
-            Expression => "expression", Error, "A CEL expression that does not compile, or fails on every row whatever its parameters.";
+            Expression => "expression", Error, "An expression that does not compile, or fails on every row whatever its parameters.";
             /// Finds a reference into an entry's data that names a key the data does not have: a name in an
             /// expression (`where`, `keep`, `compute`, `by`, a join's `on`, a growing window's `while` over
             /// its `source`'s value), a table column's `value` (of a list of paths, when none can lead
@@ -86,12 +86,14 @@ macro_rules! data_rules {
             /// Finds a call of a function the expression language does not have, such as `lower(name)` or
             /// `len(items)` written in another language's style.
             ///
-            /// **Why:** expressions are CEL. A call of an unknown function compiles, but evaluating it fails on
-            /// every row, so a filter or a projection over it never gives anything.
+            /// **Why:** expressions are in the language the settings select (CEL by default). A call of an
+            /// unknown function compiles, but evaluating it fails on every row, so a filter or a projection
+            /// over it never gives anything.
             ///
-            /// **Example** (fails: CEL has no `lower`):
+            /// **Example** (fails: CEL has no `lower`; the file's one expression is expr-lang's, so
+            /// `expression-language` names the setting too):
             ///
-            /// ```yaml lint=unknown-function
+            /// ```yaml lint=unknown-function,expression-language
             /// data:
             ///   sources:
             ///     apps:
@@ -103,8 +105,9 @@ macro_rules! data_rules {
             ///       where: lower(name) == "web"
             /// ```
             ///
-            /// **Fix:** use CEL's function (`name.matches('(?i)^web$')`, `size(items)`,
-            /// `name.endsWith(".biz")`); the help names it for the usual ones.
+            /// **Fix:** use the language's function (under CEL `name.matches('(?i)^web$')`, `size(items)`,
+            /// `name.endsWith(".biz")`; under expr-lang `len(items)`, `hasSuffix(name, ".biz")`); the help
+            /// names it for the usual ones, or select the language the file is written in.
             UnknownFunction => "unknown-function", Error, "A call of a function the expression language does not have.";
             /// Finds an operator applied to a value whose type it cannot take, where the data's shape is
             /// exact (`static` data, the demo backend, the keys an operator writes): an ordering (`<`, `>`,
@@ -112,7 +115,7 @@ macro_rules! data_rules {
             /// boolean, `!` or `&&`/`||` on something other than a boolean, and an equality (`==`, `!=`)
             /// between values of different kinds, which is never true.
             ///
-            /// **Why:** CEL does not convert between types. `name > 3` with `name` a string fails on every
+            /// **Why:** the expression languages do not convert between types (judged for CEL). `name > 3` with `name` a string fails on every
             /// row, so a filter keeps nothing and `try` reports an error for each row; `rev == "3"` with
             /// `rev` a number compiles and runs but is false for every row. A shape recorded in a sample is
             /// not trusted for this: a field may hold other kinds in rows the sample did not have.
@@ -168,6 +171,35 @@ macro_rules! data_rules {
             ///
             /// **Fix:** guard the operation (`count == 0 ? 0 : total / count`), or correct the data.
             FailingRow => "failing-row", Error, "An expression that fails on a row of data lint knows exactly.";
+            /// Finds a file whose expressions are written in the other expression language: some of
+            /// them fail in the language the settings select (they do not compile, or call a function
+            /// it lacks), and every one of them compiles in the other. One warning per file, naming the
+            /// setting, where the first failing expression fails (beside that expression's own error).
+            ///
+            /// **Why:** `sources` reads expressions as CEL unless `sources-lint.toml` selects
+            /// expr-lang, the language the dashboard evaluates. A file written for the dashboard
+            /// (`len(name) > 3`, `hasSuffix(website, ".biz")`) is correct there; rewriting each
+            /// expression into CEL would break it. The errors on each expression stay (in the selected
+            /// language they are errors), and this one note says what to change once.
+            ///
+            /// **Example** (fails: the settings select CEL, the default, and `len` is expr-lang's; the
+            /// call is an `unknown-function` error too):
+            ///
+            /// ```yaml lint=expression-language,unknown-function
+            /// data:
+            ///   sources:
+            ///     users:
+            ///       type: static
+            ///       data: [{name: ada}, {name: grace}]
+            ///     long:
+            ///       type: filter
+            ///       from: users
+            ///       where: len(name) > 3
+            /// ```
+            ///
+            /// **Fix:** select the language the file is written in, in `sources-lint.toml` beside it or
+            /// above it: `[expressions]` then `language = "expr"` (or `"cel"`).
+            ExpressionLanguage => "expression-language", Warning, "A file whose expressions fail in the selected language and all compile in the other.";
         }
     };
 }
