@@ -524,4 +524,27 @@ mod tests {
         assert_eq!(edit.data, Some(vec![token(7), token(8)]));
         assert_eq!(super::edit(&old, &old), None);
     }
+
+    #[test]
+    fn expressions_are_highlighted_by_the_selected_language() {
+        let text = "data:\n  sources:\n    a: {type: static, data: []}\n    b:\n      type: filter\n      from: a\n      where: x and hasPrefix(y, 'z')\n";
+        let analysis = sources_check::analyze(text, sources_syntax::Syntax::Yaml);
+        let kinds = |language| -> Vec<(String, Kind)> {
+            collect(&analysis.config, text, language)
+                .into_iter()
+                .filter(|token| token.span.start() >= text.find("x and").expect("where"))
+                .map(|token| (text[token.span.range()].to_owned(), token.kind))
+                .collect()
+        };
+        let expr = kinds(Language::Expr);
+        assert_eq!(expr[1], ("and".to_owned(), Kind::Keyword), "{expr:?}");
+        assert_eq!(
+            expr[2],
+            ("hasPrefix".to_owned(), Kind::Function),
+            "{expr:?}"
+        );
+        // CEL has no `and`: a name there.
+        let cel = kinds(Language::Cel);
+        assert_eq!(cel[1], ("and".to_owned(), Kind::Variable), "{cel:?}");
+    }
 }
