@@ -28,8 +28,8 @@ use sources_expr::Language;
 use crate::references::{self, References};
 use crate::shapes::{ShapeInputs, Shapes};
 use crate::{
-    bindings, data_paths, data_refs, drivers, growing, ineffective, operators, params, passed,
-    rows, screens,
+    bindings, data_paths, data_refs, drivers, growing, ineffective, lookup_rows, operators, params,
+    passed, rows, screens,
 };
 
 /// The most diagnostics of these checks kept for the next version: a document with more is
@@ -65,6 +65,7 @@ enum Check {
     DataRefs,
     DataGrowing,
     FailingRows,
+    LookupRows,
 }
 
 impl Check {
@@ -131,6 +132,16 @@ impl Check {
                     out,
                 );
             }),
+            Check::LookupRows => entries.for_each(|(index, source, _)| {
+                lookup_rows::check_lookup_rows(
+                    &cx.runs,
+                    config,
+                    source,
+                    cx.shapes.at(index),
+                    file,
+                    out,
+                );
+            }),
         }
     }
 
@@ -184,6 +195,7 @@ const SLOTS: &[Slot] = &[
     Slot::Entry(Check::DataRefs),
     Slot::Entry(Check::DataGrowing),
     Slot::Entry(Check::FailingRows),
+    Slot::Entry(Check::LookupRows),
     Slot::Dashboard(|cx, out| data_paths::check_components(cx.config, cx.shapes, out)),
 ];
 

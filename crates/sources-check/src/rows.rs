@@ -63,6 +63,19 @@ impl Runs {
         }
     }
 
+    /// The language expressions are run in.
+    pub(crate) fn language(&self) -> Language {
+        self.language
+    }
+
+    /// The value of the entry at `index` of `config`, when lint knows it exactly.
+    pub(crate) fn value(&self, config: &Config, file: &str, index: usize) -> Option<Rc<Value>> {
+        match self.run(config, file, index) {
+            Ran::Value(value, _) => Some(value),
+            _ => None,
+        }
+    }
+
     /// The run of the entry at `index` of `config`.
     fn run(&self, config: &Config, file: &str, index: usize) -> Ran {
         if let Some(run) = self.runs.borrow().get(&index) {
@@ -216,7 +229,7 @@ fn data_root(source: &Source) -> Option<&str> {
 }
 
 /// Whether an expression reads `params`.
-fn reads_params(expression: &Compiled) -> bool {
+pub(crate) fn reads_params(expression: &Compiled) -> bool {
     expression.facts().fields.iter().any(|path| {
         path.segments
             .first()
@@ -226,7 +239,7 @@ fn reads_params(expression: &Compiled) -> bool {
 
 /// The `failing-row` diagnostic of `failure`, at `site` of the entry `entry`, whose input was
 /// `input`.
-fn failed(
+pub(crate) fn failed(
     file: &str,
     entry: &str,
     site: &ExpressionSite<'_>,
@@ -242,24 +255,9 @@ fn failed(
         Some(index) => format!("row {index}"),
         None => "its one row".to_owned(),
     };
-    let read: Vec<String> = match (expression, row) {
-        (Some(expression), Some(row)) => expression
-            .row_paths()
-            .iter()
-            .map(|path| {
-                let value = path
-                    .iter()
-                    .try_fold(row, |value, key| value.get(key))
-                    .map_or_else(|| "missing (null)".to_owned(), shown);
-                format!("`{}` = {value}", path.join("."))
-            })
-            .collect(),
-        _ => Vec::new(),
-    };
-    let values = if read.is_empty() {
-        String::new()
-    } else {
-        format!("; it read {}", read.join(", "))
+    let values = match (expression, row) {
+        (Some(expression), Some(row)) => read_values(expression, row),
+        _ => String::new(),
     };
     Diagnostic::new(
         Rule::FailingRow,
@@ -274,6 +272,26 @@ fn failed(
         "guard the expression for such rows (`count == 0 ? 0 : total / count`), or correct the \
          data; `sources try` stops at this row",
     )
+}
+
+/// What `expression` read from `row` (`; it read `n` = 0, …`), empty when it read no field.
+pub(crate) fn read_values(expression: &Compiled, row: &Value) -> String {
+    let read: Vec<String> = expression
+        .row_paths()
+        .iter()
+        .map(|path| {
+            let value = path
+                .iter()
+                .try_fold(row, |value, key| value.get(key))
+                .map_or_else(|| "missing (null)".to_owned(), shown);
+            format!("`{}` = {value}", path.join("."))
+        })
+        .collect();
+    if read.is_empty() {
+        String::new()
+    } else {
+        format!("; it read {}", read.join(", "))
+    }
 }
 
 /// A value as JSON, cut short when long.
@@ -303,19 +321,26 @@ pub(crate) fn check_rows(
     let Ran::Failed(diagnostic) = runs.run(config, file, index) else {
         return;
     };
+    if !said_inside(source, shapes, file, runs.language, diagnostic.span) {
+        out.push(*diagnostic);
+    }
+}
+
+/// Whether the shape checks of `source` (`shapes` its shapes, expressions in `language`) report a
+/// mistake inside `span`.
+pub(crate) fn said_inside(
+    source: &Source,
+    shapes: Option<&EntryShapes>,
+    file: &str,
+    language: Language,
+    span: Span,
+) -> bool {
     let mut said = Collector::unbounded();
-    data_refs::check_data_refs(source, shapes, file, runs.language, &mut said);
-    let inside =
-        |span: Span| diagnostic.span.start() <= span.start() && span.end() <= diagnostic.span.end();
-    if said
-        .finish()
+    data_refs::check_data_refs(source, shapes, file, language, &mut said);
+    said.finish()
         .diagnostics
         .iter()
-        .any(|found| inside(found.span))
-    {
-        return;
-    }
-    out.push(*diagnostic);
+        .any(|found| span.start() <= found.span.start() && found.span.end() <= span.end())
 }
 
 /// Whether a body combines several inputs (`union`, `merge`, `compose`, `join`).
@@ -365,6 +390,16 @@ pub fn not_run(config: &Config, file: &str, language: Language) -> Vec<NotRun> {
             _ => None,
         })
         .collect()
+}
+
+/// Whether lint knows the value of the entry named `entry` exactly (static data and the operators
+/// it runs over it, with CEL expressions), as the checks that judge rows (`failing-row`) do.
+pub fn knows_value(config: &Config, file: &str, entry: &str) -> bool {
+    let runs = Runs::new(Language::Cel);
+    config
+        .position(entry)
+        .and_then(|index| runs.value(config, file, index))
+        .is_some()
 }
 
 /// Whether the reason an entry was not run is its own, not that of an entry it reads (which is

@@ -809,6 +809,61 @@ async fn join_emits_separate_or_merged_rows() {
 }
 
 #[tokio::test]
+async fn a_required_lookup_parameter_the_row_lacks_is_missing_not_the_text_null() {
+    let yaml = r#"
+data:
+  sources:
+    jobs:
+      type: static
+      data: [{id: j1, app: a1}, {id: j2}]
+    app:
+      type: http
+      url: http://x/echo?id=${params.id}
+      parameters:
+        id: {required: true}
+    strict:
+      type: join
+      driver: {from: jobs}
+      lookups:
+        detail: {from: app, on: {id: app}}
+    lenient:
+      type: join
+      driver: {from: jobs}
+      on_error: skip
+      lookups:
+        detail: {from: app, on: {id: app}}
+"#;
+    let run = Run::new(
+        yaml,
+        FakeIo::new().with_http(|_| Reply::json(json!({"ok": true}))),
+    );
+    let engine = run.engine();
+    let error = value_of(&engine, "strict", &[])
+        .await
+        .expect_err("row 1 has no app");
+    assert_eq!(
+        error.to_string(),
+        "source `strict`: driver row 1: lookup `detail` gets no value for its required parameter `id`: `on.id: app` is null on that row (a field the row lacks reads as null)"
+    );
+    let kept = value_of(&engine, "lenient", &[])
+        .await
+        .expect("row 1 skipped");
+    assert_eq!(kept.as_array().map(Vec::len), Some(1));
+    let requests: Vec<String> = run.io.http_log().into_iter().map(|r| r.url).collect();
+    assert!(
+        requests.iter().all(|url| !url.contains("null")),
+        "{requests:?}"
+    );
+    assert!(
+        run.trace.lines().iter().any(|line| line.contains(
+            "join `lenient`: driver row 1 dropped by `on_error: skip`: lookup `detail` gets no value for its required parameter `id`: `on.id: app` is null on that row (a field the row lacks reads as null)"
+        )),
+        "{:?}",
+        run.trace.lines()
+    );
+}
+
+#[tokio::test]
 async fn a_declared_cache_makes_one_upstream_request_per_parameters() {
     let run = Run::new(JOIN, join_io());
     let engine = run.engine();

@@ -54,7 +54,7 @@ pub fn check(
         return Ok(Agreed::default());
     }
     let io = Arc::new(seam());
-    let (evaluated, refused) = runtime.block_on(evaluate_all(&analysis.config, io));
+    let (evaluated, refused) = runtime.block_on(evaluate_all(&analysis.config, text, io));
     if refused.is_empty() {
         Ok(Agreed {
             clean: true,
@@ -100,7 +100,7 @@ fn seam() -> FakeIo {
 }
 
 /// Evaluates every entry; how many, and each refusal before I/O as "`entry`: why".
-async fn evaluate_all(config: &Config, io: Arc<FakeIo>) -> (usize, Vec<String>) {
+async fn evaluate_all(config: &Config, text: &str, io: Arc<FakeIo>) -> (usize, Vec<String>) {
     let engine = Engine::new(config, io, Arc::new(Silent), EngineOptions::default());
     let mut refused = Vec::new();
     for source in &config.entries {
@@ -129,7 +129,7 @@ async fn evaluate_all(config: &Config, io: Arc<FakeIo>) -> (usize, Vec<String>) 
         };
         if let Err(error) = result
             && let Some(why) = before_io(&error)
-            && !judged_at_run_time(config, &error)
+            && !judged_at_run_time(config, text, &error)
         {
             refused.push(format!("`{name}`: {why}"));
         }
@@ -143,7 +143,7 @@ async fn evaluate_all(config: &Config, io: Arc<FakeIo>) -> (usize, Vec<String>) 
     {
         if let Err(error) = engine.snapshot(source, &BTreeMap::new()).await
             && let Some(why) = before_io(&error)
-            && !judged_at_run_time(config, &error)
+            && !judged_at_run_time(config, text, &error)
         {
             refused.push(format!("the `growing` condition of `{name}`: {why}"));
         }
@@ -201,6 +201,17 @@ fn bound_by_rows(config: &Config, entry: &str) -> bool {
     })
 }
 
+/// Whether `source` is a join whose driver's rows lint does not know exactly.
+fn driven_by_io(config: &Config, text: &str, source: &sources_config::Source) -> bool {
+    let Body::Join(join) = &source.body else {
+        return false;
+    };
+    join.driver
+        .as_ref()
+        .and_then(|driver| driver.value.from.as_ref())
+        .is_some_and(|driver| !sources_check::knows_value(config, text, &driver.value))
+}
+
 /// Why `try` refused before any I/O, when it did.
 fn before_io(error: &EvalError) -> Option<String> {
     match &error.cause {
@@ -218,16 +229,20 @@ fn before_io(error: &EvalError) -> Option<String> {
 /// starts with a `${…}` token (a base url or program from the environment), a value holds a
 /// `${selection…}` token (filled in by the dashboard; `try` has no selection and leaves it as
 /// written), or a parameter it refuses may come from a join lookup's `on` expression that reads
-/// the driver's row (data the driver's I/O returned; lint evaluates every other `on` value).
+/// the driver's row (data the driver's I/O returned; lint evaluates every other `on` value), or
+/// a join refuses a driver row that gives a required lookup parameter nothing and lint does not
+/// know the driver's rows (over rows it knows, it evaluates `on` as the join does).
 /// Lint cannot know these values and says nothing.
-fn judged_at_run_time(config: &Config, error: &EvalError) -> bool {
+fn judged_at_run_time(config: &Config, text: &str, error: &EvalError) -> bool {
     if let Cause::Child(inner) = &error.cause {
-        return judged_at_run_time(config, inner);
+        return judged_at_run_time(config, text, inner);
     }
     let Some(source) = config.get(&error.entry) else {
         return false;
     };
-    if matches!(error.cause, Cause::Param(_)) && bound_by_rows(config, &error.entry) {
+    if matches!(error.cause, Cause::Param(_))
+        && (bound_by_rows(config, &error.entry) || driven_by_io(config, text, source))
+    {
         return true;
     }
     let text = |field: Option<&Field<Template>>| field.map(|field| field.value.text.to_string());

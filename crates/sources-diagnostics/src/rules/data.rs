@@ -143,7 +143,11 @@ macro_rules! data_rules {
             /// and the dashboard do, with the evaluator's own operators, and reports the first row that
             /// fails: a division by zero, an overflow, a type the operation cannot take, or a `where`
             /// that is neither true nor false by the language's rules. The message names the row (its
-            /// index) and the values the expression read from it.
+            /// index) and the values the expression read from it. A `join` over such rows is checked as
+            /// `try` binds its lookups: an `on` expression that fails on a driver row, or that gives a
+            /// required parameter of the lookup nothing (a field the row lacks is null, and a missing
+            /// value is never sent as the text `null`) when `on_error` is not `skip`, which drops such
+            /// rows.
             ///
             /// **Why:** static data is exact, so the failure is certain: `try` stops at that row, and the
             /// dashboard shows an error instead of the table. Lint stops at a bound so that a large

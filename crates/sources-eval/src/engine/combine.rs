@@ -159,6 +159,8 @@ impl<'c> Engine<'c> {
             from: String,
             on: Vec<(String, Expr)>,
             policy: Option<CachePolicy>,
+            /// The parameters the lookup must be given (required, without a default).
+            required: Vec<String>,
         }
         let mut lookups = Vec::new();
         for lookup in join.lookups.iter().flat_map(|lookups| lookups.value.iter()) {
@@ -187,11 +189,17 @@ impl<'c> Engine<'c> {
                 lookup.value.value.on.as_ref(),
             )
             .map_err(fail)?;
+            let required = sources_config::accepted::accepted_params(self.config, source)
+                .into_iter()
+                .filter(|param| param.required && param.default.is_none())
+                .map(|param| param.name)
+                .collect();
             lookups.push(Lookup {
                 name: lookup.name.value.clone(),
                 from: from.value.clone(),
                 on,
                 policy,
+                required,
             });
         }
         let rows = merge::rows(
@@ -231,6 +239,25 @@ impl<'c> Engine<'c> {
                     })?;
                     let text = match value {
                         Value::String(text) => text,
+                        // Nothing: the row lacks the field. An optional parameter is left to its
+                        // default; a required one is never sent as the text `null`.
+                        Value::Null if lookup.required.contains(param) => {
+                            let why = format!(
+                                "lookup `{}` gets no value for its required parameter `{param}`: \
+                                 `on.{param}: {}` is null on that row (a field the row lacks \
+                                 reads as null)",
+                                lookup.name,
+                                expr.text()
+                            );
+                            if skip {
+                                self.trace.warn(&format!(
+                                    "join `{name}`: driver row {index} dropped by `on_error: skip`: {why}"
+                                ));
+                                continue 'rows;
+                            }
+                            return Err(fail(Cause::Param(format!("driver row {index}: {why}"))));
+                        }
+                        Value::Null => continue,
                         other => other.to_string(),
                     };
                     bound.insert(param.clone(), text);
