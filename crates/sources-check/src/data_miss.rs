@@ -1,11 +1,12 @@
 //! How a reference that misses the data it reads is reported, for every check that reads data
 //! (`data_refs`, `data_paths`, `data_types`): the `unknown-data-field` diagnostic naming the key,
-//! where it is missing and the keys that are there, its severity from how sure the shape is
+//! where it is missing and the keys that are there, or the step the data cannot take (a key of a
+//! text, a key of a list) and what the data holds there; its severity from how sure the shape is
 //! (`from_shape`), and the names an expression reads besides a row's fields.
 
 use sources_diagnostics::{Diagnostic, Rule, Severity, Span, did_you_mean};
 
-use crate::shape::Fields;
+use crate::shape::{Fields, PathLookup, Shape};
 use crate::shapes::{Certainty, Shaped};
 
 /// Names every expression may read besides the row's fields.
@@ -32,6 +33,145 @@ pub(crate) struct Miss<'a> {
     pub name: String,
     /// The keys where it is missing.
     pub keys: &'a Fields,
+}
+
+/// A step a path cannot take: a key read from a scalar, or from a list (whose steps are indexes).
+pub(crate) struct Wrong<'a> {
+    /// The path to the value the step is read from.
+    pub at: String,
+    /// The step.
+    pub step: String,
+    /// What is at `at`: a scalar's shape, or a list's items' shape when `list`.
+    pub shape: &'a Shape,
+    /// Whether `at` is a list.
+    pub list: bool,
+}
+
+/// Where a path stops resolving in a shape it is checked against.
+pub(crate) enum Unresolved<'a> {
+    /// A key the object there does not have.
+    Key(Miss<'a>),
+    /// A step the value there cannot take.
+    Step(Wrong<'a>),
+}
+
+impl<'a> Unresolved<'a> {
+    /// What `lookup` says cannot resolve, if anything.
+    pub(crate) fn of(lookup: PathLookup<'a>) -> Option<Unresolved<'a>> {
+        match lookup {
+            PathLookup::Missing { at, step, keys } => Some(Unresolved::Key(Miss {
+                at,
+                name: step,
+                keys,
+            })),
+            PathLookup::NotObject { at, step, shape } => Some(Unresolved::Step(Wrong {
+                at,
+                step,
+                shape,
+                list: false,
+            })),
+            PathLookup::IntoList { at, step, item } => Some(Unresolved::Step(Wrong {
+                at,
+                step,
+                shape: item,
+                list: true,
+            })),
+            PathLookup::Found(_) | PathLookup::Unknown => None,
+        }
+    }
+
+    /// The path walked before the step that fails, and that step.
+    pub(crate) fn place(&self) -> (&str, &str) {
+        match self {
+            Unresolved::Key(miss) => (&miss.at, &miss.name),
+            Unresolved::Step(wrong) => (&wrong.at, &wrong.step),
+        }
+    }
+
+    /// The index of the failing step among the path's steps.
+    pub(crate) fn index(&self) -> usize {
+        let (at, _) = self.place();
+        if at.is_empty() {
+            0
+        } else {
+            at.split('.').count()
+        }
+    }
+
+    /// Its `unknown-data-field` diagnostic at `span`; a list is indexed as `indexing` writes it.
+    pub(crate) fn diagnostic(
+        &self,
+        shaped: &Shaped,
+        reader: &Reader<'_>,
+        span: Span,
+        indexing: Indexing,
+    ) -> Diagnostic {
+        match self {
+            Unresolved::Key(miss) => unknown_field(shaped, reader, span, miss),
+            Unresolved::Step(wrong) => wrong_step(shaped, reader, span, wrong, indexing),
+        }
+    }
+}
+
+/// How a path indexes a list, for the help.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Indexing {
+    /// A dot-path: `items.0.name`.
+    Dot,
+    /// An expression: `items[0].name`.
+    Brackets,
+}
+
+/// An `unknown-data-field` diagnostic at `span` for a step the value at `wrong.at` cannot take.
+fn wrong_step(
+    shaped: &Shaped,
+    reader: &Reader<'_>,
+    span: Span,
+    wrong: &Wrong<'_>,
+    indexing: Indexing,
+) -> Diagnostic {
+    let Reader {
+        entry, what, field, ..
+    } = *reader;
+    let Wrong {
+        at,
+        step,
+        shape,
+        list,
+    } = wrong;
+    let place = format!("`{at}` in the {what} of {entry}");
+    let (message, label, help) = if *list {
+        let first = match indexing {
+            Indexing::Dot => format!("{at}.0"),
+            Indexing::Brackets => format!("{at}[0]"),
+        };
+        let help = match shape.fields() {
+            Some(keys) if keys.contains_key(step.as_str()) => format!(
+                "each item of `{at}` has `{step}`: read one item's, `{first}.{step}` for the first"
+            ),
+            Some(keys) => format!(
+                "index the list first (`{first}`); its items have the keys {}",
+                list_keys(keys)
+            ),
+            None => format!("index the list first: `{first}`"),
+        };
+        (
+            format!(
+                "{field} reads `{step}` of `{at}`, but {place} is a list, whose steps are indexes, not keys"
+            ),
+            "a key of a list".to_owned(),
+            help,
+        )
+    } else {
+        let noun = shape.noun();
+        (
+            format!("{field} reads `{step}` of `{at}`, but {place} is {noun}, which has no keys"),
+            format!("`{at}` is {noun}"),
+            format!("read `{at}` itself, or the path of an object that has `{step}`"),
+        )
+    };
+    let diagnostic = Diagnostic::new(Rule::UnknownDataField, span, message).with_label(label);
+    from_shape(diagnostic, shaped, &help)
 }
 
 /// An `unknown-data-field` diagnostic at `span`. When the missing name is a key one level down

@@ -10,7 +10,7 @@ use sources_config::model::{Body, Source};
 use sources_config::{Field, Spanned};
 use sources_diagnostics::{Collector, Diagnostic, Rule, Span};
 
-use crate::data_miss::{Miss, Reader, from_shape, list_keys, unknown_field};
+use crate::data_miss::{Indexing, Reader, Unresolved, from_shape, list_keys};
 use crate::shape::{Fields, PathLookup, Shape};
 use crate::shapes::{EntryShapes, Shaped, Shapes};
 
@@ -73,7 +73,7 @@ fn row_path_miss(
     field: &str,
     rows: &Fields,
     path: &Spanned<String>,
-    miss: &Miss<'_>,
+    miss: &Unresolved<'_>,
 ) -> Diagnostic {
     let reader = Reader {
         entry,
@@ -81,7 +81,7 @@ fn row_path_miss(
         field,
         top: rows,
     };
-    unknown_field(shaped, &reader, step_span(path, miss), miss)
+    miss.diagnostic(shaped, &reader, step_span(path, miss), Indexing::Dot)
 }
 
 /// `root`, `next_path`, `total_path` against a leaf's response, `cursor` against its items. A
@@ -233,43 +233,28 @@ fn report(
             field: &field,
             top: fields,
         };
-        out.push(unknown_field(
-            shaped,
-            &reader,
-            step_span(path, &miss),
-            &miss,
-        ));
+        out.push(miss.diagnostic(shaped, &reader, step_span(path, &miss), Indexing::Dot));
     }
 }
 
-/// Where a component's `path` misses the rows' `fields`, if it does: read as the dashboard reads
-/// it, `items[0].status` being `items.0.status`.
-fn row_miss<'f>(fields: &'f Fields, path: &str) -> Option<Miss<'f>> {
+/// Where a component's `path` stops resolving in the rows' `fields`, if it does: read as the
+/// dashboard reads it, `items[0].status` being `items.0.status`.
+fn row_miss<'f>(fields: &'f Fields, path: &str) -> Option<Unresolved<'f>> {
     let steps: Vec<&str> = sources_config::item_path::steps(path).collect();
-    miss_of(fields, &steps)
+    Unresolved::of(Shape::lookup_in(fields, &steps))
 }
 
-/// Where a dot-path of `data.sources` (`root`, `next_path`…) misses `fields`, if it does.
-fn miss<'f>(fields: &'f Fields, path: &str) -> Option<Miss<'f>> {
+/// Where a dot-path of `data.sources` (`root`, `next_path`…) stops resolving in `fields`, if it
+/// does.
+fn miss<'f>(fields: &'f Fields, path: &str) -> Option<Unresolved<'f>> {
     let steps: Vec<&str> = path.split('.').filter(|step| !step.is_empty()).collect();
-    miss_of(fields, &steps)
+    Unresolved::of(Shape::lookup_in(fields, &steps))
 }
 
-fn miss_of<'f>(fields: &'f Fields, steps: &[&str]) -> Option<Miss<'f>> {
-    match Shape::lookup_in(fields, steps) {
-        PathLookup::Missing { at, step, keys } => Some(Miss {
-            at,
-            name: step,
-            keys,
-        }),
-        _ => None,
-    }
-}
-
-/// The span of the missing `step` inside a path value written at `path.span` (the whole value
+/// The span of the failing step inside a path value written at `path.span` (the whole value
 /// when the text does not sit there as written, e.g. an escaped quoted string).
-fn step_span(path: &Spanned<String>, miss: &Miss<'_>) -> Span {
-    let (at, step) = (miss.at.as_str(), miss.name.as_str());
+fn step_span(path: &Spanned<String>, miss: &Unresolved<'_>) -> Span {
+    let (at, step) = miss.place();
     let offset = if at.is_empty() { 0 } else { at.len() + 1 };
     let written = path.span.len();
     let quote = usize::from(written == path.value.len() + 2);

@@ -1,6 +1,7 @@
 //! References into the data an entry gives, checked against its shape (`shapes`):
 //! `unknown-data-field` for an expression name, a component's dot-path or a leaf's response path
-//! that names a key the data does not have (an error when the shape is exact, a warning when it
+//! that names a key the data does not have or takes a step the data cannot (a key of a text, a
+//! key of a list) (an error when the shape is exact, a warning when it
 //! comes from a sample), and `unknown-function` for a call of a function the expression language
 //! does not have, in every entry whatever its shape (`try` refuses such an expression before any
 //! I/O: `sources_expr::compile_to_run` asks the same `Language::has_function`). An unknown shape
@@ -13,9 +14,9 @@ use sources_config::model::{Body, Growing, Source};
 use sources_diagnostics::{Collector, Diagnostic, Rule, did_you_mean};
 use sources_expr::{Facts, Language};
 
-use crate::data_miss::{BUILT_IN_NAMES, Miss, Reader, unknown_field};
+use crate::data_miss::{BUILT_IN_NAMES, Indexing, Reader, Unresolved};
 use crate::expressions::{self, ExpressionSite};
-use crate::shape::{Fields, PathLookup, Shape};
+use crate::shape::{Fields, Shape};
 use crate::shapes::{EntryShapes, Shaped, Shapes};
 
 /// Every data reference of one entry (`shapes` its shapes, when known): the calls of its
@@ -179,27 +180,26 @@ fn check_fields(
         if BUILT_IN_NAMES.contains(&first.as_str()) {
             continue;
         }
-        if let Some((at, keys, missing)) = missing_segment(fields, &path.segments) {
-            let (name, range) = &path.segments[missing];
-            // The same missing key read twice in one expression is one mistake.
-            if reported.iter().any(|(a, n)| *a == at && n == name) {
-                continue;
-            }
-            reported.push((at.clone(), name.clone()));
-            let span = site.site.span_of(file, range.clone());
-            let reader = Reader {
-                entry: input_name,
-                what,
-                field: site.field,
-                top: fields,
-            };
-            let miss = Miss {
-                at,
-                name: name.clone(),
-                keys,
-            };
-            out.push(unknown_field(input, &reader, span, &miss));
+        let Some(unresolved) = unresolved(fields, &path.segments) else {
+            continue;
+        };
+        let (at, name) = unresolved.place();
+        // The same missing step read twice in one expression is one mistake.
+        if reported.iter().any(|(a, n)| a == at && n == name) {
+            continue;
         }
+        reported.push((at.to_owned(), name.to_owned()));
+        let Some((_, range)) = path.segments.get(unresolved.index()) else {
+            continue;
+        };
+        let span = site.site.span_of(file, range.clone());
+        let reader = Reader {
+            entry: input_name,
+            what,
+            field: site.field,
+            top: fields,
+        };
+        out.push(unresolved.diagnostic(input, &reader, span, Indexing::Brackets));
     }
 }
 
@@ -233,25 +233,15 @@ fn check_site_calls(
     }
 }
 
-/// The first segment of `segments` the object `fields` does not have: the path walked before it,
-/// the keys where it is missing, and its index. `None` when the path is found or the shape stops
+/// Where the path of `segments` stops resolving in the object `fields`: a key it does not have,
+/// or a step the value there cannot take. `None` when the path is found or the shape stops
 /// telling.
-pub(crate) fn missing_segment<'f>(
+pub(crate) fn unresolved<'f>(
     fields: &'f Fields,
     segments: &[(String, Range<usize>)],
-) -> Option<(String, &'f Fields, usize)> {
+) -> Option<Unresolved<'f>> {
     let path: Vec<&str> = segments.iter().map(|(name, _)| name.as_str()).collect();
-    match Shape::lookup_in(fields, &path) {
-        PathLookup::Missing { at, step: _, keys } => {
-            let index = if at.is_empty() {
-                0
-            } else {
-                at.split('.').count()
-            };
-            Some((at, keys, index))
-        }
-        _ => None,
-    }
+    Unresolved::of(Shape::lookup_in(fields, &path))
 }
 
 /// An `unknown-function` diagnostic for the call of `name` at `range` inside the site's text,

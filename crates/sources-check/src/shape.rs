@@ -151,9 +151,15 @@ impl Shape {
                     step,
                     keys,
                 },
-                PathLookup::NotObject { at, shape } => PathLookup::NotObject {
+                PathLookup::NotObject { at, step, shape } => PathLookup::NotObject {
                     at: prefixed(first, &at),
+                    step,
                     shape,
+                },
+                PathLookup::IntoList { at, step, item } => PathLookup::IntoList {
+                    at: prefixed(first, &at),
+                    step,
+                    item,
                 },
                 other => other,
             },
@@ -193,7 +199,8 @@ impl Shape {
 pub enum PathLookup<'a> {
     /// The path leads here.
     Found(&'a Shape),
-    /// The shape does not say (an unknown part, or an array step that is not an index).
+    /// The shape does not say (an unknown part, or a key step into what may be a list or one
+    /// row).
     Unknown,
     /// The object reached at `at` (empty: the top) has no key `step`.
     Missing {
@@ -204,10 +211,21 @@ pub enum PathLookup<'a> {
         /// The keys that are there.
         keys: &'a Fields,
     },
+    /// The value at `at` is a list, and `step` is a key, not an index.
+    IntoList {
+        /// The path walked to the list.
+        at: String,
+        /// The step that is not an index.
+        step: String,
+        /// The shape of the list's items.
+        item: &'a Shape,
+    },
     /// The value at `at` is a scalar, so it has no keys.
     NotObject {
-        /// The path walked before the step.
+        /// The path walked to the scalar.
         at: String,
+        /// The step read from it.
+        step: String,
         /// What is there.
         shape: &'a Shape,
     },
@@ -239,12 +257,20 @@ fn walk<'a, 's>(start: &'a Shape, steps: impl Iterator<Item = &'s str>) -> PathL
                 }
             },
             Shape::Array(item) | Shape::Rows(item) if step.parse::<usize>().is_ok() => item,
-            Shape::Unknown | Shape::Null | Shape::Rows(_) | Shape::Array(_) => {
+            Shape::Array(item) => {
+                return PathLookup::IntoList {
+                    at: walked,
+                    step: step.to_owned(),
+                    item,
+                };
+            }
+            Shape::Unknown | Shape::Null | Shape::Rows(_) => {
                 return PathLookup::Unknown;
             }
             Shape::Bool | Shape::Number | Shape::String | Shape::Scalar => {
                 return PathLookup::NotObject {
                     at: walked,
+                    step: step.to_owned(),
                     shape: current,
                 };
             }
@@ -411,6 +437,29 @@ mod tests {
             row.lookup("name.first"),
             PathLookup::NotObject { .. }
         ));
+    }
+
+    #[test]
+    fn a_key_of_a_list_or_of_a_scalar_says_what_is_there() {
+        let shape = Shape::of_json(&json!({"spec": {"containers": [{"image": "x"}]}, "n": 1}));
+        match shape.lookup("spec.containers.image") {
+            PathLookup::IntoList { at, step, item } => {
+                assert_eq!((at.as_str(), step.as_str()), ("spec.containers", "image"));
+                assert!(item.fields().is_some_and(|keys| keys.contains_key("image")));
+            }
+            other => panic!("expected a key of a list, got {other:?}"),
+        }
+        assert!(matches!(
+            shape.lookup("spec.containers.0.image"),
+            PathLookup::Found(Shape::String)
+        ));
+        match shape.lookup("n.first") {
+            PathLookup::NotObject { at, step, shape } => {
+                assert_eq!((at.as_str(), step.as_str()), ("n", "first"));
+                assert_eq!(shape, &Shape::Number);
+            }
+            other => panic!("expected a key of a scalar, got {other:?}"),
+        }
     }
 
     #[test]

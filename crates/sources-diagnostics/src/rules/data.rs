@@ -38,11 +38,13 @@ macro_rules! data_rules {
             /// A parameter the entry does not declare fails the same way: declare it under `parameters`,
             /// or correct the name.
             Expression => "expression", Error, "An expression that does not compile, or fails on every row whatever its parameters.";
-            /// Finds a reference into an entry's data that names a key the data does not have: a name in an
-            /// expression (`where`, `keep`, `compute`, `by`, a join's `on`, a growing window's `while` over
-            /// its `source`'s value), a table column's `value` (of a list of paths, when none can lead
-            /// anywhere), a tree's `label`, `children` or `group_by`, a list's `item`, `mark_key` and
-            /// `row_key`, a leaf's `root`, `paginate.next_path`, `window.total_path` and `window.cursor`.
+            /// Finds a reference into an entry's data that names a key the data does not have, or takes a
+            /// step the data cannot (a key of a text, number or boolean; a key, not an index, of a list):
+            /// a name in an expression (`where`, `keep`, `compute`, `by`, a join's `on`, a growing
+            /// window's `while` over its `source`'s value), a table column's `value` (of a list of paths,
+            /// when none can lead anywhere), a tree's `label`, `children` or `group_by`, a list's `item`,
+            /// `mark_key` and `row_key`, a leaf's `root`, `paginate.next_path`, `window.total_path` and
+            /// `window.cursor`.
             /// The values of a window's `sorts` and `filters` are not judged: they are the server's names
             /// (the sort field its API expects, the query parameter or exec token a scoped term goes to),
             /// which neither the format's origin nor our specification ties to a key of the rows; a key of
@@ -57,7 +59,9 @@ macro_rules! data_rules {
             /// sample's shape it is a warning (the sample may lack rows that have the key). Where nothing
             /// is known nothing is reported. The message lists the keys that are there, and the help gives
             /// the exact path when the key sits one level down (a tag under `_meta`, a driver's field
-            /// under a join's `row`).
+            /// under a join's `row`); a step the data cannot take says what the data holds there (a
+            /// string, a list and its items' keys), also when an operator put it there (a `derive` that
+            /// replaces an object with a text).
             ///
             /// **Example** (fails: the tags are under `_meta`, so `cluster` is `_meta.cluster`):
             ///
@@ -82,7 +86,7 @@ macro_rules! data_rules {
             ///
             /// **Fix:** read the key where it is (`_meta.cluster == "prod"`, or `meta_key: ""` on the
             /// union to write tags at the top level), or correct the name from the keys the message lists.
-            UnknownDataField => "unknown-data-field", Error, "A reference into an entry's data that names a key the data does not have.";
+            UnknownDataField => "unknown-data-field", Error, "A reference into an entry's data that names a key the data does not have, or takes a step it cannot.";
             /// Finds a call of a function the expression language does not have, such as `lower(name)` or
             /// `len(items)` written in another language's style.
             ///
