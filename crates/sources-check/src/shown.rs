@@ -1,9 +1,12 @@
 //! Where a component is shown and what binds its source's parameters there: its own `on_cursor`,
 //! and on a pushed screen the `bind` of each binding that pushes it. One function answers "which
 //! parameters of the entry a component shows are bound, and by what"; `unbound-param` and the
-//! checks of `bind` keys read it.
+//! checks of `bind` keys read it. A push that names no screen stands for the screen its name
+//! misspells (`unknown-screen` reports the name, with that did-you-mean): what lies behind it is
+//! checked in the same run.
 
-use sources_config::{Bind, Component, Config, Push, Screen};
+use sources_config::{Bind, Component, Config, Dashboard, Push, Screen};
+use sources_diagnostics::did_you_mean;
 
 /// One way a component can come on screen, and the bindings that fill its source's parameters
 /// that way.
@@ -34,6 +37,17 @@ impl<'a> Showing<'a> {
             sites.push("its `on_cursor`".to_owned());
         }
         match (&self.push, self.screen) {
+            (
+                Some(push),
+                Some(Screen {
+                    name: Some(name), ..
+                }),
+            ) if name.value != push.target.value => sites.push(format!(
+                "the push to screen `{}` (written `{}`) from {}",
+                name.value,
+                push.target.value,
+                push.on.describe()
+            )),
             (Some(push), _) => sites.push(format!(
                 "the push to screen `{}` from {}",
                 push.target.value,
@@ -91,7 +105,7 @@ pub fn showings<'a>(config: &'a Config, component: &'a Component) -> Vec<Showing
         out.extend(
             dashboard
                 .pushes()
-                .filter(|push| push.target.value == screen_name.value)
+                .filter(|push| pushed(dashboard, push) == Some(screen_name.value.as_str()))
                 .map(|push| Showing {
                     screen: Some(screen),
                     push: Some(push),
@@ -101,9 +115,28 @@ pub fn showings<'a>(config: &'a Config, component: &'a Component) -> Vec<Showing
     out
 }
 
+/// The name of the screen `push` shows: the one it names, or, when no screen has that name, the
+/// one it misspells by the did-you-mean rule, other than the screen the push is on (`None` when it
+/// is like none).
+pub fn pushed<'a>(dashboard: &'a Dashboard, push: &Push<'a>) -> Option<&'a str> {
+    let target = push.target.value.as_str();
+    if dashboard.screen(target).is_some() {
+        return Some(target);
+    }
+    let on = push.on.name.as_ref().map(|name| name.value.as_str());
+    let names = dashboard
+        .screens
+        .iter()
+        .filter_map(|screen| screen.name.as_ref())
+        .map(|name| name.value.as_str())
+        .filter(|name| Some(*name) != on);
+    did_you_mean(target, names).first().copied()
+}
+
 /// Whether `screen` is probably the one a misspelt push meant: it is not the first screen, and
-/// some push names a screen that does not exist (that push's mistake is `unknown-screen`'s to
-/// report, once).
+/// some push names a screen that does not exist and is like no screen (that push's mistake is
+/// `unknown-screen`'s to report, once). A push whose name is like `screen`'s shows it
+/// ([`pushed`]).
 fn misses_a_push(config: &Config, screen: &Screen) -> bool {
     let dashboard = &config.dashboard;
     let first = screen.name.is_none()
@@ -112,15 +145,19 @@ fn misses_a_push(config: &Config, screen: &Screen) -> bool {
             .as_ref()
             .zip(dashboard.initial.as_ref())
             .is_some_and(|(name, initial)| name.value == initial.value);
+    let name = screen.name.as_ref().map(|name| name.value.as_str());
     !first
-        && dashboard
-            .pushes()
-            .any(|push| dashboard.screen(&push.target.value).is_none())
+        && dashboard.pushes().any(|push| {
+            dashboard.screen(&push.target.value).is_none()
+                && pushed(dashboard, &push).is_none_or(|meant| Some(meant) == name)
+        })
 }
 
-/// The components a push shows: those the pushed screen places.
+/// The components a push shows: those the pushed screen ([`pushed`]) places.
 pub fn pushed_components<'a>(config: &'a Config, push: &Push<'a>) -> Vec<&'a Component> {
-    let Some(screen) = config.dashboard.screen(&push.target.value) else {
+    let Some(screen) =
+        pushed(&config.dashboard, push).and_then(|name| config.dashboard.screen(name))
+    else {
         return Vec::new();
     };
     config
