@@ -8,12 +8,18 @@
 //! Nothing found is a usage error that lists where it looked. A file found by the upward search
 //! (not named by the user) is said on standard error, and `try` refuses one that belongs to
 //! another user ([`check_owner`]): in a shared directory such as /tmp, anyone could have put it
-//! there, and `try` runs its commands as you (git's `safe.directory` rule is the model).
+//! there, and `try` runs its commands as you (git's `safe.directory` rule is the model). Such a
+//! file runs when named with `-c`, or when its directory is listed in [`SAFE_ENV`].
 
 use std::path::{Path, PathBuf};
 
 /// The environment variable naming the configuration file.
 pub const CONFIG_ENV: &str = "SOURCES_CONFIG";
+
+/// The environment variable listing the directories (`:`-separated, `;` on Windows) whose
+/// discovered configuration files `try` runs whoever owns them: each absolute path allows the
+/// files in that directory and below it, `*` allows every one.
+pub const SAFE_ENV: &str = "SOURCES_SAFE_DIRECTORIES";
 
 /// The file names looked for in each directory, in order.
 pub const CANDIDATES: &[&str] = &["sources.yaml", "sources.yml", "sources.toml"];
@@ -84,18 +90,21 @@ pub fn locate_from_process(explicit: Option<&Path>) -> Result<Located, NotFound>
 #[error(
     "refusing to run {path}: it was found by searching up from the current directory and belongs \
      to {owner}, not to you, and `try` would run its commands and requests as you; if you trust \
-     it, name it with `-c {path}`"
+     it, name it with `-c {path}`, or allow its directory with {SAFE_ENV}={directory}"
 )]
 pub struct ForeignOwner {
     /// The file, as shown.
     pub path: String,
     /// Its owner: user name and uid.
     pub owner: String,
+    /// Its directory, as shown: what [`SAFE_ENV`] would list to allow it.
+    pub directory: String,
 }
 
-/// Refuses `path` when it belongs to a user other than the one running `sources` (checked on
-/// Unix; elsewhere every file passes).
-pub fn check_owner(path: &Path) -> Result<(), ForeignOwner> {
+/// Refuses `path` when it belongs to a user other than the one running `sources`, unless its
+/// directory is allowed by `safe` (the value of [`SAFE_ENV`], see [`allowed`]). Checked on Unix;
+/// elsewhere every file passes.
+pub fn check_owner(path: &Path, safe: Option<&std::ffi::OsStr>) -> Result<(), ForeignOwner> {
     #[cfg(unix)]
     {
         use std::os::unix::fs::MetadataExt;
@@ -104,20 +113,46 @@ pub fn check_owner(path: &Path) -> Result<(), ForeignOwner> {
             return Ok(());
         };
         let owner = metadata.uid();
-        if owner != rustix::process::geteuid().as_raw() {
+        if owner != rustix::process::geteuid().as_raw() && !allowed(path, safe) {
             let name = user_name(owner).map_or_else(
                 || format!("uid {owner}"),
                 |name| format!("{name} (uid {owner})"),
             );
+            let directory = directory_of(path);
             return Err(ForeignOwner {
                 path: path.display().to_string(),
                 owner: name,
+                directory: directory.display().to_string(),
             });
         }
     }
     #[cfg(not(unix))]
-    let _ = path;
+    let _ = (path, safe);
     Ok(())
+}
+
+/// The directory holding `path`, made absolute and with its links resolved when it can be.
+fn directory_of(path: &Path) -> PathBuf {
+    let parent = match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    std::fs::canonicalize(parent).unwrap_or_else(|_| parent.to_owned())
+}
+
+/// Whether `safe` (a list of paths as [`SAFE_ENV`] holds them) allows the configuration `path`:
+/// it lists `*`, or the directory holding `path` or one above it. Paths are compared with their
+/// links resolved; an entry that is relative, or names nothing that exists, allows nothing.
+pub fn allowed(path: &Path, safe: Option<&std::ffi::OsStr>) -> bool {
+    let Some(safe) = safe else {
+        return false;
+    };
+    let directory = directory_of(path);
+    std::env::split_paths(safe).any(|entry| {
+        entry.as_os_str() == "*"
+            || (entry.is_absolute()
+                && std::fs::canonicalize(&entry).is_ok_and(|entry| directory.starts_with(entry)))
+    })
 }
 
 /// The name /etc/passwd gives `uid`, if any.
@@ -164,6 +199,31 @@ mod tests {
             locate(None, Some("  "), root.path()).expect("blank env ignored"),
             root.path().join("sources.toml")
         );
+    }
+
+    #[test]
+    fn a_safe_directory_allows_the_files_in_it_and_below_it() {
+        let root = tempfile::tempdir().expect("tempdir");
+        let nested = root.path().join("a/b");
+        std::fs::create_dir_all(&nested).expect("dirs");
+        let config = nested.join("sources.yaml");
+        let other = tempfile::tempdir().expect("tempdir");
+        let list = |paths: &[&Path]| std::env::join_paths(paths).expect("joined");
+        assert!(!allowed(&config, None));
+        assert!(allowed(&config, Some(&list(&[&nested]))));
+        assert!(allowed(&config, Some(&list(&[other.path(), root.path()]))));
+        assert!(allowed(&config, Some(std::ffi::OsStr::new("*"))));
+        assert!(!allowed(&config, Some(&list(&[other.path()]))));
+        assert!(!allowed(&config, Some(&list(&[&nested.join("c")]))));
+        assert!(!allowed(&config, Some(std::ffi::OsStr::new(""))));
+        assert!(!allowed(&config, Some(std::ffi::OsStr::new("a/b"))));
+        // A sibling whose name starts like the allowed one is not below it.
+        let sibling = root.path().join("a/bc");
+        std::fs::create_dir_all(&sibling).expect("dirs");
+        assert!(!allowed(
+            &sibling.join("sources.yaml"),
+            Some(&list(&[&nested]))
+        ));
     }
 
     #[test]

@@ -130,6 +130,10 @@ const SECTIONS: &[(&str, &[(&str, &str)])] = &[
                 "The configuration file try, list and graph read when -c is not given.",
             ),
             (
+                "SOURCES_SAFE_DIRECTORIES",
+                "Directories (separated by : as in PATH) in which try runs a configuration it found by searching up even when another user owns it: each absolute path allows that directory and those below it, * allows all.",
+            ),
+            (
                 "NO_COLOR",
                 "Set to anything but empty: no colour on a terminal.",
             ),

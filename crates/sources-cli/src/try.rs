@@ -275,7 +275,7 @@ pub fn load(explicit: Option<&Path>, own_only: bool, err: &Stderr) -> Result<Loa
     let shown = path.display().to_string();
     if located.discovered {
         if own_only {
-            config_file::check_owner(&path)?;
+            config_file::check_owner(&path, std::env::var_os(config_file::SAFE_ENV).as_deref())?;
         }
         err.line(&format!(
             "sources: reading {shown} (found by searching up from the current directory)"

@@ -1,6 +1,6 @@
 //! `try` refuses a configuration it found by searching up the directories when another user owns
-//! it (it would run that user's commands as you); named with `-c` it runs. `try` and `list` say
-//! which file they found. Changing a file's owner needs root: elsewhere the refusal is not tested.
+//! it (it would run that user's commands as you); named with `-c`, or in a directory that
+//! `SOURCES_SAFE_DIRECTORIES` lists, it runs. `try` and `list` say which file they found. Changing a file's owner needs root: elsewhere the refusal is not tested.
 #![cfg(target_os = "linux")]
 
 use std::os::unix::fs::chown;
@@ -53,7 +53,40 @@ fn a_discovered_configuration_of_another_user_is_refused_and_a_named_one_runs() 
         stderr.contains(&format!("name it with `-c {shown}`")),
         "{stderr}"
     );
+    let directory = std::fs::canonicalize(root.path()).expect("canonical");
+    assert!(
+        stderr.contains(&format!(
+            "or allow its directory with SOURCES_SAFE_DIRECTORIES={}\n",
+            directory.display()
+        )),
+        "{stderr}"
+    );
     assert!(!marker.exists(), "the planted command must not run");
+
+    // A list that does not hold its directory (a sibling, a directory below, a relative path)
+    // allows nothing.
+    let elsewhere = tempfile::tempdir().expect("tempdir");
+    let listed =
+        std::env::join_paths([elsewhere.path(), below.as_path(), "work".as_ref()]).expect("joined");
+    let (code, _, stderr) = outcome(
+        in_dir(env!("CARGO_BIN_EXE_sources"), &below, &["try", "planted"])
+            .env("SOURCES_SAFE_DIRECTORIES", &listed),
+    );
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        !marker.exists(),
+        "the planted command must not run: {stderr}"
+    );
+
+    // Listing its directory (among others) allows it: the command runs.
+    let listed = std::env::join_paths([elsewhere.path(), root.path()]).expect("joined");
+    let (_, _, stderr) = outcome(
+        in_dir(env!("CARGO_BIN_EXE_sources"), &below, &["try", "planted"])
+            .env("SOURCES_SAFE_DIRECTORIES", &listed),
+    );
+    assert!(!stderr.contains("refusing"), "{stderr}");
+    assert!(marker.exists(), "allowed, it runs: {stderr}");
+    std::fs::remove_file(&marker).expect("remove the marker");
 
     let (code, _, stderr) = sources(&below, &["list"]);
     assert_eq!(code, 0, "list only reads: {stderr}");

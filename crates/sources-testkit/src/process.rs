@@ -57,7 +57,8 @@ pub fn in_dir(program: &str, dir: &Path, args: &[&str]) -> Command {
         .current_dir(dir)
         .args(args)
         .env_remove("SOURCES_DEMO_API")
-        .env_remove("SOURCES_CONFIG");
+        .env_remove("SOURCES_CONFIG")
+        .env_remove("SOURCES_SAFE_DIRECTORIES");
     command
 }
 
