@@ -29,7 +29,7 @@ use crate::references::{self, References};
 use crate::shapes::{ShapeInputs, Shapes};
 use crate::{
     bindings, data_paths, data_refs, drivers, growing, ineffective, lookup_rows, operators, params,
-    passed, rows, screens,
+    passed, rows, screens, selection,
 };
 
 /// The most diagnostics of these checks kept for the next version: a document with more is
@@ -177,6 +177,9 @@ const SLOTS: &[Slot] = &[
     Slot::Dashboard(|cx, out| screens::check_layouts(cx.config, out)),
     Slot::Dashboard(|cx, out| screens::check_binding_keys(cx.config, out)),
     Slot::Dashboard(|cx, out| drivers::check_drivers(cx.config, cx.file, out)),
+    Slot::Dashboard(|cx, out| selection::check_bindings(cx.config, cx.file, out)),
+    Slot::Dashboard(|cx, out| screens::check_unshown(cx.config, out)),
+    Slot::Dashboard(|cx, out| selection::check_unfilled(cx.config, cx.file, out)),
     Slot::Cycles,
     Slot::Entry(Check::Growing),
     Slot::Dashboard(|cx, out| bindings::check_bound_components(cx.config, cx.file, out)),

@@ -417,11 +417,13 @@ fn check_tokens(
     let Some(template) = template else {
         return;
     };
-    if driver.kind.as_ref().map(|kind| &kind.value) != Some(&ComponentKind::Table) {
+    let kind = driver.kind.as_ref().map(|kind| &kind.value);
+    let is_table = kind == Some(&ComponentKind::Table);
+    if !is_table && !matches!(kind, Some(ComponentKind::List | ComponentKind::Tree)) {
         return;
     }
     let RowNames { titles, words } = row_names(driver, namespace);
-    if titles.is_empty() {
+    if is_table && titles.is_empty() {
         return;
     }
     let text = template.value.text.as_str();
@@ -449,6 +451,10 @@ fn check_tokens(
         }
     }
     let driver_name = driver.name().unwrap_or("the driver");
+    if !is_table {
+        untitled_row(driver, template, namespace, &names, file, out);
+        return;
+    }
     for (name, range) in names {
         let problem = match name.parse::<usize>() {
             Ok(cell) if (1..=titles.len()).contains(&cell) => continue,
@@ -498,6 +504,69 @@ fn check_tokens(
             )),
         };
         out.push(diagnostic);
+    }
+}
+
+/// `unknown-column` for a name read from the row of a list or a tree: only a table's row has
+/// column titles (templating.md's "Cursor": a list's row is its item, a tree's its node), so
+/// `${cursor.Title}` renders empty and `${selection.Title}` stays literal. The words of the kind
+/// (`item`, `label`, `depth`, `path`, in any case) and cell numbers are left alone.
+fn untitled_row(
+    driver: &Component,
+    template: &Spanned<Text>,
+    namespace: RowNamespace,
+    names: &[(&str, std::ops::Range<usize>)],
+    file: &str,
+    out: &mut Collector,
+) {
+    let words = row_names(driver, RowNamespace::Cursor).words;
+    let kind = driver
+        .kind
+        .as_ref()
+        .map_or("list", |kind| kind.value.as_str());
+    let driver_name = driver.name().unwrap_or("the driver");
+    let text = template.value.text.as_str();
+    let ns = namespace.as_str();
+    for (name, range) in names {
+        if name.parse::<usize>().is_ok() || words.iter().any(|word| word.eq_ignore_ascii_case(name))
+        {
+            continue;
+        }
+        let span = text_span(
+            file,
+            text,
+            template.value.style,
+            template.span,
+            range.clone(),
+        );
+        let fate = match namespace {
+            RowNamespace::Cursor => "it renders empty",
+            RowNamespace::Selection => "it stays literal",
+        };
+        let whole = match kind {
+            "tree" => "the node's label",
+            _ => "the item",
+        };
+        let spelled: Vec<String> = words
+            .iter()
+            .map(|word| format!("`${{{ns}.{word}}}`"))
+            .collect();
+        out.push(
+            Diagnostic::new(
+                Rule::UnknownColumn,
+                span,
+                format!(
+                    "`${{{ns}.{name}}}` reads a column title, but `{driver_name}` is {}: only a table's row has columns, so {fate}",
+                    article(kind)
+                ),
+            )
+            .with_label("no columns")
+            .with_secondary(driver.kind.as_ref().map_or(driver.span, |kind| kind.span), format!("a {kind}"))
+            .with_help(format!(
+                "read `${{{ns}}}` ({whole}) or one of {}",
+                spelled.join(", ")
+            )),
+        );
     }
 }
 

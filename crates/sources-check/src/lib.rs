@@ -42,6 +42,7 @@ mod reuse;
 mod rows;
 mod runnable;
 mod screens;
+mod selection;
 pub mod settings;
 pub mod settings_file;
 pub mod shape;

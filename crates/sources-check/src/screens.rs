@@ -218,3 +218,48 @@ pub(crate) fn check_window_fields(config: &Config, out: &mut Collector) {
         }
     }
 }
+
+/// `unshown-screen` for each screen of `tui.screens` that is neither the one `tui.initial` names
+/// nor opened by a push. Judged only when `initial` names a screen (else `missing-field` or
+/// `unknown-screen` says what is wrong), and not while a push names no screen (it may have meant
+/// this one: `unknown-screen` reports that push, and the one mistake is said once).
+pub(crate) fn check_unshown(config: &Config, out: &mut Collector) {
+    let dashboard = &config.dashboard;
+    let Some(initial) = dashboard
+        .initial
+        .as_ref()
+        .filter(|_| dashboard.initial_screen().is_some())
+    else {
+        return;
+    };
+    if dashboard
+        .pushes()
+        .any(|push| dashboard.screen(&push.target.value).is_none())
+    {
+        return;
+    }
+    for screen in &dashboard.screens {
+        let Some(name) = &screen.name else {
+            continue;
+        };
+        if crate::shown::is_shown(config, screen) {
+            continue;
+        }
+        out.push(
+            Diagnostic::new(
+                Rule::UnshownScreen,
+                name.span,
+                format!(
+                    "screen `{}` is neither `tui.initial` nor opened by any push: the dashboard never shows it",
+                    name.value
+                ),
+            )
+            .with_label("never shown")
+            .with_secondary(initial.span, format!("the dashboard opens `{}`", initial.value))
+            .with_help(format!(
+                "open it from a binding of a shown screen (`push: {}` with `from:`), make it `tui.initial`, or remove it",
+                name.value
+            )),
+        );
+    }
+}

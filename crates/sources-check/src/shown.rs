@@ -99,13 +99,9 @@ pub fn showings<'a>(config: &'a Config, component: &'a Component) -> Vec<Showing
                 push: None,
             });
         }
-        let Some(screen_name) = &screen.name else {
-            continue;
-        };
         out.extend(
-            dashboard
-                .pushes()
-                .filter(|push| pushed(dashboard, push) == Some(screen_name.value.as_str()))
+            pushes_opening(config, screen)
+                .into_iter()
                 .map(|push| Showing {
                     screen: Some(screen),
                     push: Some(push),
@@ -131,6 +127,25 @@ pub fn pushed<'a>(dashboard: &'a Dashboard, push: &Push<'a>) -> Option<&'a str> 
         .map(|name| name.value.as_str())
         .filter(|name| Some(*name) != on);
     did_you_mean(target, names).first().copied()
+}
+
+/// The pushes that open `screen`: those naming it, and those whose name misspells it
+/// ([`pushed`]).
+pub fn pushes_opening<'a>(config: &'a Config, screen: &Screen) -> Vec<Push<'a>> {
+    let dashboard = &config.dashboard;
+    let Some(name) = &screen.name else {
+        return Vec::new();
+    };
+    dashboard
+        .pushes()
+        .filter(|push| pushed(dashboard, push) == Some(name.value.as_str()))
+        .collect()
+}
+
+/// Whether the dashboard ever shows `screen`: it is the root (the single `tui.screen`, or the one
+/// `tui.initial` names) or a push opens it.
+pub fn is_shown(config: &Config, screen: &Screen) -> bool {
+    config.dashboard.is_root(screen) || !pushes_opening(config, screen).is_empty()
 }
 
 /// Whether `screen` is probably the one a misspelt push meant: it is not the first screen, and

@@ -102,6 +102,7 @@ pub fn write_value(out: &mut dyn Write, value: &Value, printing: &Printing<'_>) 
                 let frame = Frame {
                     rows: printing.limit.unwrap_or(TABLE_ROWS),
                     width: printing.width.map(usize::from),
+                    first_paint: false,
                 };
                 out.write_all(try_view::render(component, value, frame).as_bytes())
             }

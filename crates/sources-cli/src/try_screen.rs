@@ -86,6 +86,7 @@ pub fn run(
     let frame = Frame {
         rows: args.limit.unwrap_or(TABLE_ROWS),
         width: crate::r#try::terminal_width(io_is_terminal()).map(usize::from),
+        first_paint: true,
     };
     let title = screen
         .title
@@ -136,6 +137,8 @@ pub fn run(
             }
         }
     }
+    let env = |name: &str| run.world().io.env_var(name);
+    text.push_str(&keys(config, screen, &snapshot.shown, &env));
     warnings.extend(trace.warnings());
     for warning in &warnings {
         outputs.err.line(&format!("sources: warning: {warning}"));
@@ -155,6 +158,79 @@ pub fn run(
         return Ok(Outcome::Failure);
     }
     Ok(Outcome::Success)
+}
+
+/// The screen's bindings, one line each: the key (`(menu)` for one offered in the action menu
+/// only), what it does (the screen a push opens, or the action it runs and its kind), and what
+/// it reads from its `from` component's first row: each `bind` value and the `confirm` question,
+/// filled as the dashboard fills them when the binding fires there.
+fn keys(
+    config: &Config,
+    screen: &Screen,
+    shown: &BTreeMap<String, Shown>,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> String {
+    if screen.actions.is_empty() {
+        return String::new();
+    }
+    let dashboard = &config.dashboard;
+    let mut text = String::from("\n── keys ──\n");
+    for binding in &screen.actions {
+        let key = binding
+            .key
+            .as_ref()
+            .map_or("(menu)", |key| key.value.as_str());
+        let name = binding
+            .action
+            .as_ref()
+            .or(binding.name.as_ref())
+            .map_or("(unnamed)", |name| name.value.as_str());
+        let mut line = match dashboard.push_target(binding) {
+            Some(target) => format!("{key:<7} {name}: opens screen `{}`", target.value),
+            None => match dashboard.binding_kind(binding) {
+                Some(kind) => format!("{key:<7} {name}: runs the {kind} action"),
+                None => format!("{key:<7} {name}: no such action"),
+            },
+        };
+        if let Some(from) = &binding.from {
+            let driver = config
+                .components
+                .iter()
+                .find(|component| component.name() == Some(from.value.as_str()));
+            let row = driver.and_then(|driver| match shown.get(&from.value) {
+                Some(Ok(value)) => CursorRow::first(driver, value),
+                _ => None,
+            });
+            match row {
+                Some(row) => {
+                    line.push_str(&format!(" with the first row of `{}`", from.value));
+                    let binds: Vec<String> = binding
+                        .bind
+                        .iter()
+                        .filter_map(|bind| {
+                            let template = bind.template.as_ref()?;
+                            let filled = cursor::fill_selection(&template.value.text, &row, env);
+                            Some(format!("{} = {filled}", bind.param.value))
+                        })
+                        .collect();
+                    if !binds.is_empty() {
+                        line.push_str(&format!(": {}", binds.join(", ")));
+                    }
+                    if let Some(confirm) = &binding.confirm {
+                        let asked = cursor::fill_selection(&confirm.value.text, &row, env);
+                        line.push_str(&format!("; asks \"{asked}\""));
+                    }
+                }
+                None => line.push_str(&format!(
+                    " (`{}` has no row: the key does nothing yet)",
+                    from.value
+                )),
+            }
+        }
+        text.push_str(&line);
+        text.push('\n');
+    }
+    text
 }
 
 fn io_is_terminal() -> bool {

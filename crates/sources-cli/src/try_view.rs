@@ -142,7 +142,19 @@ pub struct Frame {
     pub rows: usize,
     /// The terminal's width, when printing to one (or `COLUMNS`).
     pub width: Option<usize>,
+    /// Drawn as the dashboard first paints it (`try --screen`): a markable component's rows
+    /// behind the mark gutter (empty: nothing is marked yet), a tree's nodes open only above its
+    /// `initial_depth`, each node with children behind its open or closed arrow. Otherwise
+    /// (`try NAME`) every node is open and there is no gutter.
+    pub first_paint: bool,
 }
+
+/// The mark gutter of a markable component's rows on its first paint: the mark's cell, empty,
+/// and a space.
+const GUTTER: &str = "  ";
+
+/// The arrows before a node with children: open, closed.
+const ARROWS: (&str, &str) = ("▾ ", "▸ ");
 
 /// `value` as `component` shows it.
 pub fn render(component: &Component, value: &Value, frame: Frame) -> String {
@@ -150,21 +162,35 @@ pub fn render(component: &Component, value: &Value, frame: Frame) -> String {
         return String::new();
     };
     let items = item_path::items(value);
+    let gutter = frame.first_paint
+        && component.markable
+        && matches!(view, View::Table | View::List | View::Tree);
+    let width = match gutter {
+        true => frame.width.map(|width| width.saturating_sub(GUTTER.len())),
+        false => frame.width,
+    };
+    let fold = frame.first_paint.then_some(component.initial_depth);
     let mut text = match view {
-        View::Table => try_table::render(component, items, frame.rows, frame.width),
+        View::Table => try_table::render(component, items, frame.rows, width),
         View::List => lines(
             items
                 .iter()
                 .take(frame.rows)
                 .map(|item| one_of(component, "item", item)),
         ),
-        View::Tree => tree(component, value),
+        View::Tree => tree(component, value, fold),
         View::Textview => with_newline(textview(value)),
         View::Logview => lines(logview(value).into_iter().take(frame.rows)),
-        View::Inspector => inspector(component, value),
+        View::Inspector => inspector(component, value, fold),
         View::Eventlog => eventlog(component, &items[..frame.rows.min(items.len())]),
     };
     text = printable(&text);
+    if gutter {
+        text = text
+            .lines()
+            .map(|line| format!("{GUTTER}{line}\n"))
+            .collect();
+    }
     let counted = matches!(view, View::List | View::Eventlog | View::Table);
     if counted && items.len() > frame.rows {
         text.push_str(&format!(
@@ -281,9 +307,10 @@ struct Node {
     children: Vec<Node>,
 }
 
-/// A source-bound tree, every node expanded: the root labelled `root_label`, else the title,
-/// else the entry's name.
-fn tree(component: &Component, value: &Value) -> String {
+/// A source-bound tree: the root labelled `root_label`, else the title, else the entry's name.
+/// With `fold` (a first paint), only the nodes shallower than it are open, each node with
+/// children behind its arrow; without, every node is open.
+fn tree(component: &Component, value: &Value, fold: Option<u32>) -> String {
     let root_label = component
         .root_label
         .as_ref()
@@ -331,9 +358,23 @@ fn tree(component: &Component, value: &Value) -> String {
             }
         }
     }
-    let mut text = format!("{}\n", root.label);
-    draw_children(&root.children, "", &mut text);
+    let mut text = format!("{}{}\n", arrow(&root, fold, 0), root.label);
+    if fold.is_none_or(|open_below| open_below > 0) {
+        draw_children(&root.children, "", &mut text, fold, 1);
+    }
     text
+}
+
+/// The arrow before `node` at `depth`: none without `fold` or without children, else open when
+/// the node is shallower than `fold`.
+fn arrow(node: &Node, fold: Option<u32>, depth: u32) -> &'static str {
+    match fold {
+        Some(open_below) if !node.children.is_empty() => match depth < open_below {
+            true => ARROWS.0,
+            false => ARROWS.1,
+        },
+        _ => "",
+    }
 }
 
 /// A node of nested data and its `children`, as far as [`MAX_DEPTH`].
@@ -363,15 +404,25 @@ fn nested_node(
     }
 }
 
-fn draw_children(children: &[Node], indent: &str, text: &mut String) {
+fn draw_children(
+    children: &[Node],
+    indent: &str,
+    text: &mut String,
+    fold: Option<u32>,
+    depth: u32,
+) {
     for (index, child) in children.iter().enumerate() {
         let last = index + 1 == children.len();
         text.push_str(indent);
         text.push_str(if last { "└─ " } else { "├─ " });
+        text.push_str(arrow(child, fold, depth));
         text.push_str(&child.label);
         text.push('\n');
+        if fold.is_some_and(|open_below| depth >= open_below) {
+            continue;
+        }
         let deeper = format!("{indent}{}", if last { "   " } else { "│  " });
-        draw_children(&child.children, &deeper, text);
+        draw_children(&child.children, &deeper, text, fold, depth + 1);
     }
 }
 
@@ -382,13 +433,39 @@ struct Row {
     value: String,
 }
 
-/// An inspector's rows, each label padded to the widest of its group.
-fn inspector(component: &Component, value: &Value) -> String {
+/// An inspector's rows, each label padded to the widest of its group. With `fold` (a first
+/// paint), only the groups shallower than it are open, each group behind its arrow.
+fn inspector(component: &Component, value: &Value, fold: Option<u32>) -> String {
     let mut rows = Vec::new();
     if component.auto {
         auto_rows(value, 0, &mut rows);
     } else {
         declared_rows(&component.fields, value, 0, &mut rows);
+    }
+    if let Some(open_below) = fold {
+        let open_below = usize::try_from(open_below).unwrap_or(usize::MAX);
+        let groups: Vec<bool> = (0..rows.len())
+            .map(|index| {
+                rows.get(index + 1)
+                    .is_some_and(|next| next.depth > rows[index].depth)
+            })
+            .collect();
+        rows = rows
+            .into_iter()
+            .zip(groups)
+            .filter(|(row, _)| row.depth <= open_below)
+            .map(|(mut row, group)| {
+                if group {
+                    let arrow = if row.depth < open_below {
+                        ARROWS.0
+                    } else {
+                        ARROWS.1
+                    };
+                    row.label = format!("{arrow}{}", row.label);
+                }
+                row
+            })
+            .collect();
     }
     if rows.is_empty() {
         return "(no fields)\n".to_owned();
@@ -604,6 +681,7 @@ data:
         let frame = Frame {
             rows: 25,
             width: None,
+            first_paint: false,
         };
         assert_eq!(
             render(list, &json!([{"name": "a\u{1b}[2Jb\u{7}"}]), frame),

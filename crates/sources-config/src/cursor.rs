@@ -99,11 +99,53 @@ impl CursorRow {
             _ => String::new(),
         }
     }
+
+    /// Whether `${selection.NAME}` resolves on this row: a cell number within it, `depth`,
+    /// `path`, a list's `item` and `label`, a tree's `label`, or a table's column title (ignoring
+    /// case). A selection token that does not resolve stays literal, as in the dashboard.
+    pub fn resolves(&self, name: &str) -> bool {
+        match (self, name) {
+            (_, "depth" | "path") => true,
+            (CursorRow::List(_), "item" | "label") | (CursorRow::Tree(_), "label") => true,
+            (CursorRow::Table(cells), title) if title.parse::<usize>().is_err() => cells
+                .iter()
+                .any(|(written, _)| written.eq_ignore_ascii_case(title)),
+            (row, number) => number.parse::<usize>().is_ok_and(|number| {
+                let count = match row {
+                    CursorRow::Table(cells) => cells.len(),
+                    CursorRow::List(_) => 1,
+                    CursorRow::Tree(path) => path.len(),
+                };
+                (1..=count).contains(&number)
+            }),
+        }
+    }
 }
 
 /// `template` with its `${cursor…}` tokens read from `row` and its `${env.NAME}` tokens from
 /// `env` (empty when unset); any other token stays as written.
 pub fn fill(template: &str, row: &CursorRow, env: impl Fn(&str) -> Option<String>) -> String {
+    fill_namespace(template, "cursor", row, env)
+}
+
+/// `template` with its `${selection…}` tokens read from `row` (a binding's `from` row, frozen as
+/// the binding fires) and its `${env.NAME}` tokens from `env`; a selection token that does not
+/// resolve on the row ([`CursorRow::resolves`]) and any other token stay as written.
+pub fn fill_selection(
+    template: &str,
+    row: &CursorRow,
+    env: impl Fn(&str) -> Option<String>,
+) -> String {
+    fill_namespace(template, "selection", row, env)
+}
+
+fn fill_namespace(
+    template: &str,
+    namespace: &str,
+    row: &CursorRow,
+    env: impl Fn(&str) -> Option<String>,
+) -> String {
+    let literal_unknown = namespace == "selection";
     let mut out = String::with_capacity(template.len());
     let mut rest = template;
     while let Some(start) = rest.find("${") {
@@ -115,8 +157,12 @@ pub fn fill(template: &str, row: &CursorRow, env: impl Fn(&str) -> Option<String
         };
         let inner = &after[..end];
         match inner.split_once('.') {
-            None if inner == "cursor" => out.push_str(&row.read(None)),
-            Some(("cursor", name)) => out.push_str(&row.read(Some(name))),
+            None if inner == namespace => out.push_str(&row.read(None)),
+            Some((written, name))
+                if written == namespace && (!literal_unknown || row.resolves(name)) =>
+            {
+                out.push_str(&row.read(Some(name)))
+            }
             Some(("env", name)) => out.push_str(&env(name).unwrap_or_default()),
             _ => out.push_str(&rest[start..start + 2 + end + 1]),
         }
@@ -176,5 +222,24 @@ mod tests {
             "app-7@eu/${params.x}/web"
         );
         assert_eq!(fill("open ${cursor", &table(), env), "open ${cursor");
+    }
+
+    #[test]
+    fn a_selection_reads_the_row_and_leaves_what_does_not_resolve_literal() {
+        let env = |_: &str| None;
+        assert_eq!(
+            fill_selection(
+                "${selection}/${selection.id}/${selection.Nope}/${selection.9}",
+                &table(),
+                env
+            ),
+            "web/app-7/${selection.Nope}/${selection.9}"
+        );
+        let list = CursorRow::List("eu".to_owned());
+        assert_eq!(
+            fill_selection("${selection.item} ${selection.Name}", &list, env),
+            "eu ${selection.Name}"
+        );
+        assert_eq!(fill("${selection.id}", &table(), env), "${selection.id}");
     }
 }

@@ -42,6 +42,9 @@ pub struct Component {
     pub auto: bool,
     /// `markable: true`: rows can be marked.
     pub markable: bool,
+    /// A tree's or an inspector's `initial_depth`: every node shallower than it starts open (0,
+    /// the default: the root alone, closed).
+    pub initial_depth: u32,
     /// A table's `initial_sort`: the sort it opens with.
     pub initial_sort: Option<InitialSort>,
     /// Every key written on the component, with its span (what a rule about a field points at).
@@ -329,15 +332,52 @@ pub struct ActionBinding {
     pub key: Option<Spanned<String>>,
     /// `name`: the registry name of an inline declaration.
     pub name: Option<Spanned<String>>,
+    /// `type` written on the binding itself (an inline declaration's kind).
+    pub kind: Option<Spanned<String>>,
+    /// `multi: true` written on the binding itself (an inline declaration).
+    pub multi: bool,
+    /// `interactive` as written (the key's span), when it is `true`.
+    pub interactive: Option<Span>,
 }
 
-/// An action of the top-level `actions` map, as far as it pushes a screen.
+impl ActionBinding {
+    /// The texts of `bind` and `confirm`: the templates a binding fills from its `from`
+    /// component's focused row.
+    pub fn selection_templates(&self) -> impl Iterator<Item = &Spanned<Text>> {
+        self.bind
+            .iter()
+            .filter_map(|bind| bind.template.as_ref())
+            .chain(self.confirm.as_ref())
+    }
+}
+
+/// An action of the top-level `actions` map, as far as a binding needs it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Action {
     /// Its key.
     pub name: Spanned<String>,
     /// `push`: the screen it opens.
     pub push: Option<Spanned<String>>,
+    /// `type`, as written.
+    pub kind: Option<Spanned<String>>,
+    /// `multi: true`: it runs once per marked row.
+    pub multi: bool,
+}
+
+impl Action {
+    /// The action's kind: its `type`, else `push` when it pushes, else `exec`.
+    pub fn kind_name(&self) -> &str {
+        kind_name(self.kind.as_ref(), self.push.as_ref())
+    }
+}
+
+/// An action's kind from its `type` and `push` as written.
+fn kind_name<'a>(kind: Option<&'a Spanned<String>>, push: Option<&Spanned<String>>) -> &'a str {
+    match (kind, push) {
+        (Some(kind), _) => kind.value.as_str(),
+        (None, Some(_)) => "push",
+        (None, None) => "exec",
+    }
 }
 
 /// One boot prompt of `app.prompts`: its value becomes the environment variable `key`.
@@ -386,6 +426,25 @@ impl Dashboard {
         })
     }
 
+    /// The action a binding fires: the registry action it names (`None` for an inline
+    /// declaration, or a name the registry lacks).
+    pub fn action_of(&self, binding: &ActionBinding) -> Option<&Action> {
+        let name = binding.action.as_ref()?;
+        self.actions
+            .iter()
+            .find(|declared| declared.name.value == name.value)
+    }
+
+    /// The kind of the action a binding fires (`exec`, `http`, `push`, or another name as
+    /// written): an inline declaration's own, else the registry action's; `None` when the
+    /// binding names an action the registry lacks.
+    pub fn binding_kind<'a>(&'a self, binding: &'a ActionBinding) -> Option<&'a str> {
+        if binding.action.is_none() || binding.kind.is_some() || binding.push.is_some() {
+            return Some(kind_name(binding.kind.as_ref(), binding.push.as_ref()));
+        }
+        self.action_of(binding).map(Action::kind_name)
+    }
+
     /// Every push binding, with the screen it is written on and the screen it pushes.
     pub fn pushes(&self) -> impl Iterator<Item = Push<'_>> {
         self.screens.iter().flat_map(move |screen| {
@@ -399,20 +458,25 @@ impl Dashboard {
         })
     }
 
-    /// Whether the screen is shown without a push: the single `tui.screen`, the `initial` one, or
-    /// one no binding pushes (with no `initial` the dashboard could open any of them).
+    /// Whether the screen is shown without a push: the single `tui.screen`, or the `initial` one;
+    /// when `initial` names no screen (or is missing), any screen no binding pushes (the dashboard
+    /// could open any of them).
     pub fn is_root(&self, screen: &Screen) -> bool {
         let Some(name) = &screen.name else {
             return true;
         };
-        if self
-            .initial
-            .as_ref()
-            .is_some_and(|initial| initial.value == name.value)
-        {
-            return true;
+        match self.initial_screen() {
+            Some(initial) => initial
+                .name
+                .as_ref()
+                .is_some_and(|own| own.value == name.value),
+            None => !self.pushes().any(|push| push.target.value == name.value),
         }
-        !self.pushes().any(|push| push.target.value == name.value)
+    }
+
+    /// The screen `tui.initial` names, when it names one.
+    pub fn initial_screen(&self) -> Option<&Screen> {
+        self.screen(&self.initial.as_ref()?.value)
     }
 
     /// The boot prompt whose `key` is `name`.

@@ -63,6 +63,15 @@ impl Rule {
             Rule::DriverPlacement => {
                 "[bindings](docs/reference.md#components-and-bindings): a driver is on the screen that reads it"
             }
+            Rule::BindingFrom => {
+                "[bindings](docs/reference.md#components-and-bindings): `from` is required exactly when a binding reads a selection"
+            }
+            Rule::UnfilledSelection => {
+                "[bindings](docs/reference.md#components-and-bindings): `${selection…}` is filled by a binding's `from` and on a pushed screen"
+            }
+            Rule::UnshownScreen => {
+                "[bindings](docs/reference.md#components-and-bindings): a screen is `initial` or opened by a push"
+            }
             Rule::UnknownColumn => {
                 "[bindings](docs/reference.md#components-and-bindings): `${cursor.Title}` and `${selection.Title}` name a column of the driving table"
             }

@@ -189,6 +189,7 @@ fn component(name: Option<Spanned<String>>, node: &Node) -> Option<Component> {
         fields,
         auto: flag_at(map, "auto"),
         markable: flag_at(map, "markable"),
+        initial_depth: count_at(map, "initial_depth"),
         initial_sort: get(map, "initial_sort").and_then(|entry| initial_sort(&entry.value)),
         keys: map
             .entries
@@ -330,9 +331,12 @@ pub(super) fn dashboard(tui: Option<&Map>, actions: Option<&Node>, app: Option<&
             named_items(node)
                 .into_iter()
                 .filter_map(|(name, item)| {
+                    let map = as_map(item);
                     Some(Action {
                         name: name?,
-                        push: as_map(item).and_then(|map| str_at(map, "push")),
+                        push: map.and_then(|map| str_at(map, "push")),
+                        kind: map.and_then(|map| str_at(map, "type")),
+                        multi: map.is_some_and(|map| flag_at(map, "multi")),
                     })
                 })
                 .collect()
@@ -427,5 +431,10 @@ fn action_binding(node: &Node) -> Option<ActionBinding> {
         confirm: text_at(map, "confirm"),
         key: str_at(map, "key"),
         name: str_at(map, "name"),
+        kind: str_at(map, "type"),
+        multi: flag_at(map, "multi"),
+        interactive: get(map, "interactive")
+            .filter(|entry| read_bool(&entry.value.value) == Some(true))
+            .map(|entry| entry.key.span),
     })
 }

@@ -165,6 +165,102 @@ macro_rules! names_rules {
             ///
             /// **Fix:** name a table, list or tree the screen places, or place the driver on the screen.
             DriverPlacement => "driver-placement", Error, "An action's `from` or an `on_cursor.source` naming a component the screen does not place.";
+            /// Finds an action binding without `from` that reads a selection (a push, which opens its
+            /// screen on the focused row, or a `bind` or `confirm` reading `${selection…}`), and a `from`
+            /// on a binding that reads none. The origin refuses both when it loads: `from` is required
+            /// exactly when the binding reads a selection.
+            ///
+            /// **Why:** without `from` the dashboard does not know whose focused row fills
+            /// `${selection…}`; a `from` nothing reads would tie the key to that one component's focus
+            /// for no reason.
+            ///
+            /// **Example** (fails: the push has no `from`):
+            ///
+            /// ```yaml lint=binding-from
+            /// actions:
+            ///   open_app: {push: app}
+            /// tui:
+            ///   initial: apps
+            ///   components:
+            ///     apps_table:
+            ///       type: table
+            ///       source: apps
+            ///       columns: [{title: Name, value: name}]
+            ///   screens:
+            ///     apps:
+            ///       layout: {component: apps_table}
+            ///       actions:
+            ///         - {key: enter, action: open_app}
+            ///     app:
+            ///       title: "${selection.Name}"
+            ///       layout: {component: apps_table}
+            /// data:
+            ///   sources:
+            ///     apps: {type: static, data: [{name: a}]}
+            /// ```
+            ///
+            /// **Fix:** name the table, list or tree of the screen whose focused row the binding reads
+            /// (`from: apps_table`); remove a `from` nothing reads.
+            BindingFrom => "binding-from", Error, "An action binding that reads a selection without `from`, or has a `from` nothing reads.";
+            /// Finds a `${selection…}` token that no selection fills: in the `title` of a screen no push
+            /// opens, in the templates and the `on_cursor.bind` of a component placed only on such
+            /// screens, and in the fields of an entry shown only by such components (and read by no
+            /// other entry).
+            ///
+            /// **Why:** the dashboard fills `${selection…}` when a binding fires or a push opens a
+            /// screen, from the `from` component's focused row; on a screen shown without a push there
+            /// is no such row, and the token stays literal.
+            ///
+            /// **Example** (warns: the single screen is never pushed, so its title shows the token):
+            ///
+            /// ```yaml lint=unfilled-selection
+            /// tui:
+            ///   components:
+            ///     apps_table:
+            ///       type: table
+            ///       source: apps
+            ///       columns: [{title: Name, value: name}]
+            ///   screen:
+            ///     title: "App ${selection.Name}"
+            ///     layout: {component: apps_table}
+            /// data:
+            ///   sources:
+            ///     apps: {type: static, data: [{name: a}]}
+            /// ```
+            ///
+            /// **Fix:** read the row where it is filled: bind it into a parameter from a push
+            /// (`bind: {name: "${selection.Name}"}`) or an `on_cursor` (`${cursor.Name}`), and read
+            /// `${params.name}` in the entry; or remove the token.
+            UnfilledSelection => "unfilled-selection", Warning, "A `${selection…}` token where no selection fills it: it stays literal.";
+            /// Finds a screen of `tui.screens` that is neither `tui.initial` nor opened by any push.
+            ///
+            /// **Why:** the dashboard opens `initial` and reaches every other screen by a push; a screen
+            /// nothing pushes is never shown, so what it places (and the parameters their entries
+            /// need) never matters. The rules about those components are not reported on it.
+            ///
+            /// **Example** (warns: nothing pushes `detail`):
+            ///
+            /// ```yaml lint=unshown-screen
+            /// tui:
+            ///   initial: apps
+            ///   components:
+            ///     apps_table:
+            ///       type: table
+            ///       source: apps
+            ///       columns: [{title: Name, value: name}]
+            ///   screens:
+            ///     apps:
+            ///       layout: {component: apps_table}
+            ///     detail:
+            ///       layout: {component: apps_table}
+            /// data:
+            ///   sources:
+            ///     apps: {type: static, data: [{name: a}]}
+            /// ```
+            ///
+            /// **Fix:** open it from a binding (`push: detail` with `from:`), make it `tui.initial`, or
+            /// remove it.
+            UnshownScreen => "unshown-screen", Warning, "A screen neither `tui.initial` nor opened by any push: it is never shown.";
             /// Finds a `${cursor.Title}` (in an `on_cursor.bind`) or `${selection.Title}` (in an action
             /// binding's `bind` or `confirm`, and on a pushed screen in its `title`, in the templates of
             /// the components it places and in the fields of the entries they show, when every push
