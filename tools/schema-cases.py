@@ -58,6 +58,8 @@ SCHEMA_CANNOT = {
     "invalid-value/empty-command.yaml": "an empty program name inside the argv list",
     "invalid-value/empty-filter-name.yaml": "an empty column name as a map value",
     "invalid-value/anchored-body.yaml": "JSON text inside the body string",
+    "conflicting-fields/interactive-multi.yaml": "a binding's interactive against the multi of the action it names",
+    "unknown-field/interactive-on-http.yaml": "a binding's interactive against the type of the action it names",
     "invalid-value/anchored-search.yaml": "where a token stands inside the body's JSON text",
     "invalid-value/anchored-offset.yaml": "what a window token renders to inside the body's JSON text",
     "invalid-value/command-nul.yaml": "a NUL byte inside an argument or variable",
