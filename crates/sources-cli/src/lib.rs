@@ -37,6 +37,7 @@ pub mod shell;
 pub mod terminal;
 pub mod r#try;
 pub mod try_all;
+pub mod try_colors;
 pub mod try_failure;
 pub mod try_output;
 pub mod try_screen;

@@ -483,6 +483,7 @@ pub fn run(args: &Args, outputs: &mut Outputs) -> Result<Outcome, Error> {
         limit: args.limit,
         component,
         width: terminal_width(terminal),
+        color: crate::terminal::color(terminal),
     };
     let outcome = runtime.block_on(evaluate(
         &run,

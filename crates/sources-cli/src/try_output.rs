@@ -46,6 +46,8 @@ pub struct Printing<'a> {
     /// The terminal's width (`COLUMNS` when set), when printing to one: what does not fit is
     /// left out and named.
     pub width: Option<u16>,
+    /// Colour what is drawn by its `color_rules` (a terminal, or `--color always`).
+    pub color: bool,
 }
 
 /// The titles of the drawn (not `hidden`) columns of the table component bound to `entry`, if
@@ -103,6 +105,7 @@ pub fn write_value(out: &mut dyn Write, value: &Value, printing: &Printing<'_>) 
                     rows: printing.limit.unwrap_or(TABLE_ROWS),
                     width: printing.width.map(usize::from),
                     first_paint: false,
+                    color: printing.color,
                 };
                 out.write_all(try_view::render(component, value, frame).as_bytes())
             }
@@ -332,6 +335,7 @@ mod tests {
             limit: None,
             component: None,
             width: None,
+            color: false,
         }
     }
 

@@ -87,13 +87,16 @@ pub fn run(
         rows: args.limit.unwrap_or(TABLE_ROWS),
         width: crate::r#try::terminal_width(io_is_terminal()).map(usize::from),
         first_paint: true,
+        color: crate::terminal::color(io_is_terminal()),
     };
     let title = screen
         .title
         .as_ref()
         .map(|title| format!(" ({})", title.value.text))
         .unwrap_or_default();
-    let mut text = format!("{}{title}\n", screen.describe());
+    // Each text is made printable as it is added (`render` makes its own): a pass over the whole
+    // would take the colours of `color_rules` out too.
+    let mut text = try_view::printable(&format!("{}{title}\n", screen.describe()));
     let mut failed = false;
     let mut warnings = Vec::new();
     for placed in &screen.placed {
@@ -103,20 +106,22 @@ pub fn run(
             .iter()
             .find(|component| component.name() == Some(name));
         let Some(component) = component else {
-            text.push_str(&format!("\n── `{name}`: no such component\n"));
+            text.push_str(&try_view::printable(&format!(
+                "\n── `{name}`: no such component\n"
+            )));
             continue;
         };
         let entry = component
             .source
             .as_ref()
             .map(|source| source.value.as_str());
-        text.push_str(&format!(
+        text.push_str(&try_view::printable(&format!(
             "\n── {}{} ──\n",
             component.describe(),
             entry
                 .map(|entry| format!(" · `{entry}`"))
                 .unwrap_or_default()
-        ));
+        )));
         if View::of(component).is_none() {
             text.push_str("(`try` does not draw this kind)\n");
             continue;
@@ -130,21 +135,26 @@ pub fn run(
                 warnings.extend(try_view::warnings(component, &value));
                 text.push_str(&try_view::render(component, &value, frame));
             }
-            Err(Missing::Waits(why)) => text.push_str(&format!("({why})\n")),
+            Err(Missing::Waits(why)) => text.push_str(&try_view::printable(&format!("({why})\n"))),
             Err(Missing::Failed(error)) => {
                 failed = true;
-                text.push_str(&format!("error: {error}\n"));
+                text.push_str(&try_view::printable(&format!("error: {error}\n")));
             }
         }
     }
     let env = |name: &str| run.world().io.env_var(name);
-    text.push_str(&keys(config, screen, &snapshot.shown, &env));
+    text.push_str(&try_view::printable(&keys(
+        config,
+        screen,
+        &snapshot.shown,
+        &env,
+    )));
     warnings.extend(trace.warnings());
     for warning in &warnings {
         outputs.err.line(&format!("sources: warning: {warning}"));
     }
     let out = &mut outputs.out;
-    out.write_all(try_view::printable(&text).as_bytes())
+    out.write_all(text.as_bytes())
         .and_then(|()| out.flush())
         .map_err(Error::Write)?;
     if failed {

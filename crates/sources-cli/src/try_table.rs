@@ -12,15 +12,17 @@ use console::{measure_text_width, truncate_str};
 use serde_json::Value;
 use sources_config::{Align, Column, Component, table_order};
 
+use crate::try_colors;
+
 /// Between two drawn columns.
 const SEPARATOR: &str = " │ ";
 
 /// The narrowest a column sized to its content is.
 const MIN_WIDTH: usize = 4;
 
-/// The text of the cell of `column` for `row`, on one line.
+/// The text of the cell of `column` for `row`, on one line, printable.
 pub fn cell(column: &Column, row: &Value) -> String {
-    sources_eval::io::one_line(&column.text_in(row))
+    crate::try_view::printable(&sources_eval::io::one_line(&column.text_in(row)))
 }
 
 /// The drawn columns of a table with each one's title.
@@ -29,7 +31,7 @@ fn drawn(component: &Component) -> Vec<(&Column, String)> {
         .columns
         .iter()
         .filter(|column| !column.hidden)
-        .map(|column| (column, column.title_text()))
+        .map(|column| (column, crate::try_view::printable(&column.title_text())))
         .collect()
 }
 
@@ -120,19 +122,26 @@ fn fit(text: &str, width: usize, align: Align) -> String {
     }
 }
 
-/// One line of the table: each cell fitted to its column, without trailing blanks, cut at the
-/// terminal's edge.
+/// One line of the table: each cell fitted to its column (and, with `color`, coloured by its
+/// column's `color_rules`), without trailing blanks, cut at the terminal's edge.
 fn line(
     cells: &[String],
     columns: &[(&Column, String)],
     widths: &[usize],
     width: Option<usize>,
+    color: bool,
 ) -> String {
     let joined = cells
         .iter()
         .zip(columns)
         .zip(widths)
-        .map(|((cell, (column, _)), width)| fit(cell, *width, column.align))
+        .map(|((cell, (column, _)), width)| {
+            let fitted = fit(cell, *width, column.align);
+            match color {
+                true => try_colors::paint(&column.color_rules, cell, &fitted),
+                false => fitted,
+            }
+        })
         .collect::<Vec<_>>()
         .join(SEPARATOR);
     let cut = match width {
@@ -143,11 +152,19 @@ fn line(
 }
 
 /// The table of `rows` as `component` draws it: `shown` rows of them (the widths are those of all
-/// the rows, as the dashboard holds them all), at most `width` cells wide when on a terminal.
-pub fn render(component: &Component, rows: &[Value], shown: usize, width: Option<usize>) -> String {
+/// the rows, as the dashboard holds them all), at most `width` cells wide when on a terminal, its
+/// cells coloured by their columns' `color_rules` with `color`. Every text is printable.
+pub fn render(
+    component: &Component,
+    rows: &[Value],
+    shown: usize,
+    width: Option<usize>,
+    color: bool,
+) -> String {
     let columns = drawn(component);
     if columns.is_empty() {
-        return format!("({} draws no column)\n", component.describe());
+        let who = crate::try_view::printable(&component.describe());
+        return format!("({who} draws no column)\n");
     }
     let cells: Vec<Vec<String>> = table_order::first_paint(component, rows)
         .into_iter()
@@ -160,7 +177,7 @@ pub fn render(component: &Component, rows: &[Value], shown: usize, width: Option
         .collect();
     let widths = widths(&columns, &cells, width);
     let titles: Vec<String> = columns.iter().map(|(_, title)| title.clone()).collect();
-    let header = line(&titles, &columns, &widths, width);
+    let header = line(&titles, &columns, &widths, width, false);
     let full =
         widths.iter().sum::<usize>() + SEPARATOR.chars().count() * columns.len().saturating_sub(1);
     let mut text = header;
@@ -168,7 +185,7 @@ pub fn render(component: &Component, rows: &[Value], shown: usize, width: Option
     text.push_str(&"─".repeat(width.map_or(full, |width| width.min(full))));
     text.push('\n');
     for row in cells.iter().take(shown) {
-        text.push_str(&line(row, &columns, &widths, width));
+        text.push_str(&line(row, &columns, &widths, width, color));
         text.push('\n');
     }
     if rows.is_empty() {
@@ -247,7 +264,7 @@ mod tests {
         // Bases 4 + 4 + 5 + 6 and 9 of separators leave 12 of 40: `B` takes 9 of them but stops
         // at 10 (6 more), and `A` gets the rest.
         assert_eq!(
-            render(&component, &rows, 25, Some(40)),
+            render(&component, &rows, 25, Some(40), false),
             "A          │ B          │     N │   C\n\
              ────────────────────────────────────────\n\
              x          │ y          │     7 │  mid\n"
@@ -260,7 +277,7 @@ mod tests {
             "        - {title: Name, value: name}\n        - {title: Note, value: note}\n        - {title: Hidden, value: name, hidden: true}\n",
         );
         let rows = [json!({"name": "web", "note": "n".repeat(30)})];
-        let text = render(&component, &rows, 25, Some(20));
+        let text = render(&component, &rows, 25, Some(20), false);
         assert_eq!(
             text,
             format!(
@@ -278,7 +295,7 @@ mod tests {
         );
         let rows = [json!({"name": "notifications", "n": 1})];
         assert_eq!(
-            render(&component, &rows, 25, Some(40)),
+            render(&component, &rows, 25, Some(40), false),
             "Name   │ N\n─────────────\nnotifi │ 1\n"
         );
     }

@@ -147,6 +147,9 @@ pub struct Frame {
     /// `initial_depth`, each node with children behind its open or closed arrow. Otherwise
     /// (`try NAME`) every node is open and there is no gutter.
     pub first_paint: bool,
+    /// Colour a table's cells, a list's items and a log view's lines by their `color_rules`
+    /// (`try_colors`): on a terminal, or with `--color always`.
+    pub color: bool,
 }
 
 /// The mark gutter of a markable component's rows on its first paint: the mark's cell, empty,
@@ -171,20 +174,30 @@ pub fn render(component: &Component, value: &Value, frame: Frame) -> String {
     };
     let fold = frame.first_paint.then_some(component.initial_depth);
     let mut text = match view {
-        View::Table => try_table::render(component, items, frame.rows, width),
+        View::Table => try_table::render(component, items, frame.rows, width, frame.color),
         View::List => lines(
             items
                 .iter()
                 .take(frame.rows)
-                .map(|item| one_of(component, "item", item)),
+                .map(|item| colored(component, frame.color, one_of(component, "item", item))),
         ),
         View::Tree => tree(component, value, fold),
         View::Textview => with_newline(textview(value)),
-        View::Logview => lines(logview(value).into_iter().take(frame.rows)),
+        View::Logview => lines(
+            logview(value)
+                .into_iter()
+                .take(frame.rows)
+                .map(|line| colored(component, frame.color, line)),
+        ),
         View::Inspector => inspector(component, value, fold),
         View::Eventlog => eventlog(component, &items[..frame.rows.min(items.len())]),
     };
-    text = printable(&text);
+    // A coloured view made each of its texts printable itself: the pass over the whole would
+    // take its colours out too.
+    let colored_view = matches!(view, View::Table | View::List | View::Logview);
+    if !(frame.color && colored_view) {
+        text = printable(&text);
+    }
     if gutter {
         text = text
             .lines()
@@ -201,6 +214,15 @@ pub fn render(component: &Component, value: &Value, frame: Frame) -> String {
         ));
     }
     text
+}
+
+/// `text` made printable and, with `color`, coloured by the component's `color_rules`.
+fn colored(component: &Component, color: bool, text: String) -> String {
+    let text = printable(&text);
+    match color {
+        true => crate::try_colors::paint(&component.color_rules, &text, &text),
+        false => text,
+    }
 }
 
 /// `text` with every control character but the line end and the tab shown as `�`: data never
@@ -682,6 +704,7 @@ data:
             rows: 25,
             width: None,
             first_paint: false,
+            color: false,
         };
         assert_eq!(
             render(list, &json!([{"name": "a\u{1b}[2Jb\u{7}"}]), frame),

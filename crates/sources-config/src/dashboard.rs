@@ -42,6 +42,8 @@ pub struct Component {
     pub auto: bool,
     /// `markable: true`: rows can be marked.
     pub markable: bool,
+    /// A list's or a log view's `color_rules`: what colours each item or line.
+    pub color_rules: Vec<ColorRule>,
     /// A tree's or an inspector's `initial_depth`: every node shallower than it starts open (0,
     /// the default: the root alone, closed).
     pub initial_depth: u32,
@@ -175,6 +177,18 @@ pub struct Column {
     pub align: Align,
     /// `sort`: how the column's cells compare when it is sorted.
     pub sort: SortMode,
+    /// `color_rules`: what colours each cell.
+    pub color_rules: Vec<ColorRule>,
+}
+
+/// One rule of `color_rules`: the first rule whose `when` matches a text colours it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ColorRule {
+    /// `when`: exact text (ignoring case), `~` and a regular expression, a comparison of
+    /// numbers (`> 5`), or empty (always).
+    pub when: String,
+    /// `color`: a named colour, a palette index or a `theme:` token.
+    pub color: String,
 }
 
 /// A table's `initial_sort`.

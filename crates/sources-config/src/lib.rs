@@ -43,8 +43,8 @@ pub mod vocabulary;
 pub use accepted::{AcceptedParam, forwards_when_bare, passes_through};
 pub use config::{Config, ReferenceField, SourceRef};
 pub use dashboard::{
-    Action, ActionBinding, Align, Bind, Column, Component, ComponentKind, Dashboard, InitialSort,
-    InspectorField, OnCursor, Prompt, Push, Screen, SortMode,
+    Action, ActionBinding, Align, Bind, ColorRule, Column, Component, ComponentKind, Dashboard,
+    InitialSort, InspectorField, OnCursor, Prompt, Push, Screen, SortMode,
 };
 pub use decode::{EntryReuse, decode, decode_edited, decode_into, name_span};
 pub use duration::{DurationError, GoDuration, format_duration, parse_duration};

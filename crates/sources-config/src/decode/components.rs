@@ -6,8 +6,8 @@
 use super::values::{read_bool, read_int};
 use super::*;
 use crate::dashboard::{
-    Action, ActionBinding, Align, Bind, Column, Component, ComponentKind, Dashboard, InitialSort,
-    InspectorField, OnCursor, Prompt, Screen, SortMode,
+    Action, ActionBinding, Align, Bind, ColorRule, Column, Component, ComponentKind, Dashboard,
+    InitialSort, InspectorField, OnCursor, Prompt, Screen, SortMode,
 };
 use crate::enums::Enumeration;
 use crate::spanned::Text;
@@ -189,6 +189,7 @@ fn component(name: Option<Spanned<String>>, node: &Node) -> Option<Component> {
         fields,
         auto: flag_at(map, "auto"),
         markable: flag_at(map, "markable"),
+        color_rules: color_rules_at(map),
         initial_depth: count_at(map, "initial_depth"),
         initial_sort: get(map, "initial_sort").and_then(|entry| initial_sort(&entry.value)),
         keys: map
@@ -223,7 +224,29 @@ fn column(node: &Node) -> Option<Column> {
         sort: str_at(map, "sort")
             .and_then(|sort| SortMode::from_name(&sort.value))
             .unwrap_or_default(),
+        color_rules: color_rules_at(map),
     })
+}
+
+/// The `color_rules` of `map`: each rule with a `color`, its `when` as written (a number as its
+/// text; absent, empty).
+fn color_rules_at(map: &Map) -> Vec<ColorRule> {
+    let Some(Value::Seq(rules)) = get(map, "color_rules").map(|entry| &entry.value.value) else {
+        return Vec::new();
+    };
+    rules
+        .iter()
+        .filter_map(as_map)
+        .filter_map(|rule| {
+            Some(ColorRule {
+                when: get(rule, "when")
+                    .and_then(|when| template(&when.value))
+                    .map(|when| String::from(when.value.text))
+                    .unwrap_or_default(),
+                color: str_at(rule, "color")?.value,
+            })
+        })
+        .collect()
 }
 
 /// A table's `initial_sort`: the column as written (a title or a number), and `desc`.
