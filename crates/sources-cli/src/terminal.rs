@@ -91,3 +91,10 @@ pub fn color(to_terminal: bool) -> bool {
         }
     }
 }
+
+/// `text` as it may be drawn on a terminal: control characters other than the line end and the
+/// tab are shown escaped (`\x1b`), as in every line `try` prints, so data never moves the
+/// cursor, clears the screen or writes the clipboard.
+pub fn printable(text: &str) -> String {
+    sources_eval::trace::escape_controls(text).into_owned()
+}

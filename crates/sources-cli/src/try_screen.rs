@@ -96,7 +96,7 @@ pub fn run(
         .unwrap_or_default();
     // Each text is made printable as it is added (`render` makes its own): a pass over the whole
     // would take the colours of `color_rules` out too.
-    let mut text = try_view::printable(&format!("{}{title}\n", screen.describe()));
+    let mut text = crate::terminal::printable(&format!("{}{title}\n", screen.describe()));
     let mut failed = false;
     let mut warnings = Vec::new();
     for placed in &screen.placed {
@@ -106,7 +106,7 @@ pub fn run(
             .iter()
             .find(|component| component.name() == Some(name));
         let Some(component) = component else {
-            text.push_str(&try_view::printable(&format!(
+            text.push_str(&crate::terminal::printable(&format!(
                 "\n── `{name}`: no such component\n"
             )));
             continue;
@@ -115,7 +115,7 @@ pub fn run(
             .source
             .as_ref()
             .map(|source| source.value.as_str());
-        text.push_str(&try_view::printable(&format!(
+        text.push_str(&crate::terminal::printable(&format!(
             "\n── {}{} ──\n",
             component.describe(),
             entry
@@ -135,15 +135,17 @@ pub fn run(
                 warnings.extend(try_view::warnings(component, &value));
                 text.push_str(&try_view::render(component, &value, frame));
             }
-            Err(Missing::Waits(why)) => text.push_str(&try_view::printable(&format!("({why})\n"))),
+            Err(Missing::Waits(why)) => {
+                text.push_str(&crate::terminal::printable(&format!("({why})\n")))
+            }
             Err(Missing::Failed(error)) => {
                 failed = true;
-                text.push_str(&try_view::printable(&format!("error: {error}\n")));
+                text.push_str(&crate::terminal::printable(&format!("error: {error}\n")));
             }
         }
     }
     let env = |name: &str| run.world().io.env_var(name);
-    text.push_str(&try_view::printable(&keys(
+    text.push_str(&crate::terminal::printable(&keys(
         config,
         screen,
         &snapshot.shown,

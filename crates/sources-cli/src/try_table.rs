@@ -22,7 +22,7 @@ const MIN_WIDTH: usize = 4;
 
 /// The text of the cell of `column` for `row`, on one line, printable.
 pub fn cell(column: &Column, row: &Value) -> String {
-    crate::try_view::printable(&sources_eval::io::one_line(&column.text_in(row)))
+    crate::terminal::printable(&sources_eval::io::one_line(&column.text_in(row)))
 }
 
 /// The drawn columns of a table with each one's title.
@@ -31,7 +31,7 @@ fn drawn(component: &Component) -> Vec<(&Column, String)> {
         .columns
         .iter()
         .filter(|column| !column.hidden)
-        .map(|column| (column, crate::try_view::printable(&column.title_text())))
+        .map(|column| (column, crate::terminal::printable(&column.title_text())))
         .collect()
 }
 
@@ -163,7 +163,7 @@ pub fn render(
 ) -> String {
     let columns = drawn(component);
     if columns.is_empty() {
-        let who = crate::try_view::printable(&component.describe());
+        let who = crate::terminal::printable(&component.describe());
         return format!("({who} draws no column)\n");
     }
     let cells: Vec<Vec<String>> = table_order::first_paint(component, rows)

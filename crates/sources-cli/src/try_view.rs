@@ -9,6 +9,7 @@
 use serde_json::Value;
 use sources_config::{Component, ComponentKind, Config, InspectorField, item_path};
 
+use crate::terminal;
 use crate::try_table;
 
 /// How deep a tree or an inspector is drawn (deeper nodes are counted, not drawn).
@@ -196,7 +197,7 @@ pub fn render(component: &Component, value: &Value, frame: Frame) -> String {
     // take its colours out too.
     let colored_view = matches!(view, View::Table | View::List | View::Logview);
     if !(frame.color && colored_view) {
-        text = printable(&text);
+        text = terminal::printable(&text);
     }
     if gutter {
         text = text
@@ -218,25 +219,11 @@ pub fn render(component: &Component, value: &Value, frame: Frame) -> String {
 
 /// `text` made printable and, with `color`, coloured by the component's `color_rules`.
 fn colored(component: &Component, color: bool, text: String) -> String {
-    let text = printable(&text);
+    let text = terminal::printable(&text);
     match color {
         true => crate::try_colors::paint(&component.color_rules, &text, &text),
         false => text,
     }
-}
-
-/// `text` with every control character but the line end and the tab shown as `�`: data never
-/// moves the cursor, clears the screen or rings the bell of the terminal it is drawn on.
-pub fn printable(text: &str) -> String {
-    text.chars()
-        .map(|c| {
-            if c.is_control() && c != '\n' && c != '\t' {
-                '\u{fffd}'
-            } else {
-                c
-            }
-        })
-        .collect()
 }
 
 /// The warnings of what the view shows: each table column empty in every row.
@@ -708,7 +695,7 @@ data:
         };
         assert_eq!(
             render(list, &json!([{"name": "a\u{1b}[2Jb\u{7}"}]), frame),
-            "a\u{fffd}[2Jb\u{fffd}\n"
+            "a\\x1b[2Jb\\x07\n"
         );
     }
 }
