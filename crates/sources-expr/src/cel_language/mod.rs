@@ -171,6 +171,18 @@ pub(crate) fn truthy(value: &Value) -> bool {
     }
 }
 
+thread_local! {
+    /// CEL's standard environment, built once per thread: `Context::default()` builds the whole
+    /// standard library, which costs far more than evaluating an expression over one row. Each
+    /// evaluation binds its variables in a scope of its own above it.
+    static ROOT: Context<'static, 'static> = Context::default();
+}
+
+/// Runs `with` on a fresh scope of the thread's standard environment ([`ROOT`]).
+pub(crate) fn in_scope<T>(with: impl FnOnce(Context<'_, 'static>) -> T) -> T {
+    ROOT.with(|root| with(root.new_inner_scope()))
+}
+
 /// Evaluates `program` over `row` with `params`; `paths` are the row paths it reads, filled with
 /// `null` (and maps on the way) where the row lacks them.
 pub(crate) fn evaluate(
@@ -179,7 +191,17 @@ pub(crate) fn evaluate(
     row: &Value,
     params: &BTreeMap<String, Value>,
 ) -> Result<Value, EvalError> {
-    let mut context = Context::default();
+    in_scope(|context| evaluate_in(context, program, paths, row, params))
+}
+
+/// [`evaluate`] in `context`.
+fn evaluate_in(
+    mut context: Context<'_, 'static>,
+    program: &Program,
+    paths: &[Vec<String>],
+    row: &Value,
+    params: &BTreeMap<String, Value>,
+) -> Result<Value, EvalError> {
     let empty = serde_json::Map::new();
     let fields = match row {
         Value::Object(fields) => fields,

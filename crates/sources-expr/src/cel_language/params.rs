@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::ops::Range;
 
 use cel::common::ast::{EntryExpr, Expr, IdedEntryExpr};
-use cel::{Context, IdedExpr, Program};
+use cel::{IdedExpr, Program};
 use serde_json::Value;
 
 use super::facts::{after_dot, clamp};
@@ -78,9 +78,11 @@ pub(crate) fn evaluate(
     let node = find(program.expression(), part.node).ok_or_else(|| EvalError::Failed {
         message: "the part is not in this expression".to_owned(),
     })?;
-    let mut context = Context::default();
-    context.add_variable_from_value("params", super::params_variable(params));
-    let value = cel::Value::resolve(node, &context).map_err(|error| EvalError::Failed {
+    let value = super::in_scope(|mut context| {
+        context.add_variable_from_value("params", super::params_variable(params));
+        cel::Value::resolve(node, &context)
+    })
+    .map_err(|error| EvalError::Failed {
         message: error.to_string(),
     })?;
     value.json().map_err(|_| EvalError::NoJsonForm {
