@@ -116,11 +116,7 @@ fn check_pushed_screens(config: &Config, file: &str, out: &mut Collector) {
             for template in &component.templates {
                 note(&mut read, template.clone(), driver);
             }
-            let Some(entry) = component
-                .source
-                .as_ref()
-                .and_then(|source| config.get(&source.value))
-            else {
+            let Some(entry) = config.shown_by(component) else {
                 continue;
             };
             for site in crate::templates::sites(entry) {
@@ -294,6 +290,14 @@ impl RowNamespace {
         match self {
             RowNamespace::Cursor => "cursor",
             RowNamespace::Selection => "selection",
+        }
+    }
+
+    /// What the dashboard does with a token of this namespace that reads nothing.
+    pub fn fate(self) -> &'static str {
+        match self {
+            RowNamespace::Cursor => "it renders empty",
+            RowNamespace::Selection => "it stays literal",
         }
     }
 }
@@ -474,10 +478,7 @@ fn check_tokens(
             range.clone(),
         );
         let ns = namespace.as_str();
-        let fate = match namespace {
-            RowNamespace::Cursor => "it renders empty",
-            RowNamespace::Selection => "it stays literal",
-        };
+        let fate = namespace.fate();
         let mut diagnostic = Diagnostic::new(
             Rule::UnknownColumn,
             span,
@@ -539,10 +540,7 @@ fn untitled_row(
             template.span,
             range.clone(),
         );
-        let fate = match namespace {
-            RowNamespace::Cursor => "it renders empty",
-            RowNamespace::Selection => "it stays literal",
-        };
+        let fate = namespace.fate();
         let whole = match kind {
             "tree" => "the node's label",
             _ => "the item",

@@ -244,11 +244,7 @@ pub(crate) fn check_unfilled(config: &Config, file: &str, out: &mut Collector) {
                 unfilled(file, template, &what, out);
             }
         }
-        let Some(entry) = component
-            .source
-            .as_ref()
-            .and_then(|source| config.get(&source.value))
-        else {
+        let Some(entry) = config.shown_by(component) else {
             continue;
         };
         let name = entry.name.value.as_str();

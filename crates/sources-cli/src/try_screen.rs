@@ -275,11 +275,7 @@ impl Snapshot<'_> {
 
     async fn fetch(&mut self, component: &Component, depth: usize) -> Shown {
         let config = self.tried.config;
-        let Some(source) = component
-            .source
-            .as_ref()
-            .and_then(|source| config.get(&source.value))
-        else {
+        let Some(source) = config.shown_by(component) else {
             return Err(Missing::Failed("its `source` names no entry".to_owned()));
         };
         let accepted = accepted_params(config, source);

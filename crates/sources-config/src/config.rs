@@ -158,6 +158,11 @@ impl Config {
             .map(|entry| &**entry)
     }
 
+    /// The entry `component` shows (its `source`), when it names one that exists.
+    pub fn shown_by(&self, component: &Component) -> Option<&Source> {
+        self.get(&component.source.as_ref()?.value)
+    }
+
     /// The index in [`Config::entries`] of the first entry named `name`.
     pub fn position(&self, name: &str) -> Option<usize> {
         let mask = self.index.len().checked_sub(1)?;
