@@ -459,21 +459,46 @@ pub(crate) fn check_unused(
     else {
         return;
     };
-    let texts: Vec<&str> = sites
+    // Most parameters are read by a `${params.NAME}` the template parser already found: when
+    // every one is, nothing is unused and no text needs scanning.
+    let read_by_token = |name: &str| {
+        sites.iter().any(|parsed| {
+            parsed
+                .template
+                .tokens()
+                .any(|token| token.kind == TokenKind::Param(name))
+        })
+    };
+    if field
+        .value
+        .iter()
+        .all(|parameter| read_by_token(&parameter.name.value))
+    {
+        return;
+    }
+    let texts = sites
         .iter()
         .map(|parsed| parsed.site.text)
-        .chain(expressions.iter().map(|site| site.text.text.as_str()))
-        .collect();
-    if texts.iter().any(|text| reads_all_params(text)) {
+        .chain(expressions.iter().map(|site| site.text.text.as_str()));
+    // Each text is scanned once: the text after each `params` in it, and the names its
+    // placeholders of other template languages read.
+    let mut afters = Vec::new();
+    let mut foreign = Vec::new();
+    for text in texts {
+        afters.extend(params_at(text));
+        foreign.extend(foreign_token_names(text));
+    }
+    if afters.iter().any(|after| reads_all_at(after)) {
         return;
     }
     let declared = &field.value;
     let names = declared_names(Some(declared));
     // A read of an undeclared name stands for the declared one it misspells, which that
     // read's own finding proposes.
-    let misspelt: Vec<&str> = texts
+    let misspelt: Vec<&str> = afters
         .iter()
-        .flat_map(|text| read_names(text).chain(foreign_token_names(text)))
+        .filter_map(|after| name_at(after))
+        .chain(foreign.iter().copied())
         .filter(|read| !names.contains(read))
         .filter_map(|read| did_you_mean(read, names.iter().copied()).first().copied())
         .collect();
@@ -481,9 +506,8 @@ pub(crate) fn check_unused(
     for parameter in declared.iter() {
         let name = parameter.name.value.as_str();
         if misspelt.contains(&name)
-            || texts.iter().any(|text| {
-                reads_param(text, name) || foreign_token_names(text).any(|read| read == name)
-            })
+            || foreign.contains(&name)
+            || afters.iter().any(|after| reads_at(after, name))
         {
             continue;
         }
@@ -530,65 +554,79 @@ pub(crate) fn check_unused(
 
 /// Whether `text` reads the parameter `name`: `params.NAME` not followed by a letter, digit or
 /// `_`, or `params["NAME"]` / `params['NAME']`, with `params` not the end of a longer name.
+#[cfg(test)]
 fn reads_param(text: &str, name: &str) -> bool {
-    params_at(text).any(|after| {
-        if let Some(rest) = after.strip_prefix('.') {
-            rest.strip_prefix(name).is_some_and(|tail| {
-                !tail.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
-            })
-        } else {
-            ['"', '\''].into_iter().any(|quote| {
-                after
-                    .strip_prefix('[')
-                    .and_then(|rest| rest.trim_start().strip_prefix(quote))
-                    .and_then(|rest| rest.strip_prefix(name))
-                    .is_some_and(|tail| tail.starts_with(quote))
-            })
-        }
-    })
+    params_at(text).any(|after| reads_at(after, name))
 }
 
-/// The names `text` reads as `params.NAME` (letters, digits, `_` and `-`).
-fn read_names(text: &str) -> impl Iterator<Item = &str> {
-    params_at(text).filter_map(|after| {
-        let rest = after.strip_prefix('.')?;
-        let end = rest
-            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
-            .unwrap_or(rest.len());
-        (end > 0).then(|| &rest[..end])
-    })
+/// Whether the text `after` a `params` reads the parameter `name` ([`reads_param`]).
+fn reads_at(after: &str, name: &str) -> bool {
+    if let Some(rest) = after.strip_prefix('.') {
+        rest.strip_prefix(name)
+            .is_some_and(|tail| !tail.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_'))
+    } else {
+        ['"', '\''].into_iter().any(|quote| {
+            after
+                .strip_prefix('[')
+                .and_then(|rest| rest.trim_start().strip_prefix(quote))
+                .and_then(|rest| rest.strip_prefix(name))
+                .is_some_and(|tail| tail.starts_with(quote))
+        })
+    }
+}
+
+/// The name the text `after` a `params` reads as `.NAME` (letters, digits, `_` and `-`).
+fn name_at(after: &str) -> Option<&str> {
+    let rest = after.strip_prefix('.')?;
+    let end = rest
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+        .unwrap_or(rest.len());
+    (end > 0).then(|| &rest[..end])
 }
 
 /// The names of the `${NAMESPACE.NAME}` tokens of `text` whose namespace is none of the others
 /// (`${parms.id}`): a misspelt `params`, which `unknown-namespace` reports.
 fn foreign_token_names(text: &str) -> impl Iterator<Item = &str> {
-    text.split("${").skip(1).filter_map(|token| {
+    opens(text).filter_map(move |at| {
+        let token = &text[at + 2..];
+        let token = opens(token).next().map_or(token, |end| &token[..end]);
         let inner = token.split('}').next()?.trim();
         let (namespace, name) = inner.split_once('.')?;
         (!["env", "window", "selection", "cursor"].contains(&namespace)).then_some(name)
     })
 }
 
-/// Whether `text` reads `params` otherwise than by a written name: whole (`params` passed on) or
-/// by a computed key (`params[key]`).
-fn reads_all_params(text: &str) -> bool {
-    params_at(text).any(|after| {
-        let after = after.trim_start();
-        !(after.starts_with('.')
-            || after.starts_with('[') && after[1..].trim_start().starts_with(['"', '\'']))
-    })
+/// Whether the text `after` a `params` reads `params` otherwise than by a written name: whole
+/// (`params` passed on) or by a computed key (`params[key]`).
+fn reads_all_at(after: &str) -> bool {
+    let after = after.trim_start();
+    !(after.starts_with('.')
+        || after.starts_with('[') && after[1..].trim_start().starts_with(['"', '\'']))
 }
 
 /// The text after each `params` of `text` that is a name of its own (not the end of a longer
 /// name, nor followed by a letter, digit or `_`).
 fn params_at(text: &str) -> impl Iterator<Item = &str> {
     let name_char = |c: char| c.is_ascii_alphanumeric() || c == '_';
-    text.match_indices("params").filter_map(move |(at, found)| {
+    starts_of(text, "params").filter_map(move |at| {
         let before = text[..at].chars().next_back();
-        let after = &text[at + found.len()..];
+        let after = &text[at + "params".len()..];
         let whole = !before.is_some_and(name_char) && !after.starts_with(name_char);
         whole.then_some(after)
     })
+}
+
+/// The offsets of each `${` in `text`.
+fn opens(text: &str) -> impl Iterator<Item = usize> {
+    starts_of(text, "${")
+}
+
+/// The offsets where `needle` starts in `text`, found from its first byte with `memchr`: the texts
+/// are short, and this is cheaper than setting up a substring search for each.
+fn starts_of<'t>(text: &'t str, needle: &'static str) -> impl Iterator<Item = usize> + 't {
+    let bytes = text.as_bytes();
+    memchr::memchr_iter(needle.as_bytes()[0], bytes)
+        .filter(move |&at| bytes[at..].starts_with(needle.as_bytes()))
 }
 
 #[cfg(test)]
@@ -602,9 +640,10 @@ mod tests {
         assert!(reads_param("${params.id}", "id"));
         assert!(!reads_param("params.identity", "id"));
         assert!(!reads_param("myparams.id", "id"));
-        assert!(reads_all_params("f(params)"));
-        assert!(reads_all_params("params[key]"));
-        assert!(!reads_all_params("params.id + params['x']"));
+        let reads_all = |text| params_at(text).any(reads_all_at);
+        assert!(reads_all("f(params)"));
+        assert!(reads_all("params[key]"));
+        assert!(!reads_all("params.id + params['x']"));
         assert_eq!(
             foreign_token_names("/a/${parms.id}/${env.HOME}").collect::<Vec<_>>(),
             ["id"]
