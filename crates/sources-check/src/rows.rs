@@ -11,7 +11,7 @@
 //! run, is listed by [`not_run`] (`sources lint --verbose`). The run of an entry depends only on
 //! the entries it reads, so the editor's analysis of an edit gives what a fresh one gives.
 
-use std::cell::RefCell;
+use std::cell::{OnceCell, RefCell};
 use std::collections::HashMap;
 use std::rc::Rc;
 
@@ -52,6 +52,9 @@ pub(crate) struct Runs {
     /// The language the expressions are run in.
     language: Language,
     runs: RefCell<HashMap<usize, Ran>>,
+    /// Whether the configuration has any `static` data: without any, no entry is known exactly
+    /// and nothing is run (asked once).
+    any_data: OnceCell<bool>,
 }
 
 impl Runs {
@@ -60,6 +63,7 @@ impl Runs {
         Runs {
             language,
             runs: RefCell::default(),
+            any_data: OnceCell::new(),
         }
     }
 
@@ -78,6 +82,15 @@ impl Runs {
 
     /// The run of the entry at `index` of `config`.
     fn run(&self, config: &Config, file: &str, index: usize) -> Ran {
+        let any_data = self.any_data.get_or_init(|| {
+            config
+                .entries
+                .iter()
+                .any(|entry| matches!(&entry.body, Body::Static(data) if data.data.is_some()))
+        });
+        if !any_data {
+            return Ran::Unknown;
+        }
         if let Some(run) = self.runs.borrow().get(&index) {
             return run.clone();
         }
