@@ -14,6 +14,7 @@ mod facts;
 mod guard;
 mod memo;
 pub mod operators;
+mod scan;
 
 use std::collections::BTreeMap;
 use std::ops::Range;

@@ -6,6 +6,7 @@
 use std::ops::Range;
 
 use crate::Token;
+use crate::scan::{self, Quoting};
 
 const KEYWORDS: &[&str] = &["true", "false", "null", "in"];
 
@@ -22,9 +23,7 @@ pub(crate) fn lex(expression: &str) -> Vec<(Token, Range<usize>)> {
             continue;
         }
         if byte == b'/' && bytes.get(at + 1) == Some(&b'/') {
-            at = expression[at..]
-                .find('\n')
-                .map_or(bytes.len(), |end| at + end);
+            at = scan::line_comment_end(expression, at);
             continue;
         }
         let string_prefix = string_start(bytes, at);
@@ -32,14 +31,16 @@ pub(crate) fn lex(expression: &str) -> Vec<(Token, Range<usize>)> {
             let raw = bytes[start..quote_at]
                 .iter()
                 .any(|b| matches!(b, b'r' | b'R'));
-            at = string_end(expression, quote_at, raw);
+            let quoting = Quoting {
+                escapes: !raw,
+                triple: true,
+            };
+            at = scan::quoted_end(bytes, quote_at, quoting);
             out.push((Token::String, start..at));
             continue;
         }
         if byte.is_ascii_alphabetic() || byte == b'_' {
-            while at < bytes.len() && (bytes[at].is_ascii_alphanumeric() || bytes[at] == b'_') {
-                at += 1;
-            }
+            at = scan::word_end(bytes, at);
             let word = &expression[start..at];
             let after_dot = out.last().is_some_and(|(kind, range)| {
                 *kind == Token::Operator && &expression[range.clone()] == "."
@@ -64,13 +65,7 @@ pub(crate) fn lex(expression: &str) -> Vec<(Token, Range<usize>)> {
             out.push((Token::Number, start..at));
             continue;
         }
-        let two = expression.get(at..at + 2).unwrap_or("");
-        let length = if ["==", "!=", "<=", ">=", "&&", "||"].contains(&two) {
-            2
-        } else {
-            expression[at..].chars().next().map_or(1, char::len_utf8)
-        };
-        at += length;
+        at += scan::operator_len(expression, at, &["==", "!=", "<=", ">=", "&&", "||"]);
         out.push((Token::Operator, start..at));
     }
     out
@@ -89,28 +84,6 @@ fn string_start(bytes: &[u8], at: usize) -> Option<usize> {
     }
 }
 
-/// The end of the string whose opening quote is at `quote`: after the closing quote (single or
-/// triple), or the end of the text when it is not closed. A raw string has no escapes.
-fn string_end(expression: &str, quote: usize, raw: bool) -> usize {
-    let bytes = expression.as_bytes();
-    let mark = bytes[quote];
-    let triple = bytes.get(quote + 1) == Some(&mark) && bytes.get(quote + 2) == Some(&mark);
-    let mut at = if triple { quote + 3 } else { quote + 1 };
-    while at < bytes.len() {
-        if bytes[at] == b'\\' && !raw {
-            at += 2;
-            continue;
-        }
-        if bytes[at] == mark
-            && (!triple || (bytes.get(at + 1) == Some(&mark) && bytes.get(at + 2) == Some(&mark)))
-        {
-            return (at + if triple { 3 } else { 1 }).min(bytes.len());
-        }
-        at += 1;
-    }
-    bytes.len()
-}
-
 /// The end of the number starting at `at` (digits, hex, a fraction, an exponent, a `u` suffix).
 fn number_end(bytes: &[u8], mut at: usize) -> usize {
     if bytes[at] == b'0' && matches!(bytes.get(at + 1), Some(b'x' | b'X')) {
@@ -122,15 +95,7 @@ fn number_end(bytes: &[u8], mut at: usize) -> usize {
         while at < bytes.len() && (bytes[at].is_ascii_digit() || bytes[at] == b'.') {
             at += 1;
         }
-        if matches!(bytes.get(at), Some(b'e' | b'E')) {
-            at += 1;
-            if matches!(bytes.get(at), Some(b'+' | b'-')) {
-                at += 1;
-            }
-            while at < bytes.len() && bytes[at].is_ascii_digit() {
-                at += 1;
-            }
-        }
+        at = scan::exponent_end(bytes, at);
     }
     if matches!(bytes.get(at), Some(b'u' | b'U')) {
         at += 1;

@@ -7,6 +7,7 @@
 use std::ops::Range;
 
 use crate::Token;
+use crate::scan::{self, Quoting};
 
 /// What one lexeme is, finer than [`Token`] where the facts need it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,7 +61,7 @@ pub(crate) fn lexemes(text: &str) -> Vec<(Lexeme, Range<usize>)> {
             continue;
         }
         if text[at..].starts_with("//") {
-            at = text[at..].find('\n').map_or(bytes.len(), |end| at + end);
+            at = scan::line_comment_end(text, at);
             continue;
         }
         if text[at..].starts_with("/*") {
@@ -70,23 +71,21 @@ pub(crate) fn lexemes(text: &str) -> Vec<(Lexeme, Range<usize>)> {
             continue;
         }
         if matches!(byte, b'"' | b'\'' | b'`') {
-            at = string_end(bytes, at);
+            let quoting = Quoting {
+                escapes: byte != b'`',
+                triple: false,
+            };
+            at = scan::quoted_end(bytes, at, quoting);
             out.push((Lexeme::String, start..at));
             continue;
         }
         if byte == b'#' {
-            at += 1;
-            while at < bytes.len() && (bytes[at].is_ascii_alphanumeric() || bytes[at] == b'_') {
-                at += 1;
-            }
+            at = scan::word_end(bytes, at + 1);
             out.push((Lexeme::Pointer, start..at));
             continue;
         }
         if byte.is_ascii_alphabetic() || byte == b'_' || byte == b'$' {
-            at += 1;
-            while at < bytes.len() && (bytes[at].is_ascii_alphanumeric() || bytes[at] == b'_') {
-                at += 1;
-            }
+            at = scan::word_end(bytes, at + 1);
             let word = &text[start..at];
             let after_member = out.last().is_some_and(|(kind, range)| {
                 *kind == Lexeme::Operator && matches!(&text[range.clone()], "." | "?.")
@@ -116,14 +115,7 @@ pub(crate) fn lexemes(text: &str) -> Vec<(Lexeme, Range<usize>)> {
             out.push((Lexeme::Number, start..at));
             continue;
         }
-        let length = OPERATORS
-            .iter()
-            .find(|operator| text[at..].starts_with(**operator))
-            .map_or_else(
-                || text[at..].chars().next().map_or(1, char::len_utf8),
-                |operator| operator.len(),
-            );
-        at += length;
+        at += scan::operator_len(text, at, OPERATORS);
         out.push((Lexeme::Operator, start..at));
     }
     out
@@ -163,23 +155,6 @@ pub(crate) fn tokens(text: &str) -> Vec<(Token, Range<usize>)> {
         .collect()
 }
 
-/// The end of the string whose opening quote is at `quote` (a backquoted one has no escapes).
-fn string_end(bytes: &[u8], quote: usize) -> usize {
-    let mark = bytes[quote];
-    let mut at = quote + 1;
-    while at < bytes.len() {
-        if bytes[at] == b'\\' && mark != b'`' {
-            at += 2;
-            continue;
-        }
-        if bytes[at] == mark {
-            return at + 1;
-        }
-        at += 1;
-    }
-    bytes.len()
-}
-
 /// The end of the number starting at `at` (digits with `_`, hex/octal/binary, a fraction, an
 /// exponent); a `.` not followed by a digit (a range, a member) is not a fraction.
 fn number_end(bytes: &[u8], mut at: usize) -> usize {
@@ -204,16 +179,7 @@ fn number_end(bytes: &[u8], mut at: usize) -> usize {
             break;
         }
     }
-    if matches!(bytes.get(at), Some(b'e' | b'E')) {
-        at += 1;
-        if matches!(bytes.get(at), Some(b'+' | b'-')) {
-            at += 1;
-        }
-        while at < bytes.len() && bytes[at].is_ascii_digit() {
-            at += 1;
-        }
-    }
-    at
+    scan::exponent_end(bytes, at)
 }
 
 #[cfg(test)]
