@@ -470,13 +470,7 @@ fn check_tokens(
             Err(_) if titles.iter().any(|title| title.eq_ignore_ascii_case(name)) => continue,
             Err(_) => format!("names no column of `{driver_name}`"),
         };
-        let span = text_span(
-            file,
-            text,
-            template.value.style,
-            template.span,
-            range.clone(),
-        );
+        let span = at(file, template, range.clone());
         let ns = namespace.as_str();
         let fate = namespace.fate();
         let mut diagnostic = Diagnostic::new(
@@ -490,13 +484,7 @@ fn check_tokens(
             Some(best) => {
                 diagnostic = diagnostic.with_help(format!("did you mean `${{{ns}.{best}}}`?"));
                 let start = range.start + 3 + ns.len();
-                let name_span: Span = text_span(
-                    file,
-                    text,
-                    template.value.style,
-                    template.span,
-                    start..start + name.len(),
-                );
+                let name_span: Span = at(file, template, start..start + name.len());
                 with_rename(diagnostic, file, name_span, name, best)
             }
             None => diagnostic.with_help(format!(
@@ -526,20 +514,13 @@ fn untitled_row(
         .as_ref()
         .map_or("list", |kind| kind.value.as_str());
     let driver_name = driver.name().unwrap_or("the driver");
-    let text = template.value.text.as_str();
     let ns = namespace.as_str();
     for (name, range) in names {
         if name.parse::<usize>().is_ok() || words.iter().any(|word| word.eq_ignore_ascii_case(name))
         {
             continue;
         }
-        let span = text_span(
-            file,
-            text,
-            template.value.style,
-            template.span,
-            range.clone(),
-        );
+        let span = at(file, template, range.clone());
         let fate = namespace.fate();
         let whole = match kind {
             "tree" => "the node's label",
@@ -590,4 +571,10 @@ pub(crate) fn with_rename(
     } else {
         diagnostic
     }
+}
+
+/// The span of `range`, a range inside the text of `template`, in `file`.
+fn at(file: &str, template: &Spanned<Text>, range: std::ops::Range<usize>) -> Span {
+    let text = template.value.text.as_str();
+    text_span(file, text, template.value.style, template.span, range)
 }
