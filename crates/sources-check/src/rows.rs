@@ -83,10 +83,11 @@ impl Runs {
     /// The run of the entry at `index` of `config`.
     fn run(&self, config: &Config, file: &str, index: usize) -> Ran {
         let any_data = self.any_data.get_or_init(|| {
-            config
-                .entries
-                .iter()
-                .any(|entry| matches!(&entry.body, Body::Static(data) if data.data.is_some()))
+            config.entries.iter().any(|entry| {
+                entry.read_unmoved(
+                    |source| matches!(&source.body, Body::Static(data) if data.data.is_some()),
+                )
+            })
         });
         if !any_data {
             return Ran::Unknown;

@@ -306,6 +306,21 @@ impl Placed {
         }
     }
 
+    /// Reads what a move does not change (kinds, names, values, texts; not spans) from the model
+    /// as it is, without moving it: for a reader of every entry after an edit, which would
+    /// otherwise move them all.
+    pub fn read_unmoved<R>(&self, read: impl FnOnce(&Source) -> R) -> R {
+        match &self.0 {
+            Place::Here(source) => read(source),
+            Place::Moved(pending) => match pending.moved.get() {
+                Some(moved) => read(moved),
+                None => match &*pending.model() {
+                    Model::Earlier(source) | Model::Moved(source) => read(source),
+                },
+            },
+        }
+    }
+
     /// The model, with this version's spans (moved now if it was not yet).
     #[inline]
     pub fn shared(&self) -> &Arc<Source> {
