@@ -433,13 +433,14 @@ fn check(
     if let (Some(reuse), Some(facts)) = (reuse.as_deref_mut(), facts) {
         reuse.keep_facts(facts);
     }
+    let mut tallies = Vec::with_capacity(config.entries.len());
     for (index, source) in config.entries.iter().enumerate() {
-        match reuse.as_deref_mut() {
+        tallies.push(match reuse.as_deref_mut() {
             Some(reuse) => reuse.check(index, source, text, inputs.language, out),
             None => reuse::check_entry(source, text, inputs.language, out),
-        }
+        });
     }
-    expression_language::check_language(config, text, inputs.language, out);
+    expression_language::check_language(config, text, inputs.language, &tallies, out);
     shapes
 }
 

@@ -21,6 +21,7 @@ use sources_diagnostics::{Collector, Diagnostic};
 use sources_syntax::{Key, LineIndex, Node, Value};
 
 use crate::cross::{Edit, Facts};
+use crate::expression_language::{self, Tally};
 use crate::settings::Language;
 use crate::{
     anchored, expressions, foreign, merge, param_expressions, params, runnable, templates, window,
@@ -82,10 +83,18 @@ struct Kept {
     source: Option<Placed>,
     decoded: Vec<Diagnostic>,
     found: Vec<Diagnostic>,
+    /// Its expressions as `expression-language` counts them.
+    tally: Tally,
 }
 
-/// The checks of one entry that read nothing but that entry and its text.
-pub(crate) fn check_entry(source: &Source, file: &str, language: Language, out: &mut Collector) {
+/// The checks of one entry that read nothing but that entry and its text; gives its expressions'
+/// [`Tally`] for `expression-language`, which reads every entry's.
+pub(crate) fn check_entry(
+    source: &Source,
+    file: &str,
+    language: Language,
+    out: &mut Collector,
+) -> Tally {
     let entries = std::slice::from_ref(source);
     let parsed = templates::EntryTemplates::of(source);
     merge::check_merge(entries, out);
@@ -100,6 +109,7 @@ pub(crate) fn check_entry(source: &Source, file: &str, language: Language, out: 
     params::check_unused(source, parsed.sites(), &expressions, file, out);
     foreign::check_foreign(parsed.sites(), &expressions, file, out);
     runnable::check_runnable(source, &parsed, file, out);
+    expression_language::tally(source, &expressions, language)
 }
 
 /// Where `data.sources` is in the tree: the indexes of the first `data` in the root's mapping and
@@ -209,7 +219,8 @@ impl Reuse {
     }
 
     /// Runs [`check_entry`] on the entry at `index` of `data.sources`, or gives the previous
-    /// version's diagnostics for it when its subtree was kept, pushing them into `out`.
+    /// version's diagnostics for it when its subtree was kept, pushing them into `out`; gives its
+    /// expressions' [`Tally`] the same way.
     pub(crate) fn check(
         &mut self,
         index: usize,
@@ -217,37 +228,42 @@ impl Reuse {
         file: &str,
         language: Language,
         out: &mut Collector,
-    ) {
+    ) -> Tally {
         let start = source.name_span().start();
         let reused = self.previous(index, start).map(|(kept, delta)| {
             let mut found = std::mem::take(&mut kept.found);
             for diagnostic in &mut found {
                 shift(diagnostic, delta);
             }
-            found
+            (found, kept.tally)
         });
         self.next.reused += usize::from(reused.is_some());
-        let found = reused.unwrap_or_else(|| {
+        let (found, tally) = reused.unwrap_or_else(|| {
             let mut fresh = Collector::unbounded();
-            check_entry(source, file, language, &mut fresh);
-            fresh.finish().diagnostics
+            let tally = check_entry(source, file, language, &mut fresh);
+            (fresh.finish().diagnostics, tally)
         });
         if !self.keep(found.len()) {
             out.extend(found);
-            return;
+            return tally;
         }
         out.extend(found.iter().cloned());
         let count = self.next.entries.len();
         match self.next.entries.get_mut(index) {
-            Some(kept) if kept.start == start => kept.found = found,
+            Some(kept) if kept.start == start => {
+                kept.found = found;
+                kept.tally = tally;
+            }
             None if count == index => self.next.entries.push(Kept {
                 start,
                 found,
+                tally,
                 ..Kept::default()
             }),
             // Out of step with the entries (which cannot happen): nothing is kept for them.
             _ => self.over = true,
         }
+        tally
     }
 
     /// What the checks that read other entries take from the previous version; `None` once the
@@ -315,6 +331,7 @@ impl Reuse {
             source: Some(source.clone()),
             decoded,
             found: Vec::new(),
+            tally: Tally::default(),
         });
     }
 }
