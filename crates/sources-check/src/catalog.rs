@@ -64,7 +64,7 @@ pub fn list(config: &Config, all: bool) -> Vec<Listing> {
             upstream: upstream(source),
             needs: accepted_params(config, source)
                 .into_iter()
-                .filter(|decl| decl.required && decl.default.is_none())
+                .filter(|decl| decl.must_be_given())
                 .map(|decl| decl.name)
                 .collect(),
             defaults: accepted_params(config, source)

@@ -7,7 +7,7 @@
 use serde_json::Value;
 use sources_config::enums::OnError;
 use sources_config::model::{Body, Source};
-use sources_config::{Config, accepted::accepted_params};
+use sources_config::{Config, accepted::must_be_given};
 use sources_diagnostics::{Collector, Diagnostic, Rule};
 use sources_expr::operators::{Params, RowError};
 use sources_expr::{Compiled, EvalError};
@@ -72,11 +72,7 @@ pub(crate) fn check_lookup_rows(
         else {
             return;
         };
-        let required: Vec<String> = accepted_params(config, target)
-            .into_iter()
-            .filter(|param| param.required && param.default.is_none())
-            .map(|param| param.name)
-            .collect();
+        let required = must_be_given(config, target);
         for item in lookup.value.value.on.iter().flat_map(|on| on.value.iter()) {
             let compiled = sources_expr::compile_to_run(language, &item.value.value.text)
                 .ok()

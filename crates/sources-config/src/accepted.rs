@@ -84,6 +84,22 @@ pub struct ParamDecl {
     pub default: Option<String>,
 }
 
+impl ParamDecl {
+    /// Whether a caller must give it a value: required, with no default to fall back on.
+    pub fn must_be_given(&self) -> bool {
+        self.required && self.default.is_none()
+    }
+}
+
+/// The names of the parameters `source` takes ([`accepted_params`]) that a caller must give.
+pub fn must_be_given(config: &Config, source: &Source) -> Vec<String> {
+    accepted_params(config, source)
+        .into_iter()
+        .filter(ParamDecl::must_be_given)
+        .map(|param| param.name)
+        .collect()
+}
+
 /// The declared parameters of an entry.
 pub fn declared_params(source: &Source) -> Vec<ParamDecl> {
     source

@@ -171,9 +171,7 @@ pub(crate) fn check(analyzed: &Analyzed, request: &Arguments) -> Result<Bound, R
     let declared = sources_config::accepted::accepted_params(config, source);
     let unset: Vec<&sources_config::accepted::ParamDecl> = declared
         .iter()
-        .filter(|decl| {
-            decl.required && decl.default.is_none() && !request.params.contains_key(&decl.name)
-        })
+        .filter(|decl| decl.must_be_given() && !request.params.contains_key(&decl.name))
         .collect();
     let missing: Vec<String> = unset
         .iter()

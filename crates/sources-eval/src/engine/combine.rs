@@ -189,11 +189,7 @@ impl<'c> Engine<'c> {
                 lookup.value.value.on.as_ref(),
             )
             .map_err(fail)?;
-            let required = sources_config::accepted::accepted_params(self.config, source)
-                .into_iter()
-                .filter(|param| param.required && param.default.is_none())
-                .map(|param| param.name)
-                .collect();
+            let required = sources_config::accepted::must_be_given(self.config, source);
             lookups.push(Lookup {
                 name: lookup.name.value.clone(),
                 from: from.value.clone(),
