@@ -26,17 +26,22 @@ impl Secrets {
 
     /// `text` with the secrets known so far redacted.
     pub fn redact(&self, text: &str) -> String {
-        let redactor = self
-            .0
+        self.current().redact(text)
+    }
+
+    /// The secrets known so far.
+    fn current(&self) -> Arc<Redactor> {
+        self.0
             .read()
             .unwrap_or_else(PoisonError::into_inner)
-            .clone();
-        redactor.redact(text)
+            .clone()
     }
 }
 
-/// A writer that holds what it is given until a flush (or a line end past [`HELD_AT_MOST`]) and
-/// passes it on with the secrets redacted: a secret written in pieces is still found whole.
+/// A writer that holds what it is given until a flush and passes it on with the secrets redacted:
+/// a secret written in pieces is still found whole. Past [`HELD_AT_MOST`] it passes on what it
+/// holds up to the last line end, or, in a line longer than that, up to where no secret can be cut
+/// ([`Redactor::safe_cut`]), so what it holds stays bounded.
 pub struct Redacting<W: Write> {
     inner: W,
     secrets: Secrets,
@@ -66,8 +71,14 @@ impl<W: Write> Write for Redacting<W> {
     fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
         self.held.extend_from_slice(bytes);
         if self.held.len() > HELD_AT_MOST {
-            if let Some(last) = self.held.iter().rposition(|byte| *byte == b'\n') {
-                self.pass_on(last + 1)?;
+            let end = self
+                .held
+                .iter()
+                .rposition(|byte| *byte == b'\n')
+                .map_or(self.held.len(), |last| last + 1);
+            let end = self.secrets.current().safe_cut(&self.held, end);
+            if end > 0 {
+                self.pass_on(end)?;
             }
         }
         Ok(bytes.len())
@@ -208,5 +219,32 @@ mod tests {
         assert!(!passed.contains("sekrit-1"));
         drop(outputs);
         assert!(out.text().ends_with("row [redacted]\ntail [redacted]"));
+    }
+
+    #[test]
+    fn a_line_longer_than_the_hold_is_passed_on_without_cutting_a_secret() {
+        let (mut outputs, out, _) = outputs();
+        outputs.hide(Redactor::new(["sekrit-1".to_owned()]));
+        // One line of 4 HELD_AT_MOST bytes, written in 7-byte pieces so that pieces end inside
+        // the secrets, with no line end: held whole before, it is now passed on as it comes.
+        let line = "é sekrit-1 ".repeat(HELD_AT_MOST * 4 / 13);
+        for piece in line.as_bytes().chunks(7) {
+            outputs.out.write_all(piece).expect("written");
+            assert!(
+                outputs.out.held.len() <= HELD_AT_MOST + 7,
+                "held stays bounded"
+            );
+        }
+        assert!(
+            out.text().len() > HELD_AT_MOST * 2,
+            "passed on before the flush"
+        );
+        drop(outputs);
+        let shown = out.text();
+        assert!(
+            !shown.contains("sekrit") && !shown.contains('\u{fffd}'),
+            "no secret cut, no character split"
+        );
+        assert_eq!(shown, line.replace("sekrit-1", "[redacted]"));
     }
 }

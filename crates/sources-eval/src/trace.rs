@@ -178,6 +178,40 @@ impl Redactor {
         })
     }
 
+    /// The largest offset at or before `at` where `bytes` may be cut, and its two parts redacted
+    /// apart, without cutting a secret in two: outside every form of a secret written in `bytes`,
+    /// before any that `bytes` ends in the beginning of (it may go on in what is written next),
+    /// and at a character boundary.
+    pub fn safe_cut(&self, bytes: &[u8], at: usize) -> usize {
+        let mut cut = at.min(bytes.len());
+        // Each pass moves the cut to the start of a secret it was inside, so it only goes down.
+        'moved: loop {
+            for form in &self.forms {
+                let form = form.as_bytes();
+                let low = cut.saturating_sub(form.len().saturating_sub(1));
+                let high = (cut + form.len()).min(bytes.len());
+                let inside = bytes[low..high]
+                    .windows(form.len())
+                    .position(|window| window == form)
+                    .map(|offset| low + offset)
+                    .filter(|start| *start < cut && cut < start + form.len());
+                // A form `bytes` ends in the beginning of.
+                let begun = (bytes.len().saturating_sub(form.len().saturating_sub(1))..bytes.len())
+                    .find(|start| form.starts_with(&bytes[*start..]))
+                    .filter(|start| *start < cut);
+                if let Some(start) = inside.or(begun) {
+                    cut = start;
+                    continue 'moved;
+                }
+            }
+            break;
+        }
+        while cut > 0 && cut < bytes.len() && bytes[cut] & 0b1100_0000 == 0b1000_0000 {
+            cut -= 1;
+        }
+        cut
+    }
+
     /// `text` as it may be shown: secrets redacted, then control characters escaped
     /// ([`escape_controls`]); what the editor's "▶ try" shows goes through here (the command
     /// line's outputs redact as they write).
