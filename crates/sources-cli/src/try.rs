@@ -16,22 +16,22 @@
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use futures::StreamExt;
 use serde_json::Value;
 use sources_check::settings_file::{Finder, Found};
 use sources_config::cadence::{Cadence, cadence};
-use sources_config::{Config, Source};
 use sources_diagnostics::Severity;
-use sources_eval::engine::{EngineOptions, Output};
-use sources_eval::run::{Ask, Run, RunError};
-use sources_eval::snapshot::SnapshotWindow;
-use sources_eval::trace::{Collect, Progress, Trace};
-use sources_eval::window_flags::{WindowFlags, window_ask};
+use sources_eval::engine::EngineOptions;
+use sources_eval::error::EvalError;
+use sources_eval::run::{Ask, Entry, Missing, Run, Show, TryError, try_entry};
+use sources_eval::snapshot::{Follow, SnapshotWindow, Stop};
+use sources_eval::trace::{Collect, Progress, Redactor, Trace};
+use sources_eval::window_flags::WindowFlags;
 use sources_eval::world::WorldError;
 use sources_syntax::Syntax;
 
@@ -414,13 +414,11 @@ pub fn run(args: &Args, outputs: &mut Outputs) -> Result<Outcome, Error> {
     };
     let component =
         crate::try_view::pick(&config, name, args.component.as_deref()).map_err(Error::Usage)?;
-    let columns = try_output::bound_columns(&config, name);
     let flags = WindowFlags {
         search: args.search.clone(),
         sort: args.sort.clone(),
         filters: args.filters.clone(),
     };
-    let window = window_ask(source, &flags, &columns).map_err(Error::Usage)?;
     let for_duration = for_duration(args)?;
     let runtime = runtime()?;
     let reporter = Arc::new(StderrTrace::new(outputs.err.clone(), args.verbose, name));
@@ -432,49 +430,37 @@ pub fn run(args: &Args, outputs: &mut Outputs) -> Result<Outcome, Error> {
             within: for_duration.unwrap_or(sources_eval::snapshot::DEFAULT_WINDOW),
         },
     };
-    let run = start(
-        &runtime,
-        Ask {
-            config: &config,
-            text: &loaded.text,
-            params: supplied,
-            demo: args.demo,
-            max_body: args.max_body,
-            options,
-            window: window.unwrap_or_default(),
-            trace: reporter.clone(),
-        },
-        outputs,
-    )
-    .inspect_err(|_| reporter.finish())?;
     let recorder = args.record.then(|| crate::record::Recorder {
         config_path: PathBuf::from(&loaded.path),
         text: loaded.text.clone(),
-        params: run.params().clone(),
+        params: supplied.clone(),
     });
-    let cadence = cadence(&config, source);
-    if args.verbose {
-        let trace: &dyn Trace = reporter.as_ref();
-        trace.note(&format!("config {}; `{name}` is {cadence}", loaded.path));
-        if let Cadence::Polled(every) = cadence {
-            trace.note(&format!(
-                "polled every {} in the dashboard: `try` fetches it once",
-                sources_config::duration::format_duration(every)
-            ));
-        }
-    }
     let terminal = Stream::Stdout.is_terminal();
     let format = args.output.unwrap_or(if terminal {
         OutputFormat::Table
     } else {
         OutputFormat::Json
     });
+    let mut preface = Vec::new();
+    if args.verbose {
+        let cadence = cadence(&config, source);
+        preface.push(Said::Note(format!(
+            "config {}; `{name}` is {cadence}",
+            loaded.path
+        )));
+        if let Cadence::Polled(every) = cadence {
+            preface.push(Said::Note(format!(
+                "polled every {} in the dashboard: `try` fetches it once",
+                sources_config::duration::format_duration(every)
+            )));
+        }
+    }
     if let (Some(component), true) = (
         component,
         format == OutputFormat::Table || args.component.is_some(),
     ) {
         let which = crate::try_view::which(&config, name, component);
-        reporter.say(&format!("sources: {which}"));
+        preface.push(Said::Line(format!("sources: {which}")));
     }
     let printing = Printing {
         format,
@@ -485,20 +471,42 @@ pub fn run(args: &Args, outputs: &mut Outputs) -> Result<Outcome, Error> {
         width: terminal_width(terminal),
         color: crate::terminal::color(terminal),
     };
-    let outcome = runtime.block_on(evaluate(
-        &run,
+    let mut presenter = Presenter {
+        outputs,
+        trace: &reporter,
+        printing: &printing,
+        preface,
+        record: args.record,
+        recorded: None,
+        kept: Vec::new(),
+        printed: 0,
+        failed: false,
+        written: Ok(()),
+    };
+    let ask = Ask {
+        config: &config,
+        text: &loaded.text,
+        params: supplied,
+        demo: args.demo,
+        max_body: args.max_body,
+        options,
+        trace: reporter.clone(),
+    };
+    let entry = Entry {
         source,
-        args,
-        &tried,
-        &reporter,
-        &printing,
-        &mut outputs.out,
-    ));
+        flags: &flags,
+        follow: Follow {
+            events: args.limit,
+            within: for_duration,
+        },
+    };
+    let tried_entry = runtime.block_on(try_entry(ask, entry, &mut presenter));
+    reporter.finish();
+    let outcome = presenter.outcome(tried_entry, &tried, args.demo, name);
     if let Some(recorder) = &recorder {
         recorder.save(&config, source, &outcome, &outputs.err);
     }
     let outcome = outcome.map(|(outcome, _)| outcome);
-    reporter.finish();
     let warnings = reporter.warnings.load(Ordering::Relaxed);
     if args.strict && warnings > 0 && matches!(outcome, Ok(Outcome::Success)) {
         outputs.err.line(&format!(
@@ -575,7 +583,6 @@ pub(crate) fn start_for_many<'c>(
                 within: for_duration(args)?.unwrap_or(sources_eval::snapshot::DEFAULT_WINDOW),
             },
         },
-        window: sources_eval::window_flags::WindowAsk::default(),
         trace: trace.clone(),
     };
     Ok((start(runtime, ask, outputs)?, trace))
@@ -590,8 +597,7 @@ pub(crate) fn runtime() -> Result<tokio::runtime::Runtime, Error> {
         .map_err(Error::Runtime)
 }
 
-/// Starts the run `ask` describes ([`Run::new`]) and hides its secrets in `outputs` from then on;
-/// the demo backend is said on standard error with `--demo`.
+/// Starts the run `ask` describes ([`Run::new`]) and [`announce`]s it.
 pub(crate) fn start<'c>(
     runtime: &tokio::runtime::Runtime,
     ask: Ask<'c>,
@@ -599,176 +605,206 @@ pub(crate) fn start<'c>(
 ) -> Result<Run<'c>, Error> {
     let run = runtime
         .block_on(async { Run::new(ask) })
-        .map_err(|error| match error {
-            WorldError::Demo(error) => Error::Usage(format!("--demo: {error}")),
-            error => Error::Usage(error.to_string()),
-        })?;
-    outputs.hide(run.secrets().clone());
-    if let Some(demo) = run.world().describe() {
-        outputs.err.line(&format!("sources: {demo}"));
-    }
+        .map_err(world_error)?;
+    announce(outputs, run.secrets(), run.world().describe().as_deref());
     Ok(run)
 }
 
-/// The required parameters `source` takes (its own, or those of the inputs it passes them
-/// through to) that `supplied` gives no value.
-pub(crate) fn missing_required<'c>(
-    config: &'c sources_config::Config,
-    source: &sources_config::Source,
-    supplied: &BTreeMap<String, String>,
-) -> Vec<sources_config::AcceptedParam<'c>> {
-    config
-        .accepted_params(&source.name.value)
-        .into_iter()
-        .filter(|accepted| {
-            accepted.is_required() && supplied.get(accepted.name()).is_none_or(String::is_empty)
-        })
-        .collect()
+/// Hides a run's secrets in `outputs` from now on, and says the demo backend it reaches
+/// (`world`), if any, on standard error.
+fn announce(outputs: &Outputs, secrets: &Redactor, world: Option<&str>) {
+    outputs.hide(secrets.clone());
+    if let Some(world) = world {
+        outputs.err.line(&format!("sources: {world}"));
+    }
+}
+
+/// Why the world of a run could not be built, as a usage error.
+fn world_error(error: WorldError) -> Error {
+    match error {
+        WorldError::Demo(error) => Error::Usage(format!("--demo: {error}")),
+        error => Error::Usage(error.to_string()),
+    }
+}
+
+/// A line `try NAME` says on standard error once its run started.
+enum Said {
+    /// A `--verbose` note.
+    Note(String),
+    /// A line said always.
+    Line(String),
+}
+
+/// Shows what `try NAME` fetches: the value, or each event as it comes, on standard output in
+/// the format asked for, with the trace's notes and warnings on standard error.
+struct Presenter<'a> {
+    outputs: &'a mut Outputs,
+    trace: &'a StderrTrace,
+    printing: &'a Printing<'a>,
+    /// Said once the run started, after the demo backend is.
+    preface: Vec<Said>,
+    /// Whether to keep what is shown for `--record`.
+    record: bool,
+    /// With `--record`: the value, or the first events as a sample's rows.
+    recorded: Option<Value>,
+    /// With `--record`, of a streamed entry: the first events.
+    kept: Vec<Value>,
+    /// Events printed.
+    printed: usize,
+    /// Whether an event failed.
+    failed: bool,
+    /// The first failed write to standard output, which stops the showing.
+    written: io::Result<()>,
+}
+
+impl Show for Presenter<'_> {
+    fn started(&mut self, secrets: &Redactor, world: Option<&str>) {
+        announce(self.outputs, secrets, world);
+        for said in self.preface.drain(..) {
+            match said {
+                Said::Note(line) => self.trace.note(&line),
+                Said::Line(line) => self.trace.say(&line),
+            }
+        }
+    }
+
+    fn value(&mut self, value: Value) {
+        let trace = self.trace;
+        trace.finish();
+        if let (Some(limit), Value::Array(rows)) = (self.printing.limit, &value) {
+            if rows.len() > limit {
+                trace.note(&format!(
+                    "printing {limit} of {} rows (--limit)",
+                    rows.len()
+                ));
+            }
+        }
+        // Whatever the output format, so `--strict` gives one verdict on a terminal and piped.
+        if let Some(component) = self.printing.component {
+            for warning in crate::try_view::warnings(component, &value) {
+                trace.warn(&warning);
+            }
+        }
+        let out = &mut self.outputs.out;
+        self.written =
+            try_output::write_value(out, &value, self.printing).and_then(|()| out.flush());
+        if self.record {
+            self.recorded = Some(value);
+        }
+    }
+
+    fn event(&mut self, event: Result<Value, EvalError>) -> ControlFlow<()> {
+        if let (true, Ok(value)) = (self.record, &event)
+            && self.kept.len() < sources_eval::samples::MAX_ROWS
+        {
+            self.kept.push(value.clone());
+        }
+        let out = &mut self.outputs.out;
+        let printing = self.printing;
+        let written = self.trace.suspend(|| match event {
+            Ok(value) => try_output::write_event(out, &value, printing),
+            Err(error) => {
+                self.failed = true;
+                let line = serde_json::json!({ "error": error.to_string() });
+                writeln!(out, "{line}")
+            }
+        });
+        self.written = written.and_then(|()| out.flush());
+        if self.written.is_err() {
+            return ControlFlow::Break(());
+        }
+        self.printed += 1;
+        self.trace.events(self.printed);
+        ControlFlow::Continue(())
+    }
+
+    fn stopped(&mut self, stop: Stop, events: usize) {
+        if self.record {
+            self.recorded = Some(Value::Array(std::mem::take(&mut self.kept)));
+        }
+        match stop {
+            Stop::Events | Stop::Cap => {
+                self.trace
+                    .note(&format!("stopped after --limit {events} events"));
+            }
+            Stop::Elapsed => {
+                self.trace
+                    .note(&format!("stopped after --for with {events} events"));
+            }
+            Stop::Ended => {
+                self.trace
+                    .note(&format!("the stream ended after {events} events"));
+            }
+            Stop::Reader => {}
+        }
+        self.trace.finish();
+    }
+}
+
+impl Presenter<'_> {
+    /// What `try NAME` ends with, given what [`try_entry`] returned for the entry `name`, and
+    /// what `--record` keeps. Parameters that do not bind are a usage error (with `--demo`,
+    /// naming values the demo world answers); a failed fetch is said and fails the run.
+    fn outcome(
+        self,
+        tried_entry: Result<(), TryError>,
+        tried: &Tried<'_>,
+        demo: bool,
+        name: &str,
+    ) -> Result<(Outcome, Option<Value>), Error> {
+        match tried_entry {
+            Ok(()) => {}
+            Err(TryError::Window(message)) => return Err(Error::Usage(message)),
+            Err(TryError::World(error)) => return Err(world_error(error)),
+            Err(TryError::Unbound { message, missing }) => {
+                return Err(Error::Usage(match demo_hint(&missing) {
+                    Some(hint) if demo => format!("`{name}` {hint}"),
+                    _ => format!("`{name}`: {message}"),
+                }));
+            }
+            Err(TryError::Failed(error)) => {
+                self.trace
+                    .say(&format!("sources: {}", tried.describe(&error)));
+                return Ok((Outcome::Failure, None));
+            }
+        }
+        match self.written {
+            Err(error) if error.kind() == io::ErrorKind::BrokenPipe => {}
+            written => written.map_err(Error::Write)?,
+        }
+        let outcome = if self.failed {
+            Outcome::Failure
+        } else {
+            Outcome::Success
+        };
+        Ok((outcome, self.recorded))
+    }
 }
 
 /// For an entry missing required parameters under `--demo`: `needs --param NAME=…; for example
 /// --param NAME=VALUE, what it is` for each, with values the demo world answers.
-async fn demo_hint(run: &Run<'_>, config: &Config, source: &Source) -> Option<String> {
-    let mut hints = Vec::new();
-    // An operator that declares no parameters passes them through: the example comes from the
-    // entry that declares each one.
-    for accepted in missing_required(config, source, run.params()) {
-        let name = accepted.name();
-        let example = run.example(accepted.entry, name).await;
-        hints.push(match example {
-            Some(example) => {
-                let what = example
-                    .what
-                    .map(|what| format!(", {what}"))
-                    .unwrap_or_default();
-                format!(
-                    "needs --param {name}=…; for example --param {name}={}{what}",
-                    example.value
-                )
+fn demo_hint(missing: &[Missing]) -> Option<String> {
+    let hints: Vec<String> = missing
+        .iter()
+        .map(|missing| {
+            let name = &missing.name;
+            match &missing.example {
+                Some(example) => {
+                    let what = example
+                        .what
+                        .as_ref()
+                        .map(|what| format!(", {what}"))
+                        .unwrap_or_default();
+                    format!(
+                        "needs --param {name}=…; for example --param {name}={}{what}",
+                        example.value
+                    )
+                }
+                None => format!("needs --param {name}=… (the demo world has no example for it)"),
             }
-            None => format!("needs --param {name}=… (the demo world has no example for it)"),
-        });
-    }
+        })
+        .collect();
     (!hints.is_empty()).then(|| hints.join("; it also "))
-}
-
-/// Binds the parameters given to `source` and evaluates it in `run` (one call into the run), and
-/// prints what it gives; with `--record`, also returns what to record. Parameters that do not
-/// bind are a usage error (with `--demo`, naming values the demo world answers).
-async fn evaluate(
-    run: &Run<'_>,
-    source: &Source,
-    args: &Args,
-    tried: &Tried<'_>,
-    trace: &StderrTrace,
-    printing: &Printing<'_>,
-    out: &mut dyn Write,
-) -> Result<(Outcome, Option<Value>), Error> {
-    // Parsed and refused before the run; an `Err` cannot happen here.
-    let for_duration = for_duration(args).ok().flatten();
-    let output = match run.evaluate_with(source, run.params()).await {
-        Ok(output) => output,
-        Err(RunError::Unbound(message)) => {
-            trace.finish();
-            let name = &source.name.value;
-            if args.demo {
-                if let Some(hint) = demo_hint(run, tried.config, source).await {
-                    return Err(Error::Usage(format!("`{name}` {hint}")));
-                }
-            }
-            return Err(Error::Usage(format!("`{name}`: {message}")));
-        }
-        Err(RunError::Failed(error)) => {
-            trace.finish();
-            trace.say(&format!("sources: {}", tried.describe(&error)));
-            return Ok((Outcome::Failure, None));
-        }
-    };
-    match output {
-        Output::Value(value) => {
-            trace.finish();
-            if let (Some(limit), Value::Array(rows)) = (args.limit, &value) {
-                if rows.len() > limit {
-                    trace.note(&format!(
-                        "printing {limit} of {} rows (--limit)",
-                        rows.len()
-                    ));
-                }
-            }
-            // Whatever the output format, so `--strict` gives one verdict on a terminal and piped.
-            if let Some(component) = printing.component {
-                for warning in crate::try_view::warnings(component, &value) {
-                    trace.warn(&warning);
-                }
-            }
-            let written = try_output::write_value(out, &value, printing).and_then(|()| out.flush());
-            match written {
-                Err(error) if error.kind() == io::ErrorKind::BrokenPipe => {}
-                written => written.map_err(Error::Write)?,
-            }
-            Ok((Outcome::Success, args.record.then_some(value)))
-        }
-        Output::Stream(mut events) => {
-            let deadline = for_duration.map(|limit| tokio::time::Instant::now() + limit);
-            let mut printed = 0;
-            // Kept for `--record`: the first events, as a sample's rows.
-            let mut kept = Vec::new();
-            let mut failed = false;
-            loop {
-                if args.limit.is_some_and(|limit| printed >= limit) {
-                    trace.note(&format!("stopped after --limit {printed} events"));
-                    break;
-                }
-                // `--for` is a hard deadline: checked before every event, not only while waiting,
-                // so a stream that always has a frame ready stops on time too.
-                if deadline.is_some_and(|deadline| tokio::time::Instant::now() >= deadline) {
-                    trace.note(&format!("stopped after --for with {printed} events"));
-                    break;
-                }
-                let next = match deadline {
-                    Some(deadline) => tokio::select! {
-                        biased;
-                        () = tokio::time::sleep_until(deadline) => {
-                            trace.note(&format!("stopped after --for with {printed} events"));
-                            break;
-                        }
-                        next = events.next() => next,
-                    },
-                    None => events.next().await,
-                };
-                let Some(event) = next else {
-                    trace.note(&format!("the stream ended after {printed} events"));
-                    break;
-                };
-                if let (true, Ok(value)) = (args.record, &event)
-                    && kept.len() < sources_eval::samples::MAX_ROWS
-                {
-                    kept.push(value.clone());
-                }
-                let written = trace.suspend(|| match event {
-                    Ok(value) => try_output::write_event(out, &value, printing),
-                    Err(error) => {
-                        failed = true;
-                        let line = serde_json::json!({ "error": error.to_string() });
-                        writeln!(out, "{line}")
-                    }
-                });
-                match written.and_then(|()| out.flush()) {
-                    Err(error) if error.kind() == io::ErrorKind::BrokenPipe => break,
-                    written => written.map_err(Error::Write)?,
-                }
-                printed += 1;
-                trace.events(printed);
-            }
-            trace.finish();
-            let outcome = if failed {
-                Outcome::Failure
-            } else {
-                Outcome::Success
-            };
-            Ok((outcome, args.record.then_some(Value::Array(kept))))
-        }
-    }
 }
 
 #[cfg(test)]

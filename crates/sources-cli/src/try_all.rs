@@ -11,15 +11,15 @@
 
 use std::collections::BTreeMap;
 use std::io::Write;
+use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
-use futures::StreamExt;
 use serde_json::Value;
 use sources_config::Source;
 use sources_config::accepted::{accepted_params, declared_params};
 use sources_eval::engine::Output;
 use sources_eval::run::{Run, RunError};
-use sources_eval::snapshot::DEFAULT_WINDOW;
+use sources_eval::snapshot::{DEFAULT_WINDOW, Follow};
 use sources_eval::trace::{Collect, Trace, escape_controls};
 
 use crate::Outcome;
@@ -126,13 +126,12 @@ async fn try_entry(
         .map(|(name, value)| (name.clone(), value.clone()))
         .collect();
     let mut from_demo = Vec::new();
-    for missing in r#try::missing_required(config, source, &values) {
-        let name = missing.name().to_owned();
+    for missing in run.missing(source, &values).await {
+        let name = missing.name;
         if !run.world().is_demo() {
             return Err(format!("needs --param {name}=VALUE"));
         }
-        let example = run.example(missing.entry, &name).await;
-        let Some(example) = example else {
+        let Some(example) = missing.example else {
             return Err(format!(
                 "needs --param {name}=… (the demo world has no example for it)"
             ));
@@ -149,15 +148,22 @@ async fn try_entry(
         Output::Value(Value::String(text)) => format!("{} of text", plural(text.len(), "byte")),
         Output::Value(_) => "1 value".to_owned(),
         Output::Stream(mut events) => {
-            let wanted = limit.unwrap_or(1);
-            let deadline = tokio::time::Instant::now() + within;
-            let mut received = 0;
-            while received < wanted {
-                match tokio::time::timeout_at(deadline, events.next()).await {
-                    Ok(Some(Ok(_))) => received += 1,
-                    Ok(Some(Err(error))) => return Err(error.to_string()),
-                    Ok(None) | Err(_) => break,
-                }
+            let bounds = Follow {
+                events: Some(limit.unwrap_or(1)),
+                within: Some(within),
+            };
+            let mut failed = None;
+            let (_, received) = run
+                .follow(&mut events, bounds, |event| match event {
+                    Ok(_) => ControlFlow::Continue(()),
+                    Err(error) => {
+                        failed = Some(error.to_string());
+                        ControlFlow::Break(())
+                    }
+                })
+                .await;
+            if let Some(failed) = failed {
+                return Err(failed);
             }
             if received == 0 {
                 trace.warn(&format!(

@@ -6,7 +6,7 @@ use std::io::{self, Write};
 
 use comfy_table::{ContentArrangement, Table, presets};
 use serde_json::Value;
-use sources_config::{Component, ComponentKind, Config};
+use sources_config::Component;
 
 use crate::try_view::{self, Frame};
 
@@ -48,34 +48,6 @@ pub struct Printing<'a> {
     pub width: Option<u16>,
     /// Colour what is drawn by its `color_rules` (a terminal, or `--color always`).
     pub color: bool,
-}
-
-/// The titles of the drawn (not `hidden`) columns of the table component bound to `entry`, if
-/// any.
-pub fn bound_columns(config: &Config, entry: &str) -> Vec<String> {
-    config
-        .components
-        .iter()
-        .filter(|component| {
-            component
-                .kind
-                .as_ref()
-                .is_some_and(|kind| kind.value == ComponentKind::Table)
-                && component
-                    .source
-                    .as_ref()
-                    .is_some_and(|source| source.value == entry)
-        })
-        .map(|component| {
-            component
-                .columns
-                .iter()
-                .filter(|column| !column.hidden)
-                .filter_map(|column| column.title.as_ref().map(|title| title.value.clone()))
-                .collect::<Vec<_>>()
-        })
-        .find(|columns| !columns.is_empty())
-        .unwrap_or_default()
 }
 
 /// Prints a one-shot value.

@@ -11,15 +11,15 @@
 
 use std::collections::BTreeMap;
 use std::io::Write;
+use std::ops::ControlFlow;
 
-use futures::StreamExt;
 use serde_json::Value;
 use sources_config::accepted::accepted_params;
 use sources_config::cursor::{self, CursorRow};
 use sources_config::{Component, Config, Screen};
 use sources_eval::engine::Output;
 use sources_eval::run::{Run, RunError};
-use sources_eval::snapshot::DEFAULT_WINDOW;
+use sources_eval::snapshot::{DEFAULT_WINDOW, Follow};
 
 use crate::Outcome;
 use crate::outputs::Outputs;
@@ -323,13 +323,14 @@ impl Snapshot<'_> {
                 values.insert(bind.param.value.clone(), filled);
             }
         }
-        for missing in r#try::missing_required(config, source, &values) {
-            let name = missing.name().to_owned();
-            let example = self.run.example(missing.entry, &name).await;
-            let Some(example) = example else {
-                return Err(Missing::Failed(format!("needs --param {name}=VALUE")));
+        for missing in self.run.missing(source, &values).await {
+            let Some(example) = missing.example else {
+                return Err(Missing::Failed(format!(
+                    "needs --param {}=VALUE",
+                    missing.name
+                )));
             };
-            values.insert(name, example.value);
+            values.insert(missing.name, example.value);
         }
         match self.run.evaluate_with(source, &values).await {
             Err(RunError::Unbound(message)) => Err(Missing::Failed(message)),
@@ -340,15 +341,26 @@ impl Snapshot<'_> {
                     .ok()
                     .flatten()
                     .unwrap_or(DEFAULT_WINDOW);
-                let wanted = self.args.limit.unwrap_or(TABLE_ROWS);
-                let deadline = tokio::time::Instant::now() + within;
+                let bounds = Follow {
+                    events: Some(self.args.limit.unwrap_or(TABLE_ROWS)),
+                    within: Some(within),
+                };
                 let mut rows = Vec::new();
-                while rows.len() < wanted {
-                    match tokio::time::timeout_at(deadline, events.next()).await {
-                        Ok(Some(Ok(event))) => rows.push(event),
-                        Ok(Some(Err(error))) => return Err(Missing::Failed(error.to_string())),
-                        Ok(None) | Err(_) => break,
-                    }
+                let mut failed = None;
+                self.run
+                    .follow(&mut events, bounds, |event| match event {
+                        Ok(event) => {
+                            rows.push(event);
+                            ControlFlow::Continue(())
+                        }
+                        Err(error) => {
+                            failed = Some(error.to_string());
+                            ControlFlow::Break(())
+                        }
+                    })
+                    .await;
+                if let Some(failed) = failed {
+                    return Err(Missing::Failed(failed));
                 }
                 Ok(Value::Array(rows))
             }

@@ -8,7 +8,7 @@ use foldhash::fast::RandomState;
 
 use sources_syntax::Span;
 
-use crate::dashboard::{Component, Dashboard};
+use crate::dashboard::{Component, ComponentKind, Dashboard};
 use crate::model::{Body, Growing, Source};
 use crate::shift::Placed;
 use crate::spanned::Spanned;
@@ -161,6 +161,33 @@ impl Config {
     /// The entry `component` shows (its `source`), when it names one that exists.
     pub fn shown_by(&self, component: &Component) -> Option<&Source> {
         self.get(&component.source.as_ref()?.value)
+    }
+
+    /// The titles of the drawn (not `hidden`) columns of the first table component that shows
+    /// `entry` with any: the columns `try --search`, `--sort` and `--filter` name.
+    pub fn table_titles(&self, entry: &str) -> Vec<String> {
+        self.components
+            .iter()
+            .filter(|component| {
+                component
+                    .kind
+                    .as_ref()
+                    .is_some_and(|kind| kind.value == ComponentKind::Table)
+                    && component
+                        .source
+                        .as_ref()
+                        .is_some_and(|source| source.value == entry)
+            })
+            .map(|component| {
+                component
+                    .columns
+                    .iter()
+                    .filter(|column| !column.hidden)
+                    .filter_map(|column| column.title.as_ref().map(|title| title.value.clone()))
+                    .collect::<Vec<_>>()
+            })
+            .find(|columns| !columns.is_empty())
+            .unwrap_or_default()
     }
 
     /// The index in [`Config::entries`] of the first entry named `name`.

@@ -9,20 +9,19 @@
 //! (`server/try_entry.rs`, through `sources_eval::samples::record`).
 
 use std::collections::BTreeMap;
+use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use futures::StreamExt;
 use serde_json::{Value, json};
 use sources_config::Enumeration;
 use sources_eval::engine::{EngineOptions, Output};
 use sources_eval::error::EvalError;
 use sources_eval::params::Bound;
 use sources_eval::run::{Ask, Run};
-use sources_eval::snapshot::SnapshotWindow;
+use sources_eval::snapshot::{Follow, SnapshotWindow};
 use sources_eval::trace::Silent;
-use sources_eval::window_flags::WindowAsk;
 use tower_lsp_server::ls_types::{DiagnosticSeverity, Uri};
 
 use crate::document::Analyzed;
@@ -260,7 +259,6 @@ async fn fetch(analyzed: &Analyzed, uri: &Uri, bound: &Bound, demo: bool) -> Out
             },
             ..EngineOptions::default()
         },
-        window: WindowAsk::default(),
         trace: Arc::new(Silent),
     });
     let run = match run {
@@ -282,15 +280,16 @@ async fn fetch(analyzed: &Analyzed, uri: &Uri, bound: &Bound, demo: bool) -> Out
             Outcome::Fetched { value, summary }
         }
         Output::Stream(mut events) => {
-            let deadline = tokio::time::Instant::now() + LISTEN;
             let mut heard = Vec::new();
-            while heard.len() < MAX_EVENTS {
-                match tokio::time::timeout_at(deadline, events.next()).await {
-                    Ok(Some(Ok(event))) => heard.push(event),
-                    Ok(Some(Err(error))) => heard.push(json!({ "error": error.to_string() })),
-                    Ok(None) | Err(_) => break,
-                }
-            }
+            let bounds = Follow {
+                events: Some(MAX_EVENTS),
+                within: Some(LISTEN),
+            };
+            run.follow(&mut events, bounds, |event| {
+                heard.push(event.unwrap_or_else(|error| json!({ "error": error.to_string() })));
+                ControlFlow::Continue(())
+            })
+            .await;
             let summary = format!(
                 "`{name}`: {} events in the first {}s (at most {MAX_EVENTS})",
                 heard.len(),
