@@ -36,13 +36,6 @@ pub mod settings_file;
 pub mod shell;
 pub mod terminal;
 pub mod r#try;
-pub mod try_all;
-pub mod try_colors;
-pub mod try_failure;
-pub mod try_output;
-pub mod try_screen;
-pub mod try_table;
-pub mod try_view;
 
 use std::process::ExitCode;
 

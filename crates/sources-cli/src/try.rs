@@ -9,40 +9,45 @@
 //! the stream is read until it ends, `--limit` events or `--for` (2s by default) and its events
 //! are the snapshot's rows. On a terminal, stderr shows progress (pages, rows, events, elapsed
 //! time). Exit 0 on success, 1 when the fetch failed (or the configuration has errors), 2 on usage
-//! errors. `--all` tries every entry instead, one summary line each (`try_all`). Everything is
+//! errors. `--all` tries every entry instead, one summary line each (`all`). Everything is
 //! printed through [`Outputs`], which hides the run's secret values.
 
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
+pub mod all;
+pub mod colors;
+pub mod failure;
+pub mod output;
+pub mod screen;
+mod show;
+pub mod table;
+pub mod view;
+
 use std::collections::BTreeMap;
-use std::io::{self, Write};
-use std::ops::ControlFlow;
+use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use serde_json::Value;
 use sources_check::settings_file::{Finder, Found};
 use sources_config::cadence::{Cadence, cadence};
 use sources_diagnostics::Severity;
 use sources_eval::engine::EngineOptions;
-use sources_eval::error::EvalError;
-use sources_eval::run::{Ask, Entry, Missing, Run, Show, TryError, try_entry};
-use sources_eval::snapshot::{Follow, SnapshotWindow, Stop};
-use sources_eval::trace::{Collect, Progress, Redactor, Trace};
+use sources_eval::run::{Ask, Entry, Run, try_entry};
+use sources_eval::snapshot::{Follow, SnapshotWindow};
+use sources_eval::trace::Collect;
 use sources_eval::window_flags::WindowFlags;
-use sources_eval::world::WorldError;
 use sources_syntax::Syntax;
 
+use self::failure::Tried;
+use self::output::{OutputFormat, Printing};
+use self::show::{Presenter, Said, StderrTrace, announce, world_error};
 use crate::Outcome;
 use crate::config_file;
 use crate::outputs::{Outputs, Stderr};
 use crate::render::{self, Format, RenderOptions};
 use crate::report::FileReport;
 use crate::terminal::Stream;
-use crate::try_failure::Tried;
-use crate::try_output::{self, OutputFormat, Printing};
 
 /// Arguments of `sources try`.
 #[derive(Debug, clap::Args)]
@@ -176,87 +181,6 @@ pub enum Error {
     Settings(#[from] sources_check::settings_file::Error),
 }
 
-/// Reports on stderr: warnings always (counted, for `--strict`), `--verbose` lines, and on a
-/// terminal a progress line (pages walked, rows read, events received, elapsed time) that is
-/// cleared before the output.
-struct StderrTrace {
-    err: Stderr,
-    verbose: bool,
-    /// Warnings said so far.
-    warnings: AtomicUsize,
-    bar: Option<indicatif::ProgressBar>,
-}
-
-impl StderrTrace {
-    fn new(err: Stderr, verbose: bool, entry: &str) -> StderrTrace {
-        let bar = Stream::Stderr.is_terminal().then(|| {
-            let bar = indicatif::ProgressBar::new_spinner();
-            if let Ok(style) =
-                indicatif::ProgressStyle::with_template("{spinner} {msg} ({elapsed})")
-            {
-                bar.set_style(style);
-            }
-            bar.set_message(format!("fetching `{entry}`"));
-            bar.enable_steady_tick(Duration::from_millis(120));
-            bar
-        });
-        StderrTrace {
-            err,
-            verbose,
-            warnings: AtomicUsize::new(0),
-            bar,
-        }
-    }
-
-    /// Runs `write` with the progress line out of the way.
-    fn suspend<R>(&self, write: impl FnOnce() -> R) -> R {
-        match &self.bar {
-            Some(bar) => bar.suspend(write),
-            None => write(),
-        }
-    }
-
-    /// Says `line` on standard error, with the progress line out of the way.
-    fn say(&self, line: &str) {
-        self.suspend(|| self.err.line(line));
-    }
-
-    /// Counts events received while following.
-    fn events(&self, count: usize) {
-        if let Some(bar) = &self.bar {
-            bar.set_message(format!("{count} events received"));
-        }
-    }
-
-    fn finish(&self) {
-        if let Some(bar) = &self.bar {
-            bar.finish_and_clear();
-        }
-    }
-}
-
-impl Trace for StderrTrace {
-    fn note(&self, line: &str) {
-        if self.verbose {
-            self.say(&format!("· {line}"));
-        }
-    }
-
-    fn warn(&self, line: &str) {
-        self.warnings.fetch_add(1, Ordering::Relaxed);
-        self.say(&format!("sources: warning: {line}"));
-    }
-
-    fn progress(&self, progress: Progress) {
-        let Some(bar) = &self.bar else { return };
-        match progress {
-            Progress::Pages { pages, items } => {
-                bar.set_message(format!("{pages} page(s) walked, {items} rows read"));
-            }
-        }
-    }
-}
-
 /// A configuration file read and checked.
 pub struct Loaded {
     /// The path as shown.
@@ -347,8 +271,7 @@ pub fn run(args: &Args, outputs: &mut Outputs) -> Result<Outcome, Error> {
     // comments apply as they do to `sources lint` and the editor, and what they hide is kept to
     // explain a refusal it predicts.
     let (mut analysis, found) = analyze_loaded(&loaded)?;
-    let hidden =
-        crate::try_failure::hide_as_lint_does(&loaded.path, &mut analysis, found.as_deref());
+    let hidden = self::failure::hide_as_lint_does(&loaded.path, &mut analysis, found.as_deref());
     if analysis
         .diagnostics
         .iter()
@@ -389,7 +312,7 @@ pub fn run(args: &Args, outputs: &mut Outputs) -> Result<Outcome, Error> {
     };
     let supplied = parse_assignments(&args.params).map_err(Error::Usage)?;
     if let Some(screen) = &args.screen {
-        return crate::try_screen::run(
+        return self::screen::run(
             &tried,
             args,
             screen.as_deref(),
@@ -399,7 +322,7 @@ pub fn run(args: &Args, outputs: &mut Outputs) -> Result<Outcome, Error> {
         );
     }
     let Some(name) = args.name.as_deref() else {
-        return crate::try_all::run(&tried, args, &loaded.text, supplied, outputs);
+        return self::all::run(&tried, args, &loaded.text, supplied, outputs);
     };
     let Some(source) = config.get(name) else {
         let names: Vec<&str> = config.names().collect();
@@ -413,7 +336,7 @@ pub fn run(args: &Args, outputs: &mut Outputs) -> Result<Outcome, Error> {
         )));
     };
     let component =
-        crate::try_view::pick(&config, name, args.component.as_deref()).map_err(Error::Usage)?;
+        self::view::pick(&config, name, args.component.as_deref()).map_err(Error::Usage)?;
     let flags = WindowFlags {
         search: args.search.clone(),
         sort: args.sort.clone(),
@@ -459,7 +382,7 @@ pub fn run(args: &Args, outputs: &mut Outputs) -> Result<Outcome, Error> {
         component,
         format == OutputFormat::Table || args.component.is_some(),
     ) {
-        let which = crate::try_view::which(&config, name, component);
+        let which = self::view::which(&config, name, component);
         preface.push(Said::Line(format!("sources: {which}")));
     }
     let printing = Printing {
@@ -471,18 +394,7 @@ pub fn run(args: &Args, outputs: &mut Outputs) -> Result<Outcome, Error> {
         width: terminal_width(terminal),
         color: crate::terminal::color(terminal),
     };
-    let mut presenter = Presenter {
-        outputs,
-        trace: &reporter,
-        printing: &printing,
-        preface,
-        record: args.record,
-        recorded: None,
-        kept: Vec::new(),
-        printed: 0,
-        failed: false,
-        written: Ok(()),
-    };
+    let mut presenter = Presenter::new(outputs, &reporter, &printing, preface, args.record);
     let ask = Ask {
         config: &config,
         text: &loaded.text,
@@ -507,7 +419,7 @@ pub fn run(args: &Args, outputs: &mut Outputs) -> Result<Outcome, Error> {
         recorder.save(&config, source, &outcome, &outputs.err);
     }
     let outcome = outcome.map(|(outcome, _)| outcome);
-    let warnings = reporter.warnings.load(Ordering::Relaxed);
+    let warnings = reporter.warnings();
     if args.strict && warnings > 0 && matches!(outcome, Ok(Outcome::Success)) {
         outputs.err.line(&format!(
             "sources: --strict: {warnings} warning(s), so this run fails"
@@ -608,203 +520,6 @@ pub(crate) fn start<'c>(
         .map_err(world_error)?;
     announce(outputs, run.secrets(), run.world().describe().as_deref());
     Ok(run)
-}
-
-/// Hides a run's secrets in `outputs` from now on, and says the demo backend it reaches
-/// (`world`), if any, on standard error.
-fn announce(outputs: &Outputs, secrets: &Redactor, world: Option<&str>) {
-    outputs.hide(secrets.clone());
-    if let Some(world) = world {
-        outputs.err.line(&format!("sources: {world}"));
-    }
-}
-
-/// Why the world of a run could not be built, as a usage error.
-fn world_error(error: WorldError) -> Error {
-    match error {
-        WorldError::Demo(error) => Error::Usage(format!("--demo: {error}")),
-        error => Error::Usage(error.to_string()),
-    }
-}
-
-/// A line `try NAME` says on standard error once its run started.
-enum Said {
-    /// A `--verbose` note.
-    Note(String),
-    /// A line said always.
-    Line(String),
-}
-
-/// Shows what `try NAME` fetches: the value, or each event as it comes, on standard output in
-/// the format asked for, with the trace's notes and warnings on standard error.
-struct Presenter<'a> {
-    outputs: &'a mut Outputs,
-    trace: &'a StderrTrace,
-    printing: &'a Printing<'a>,
-    /// Said once the run started, after the demo backend is.
-    preface: Vec<Said>,
-    /// Whether to keep what is shown for `--record`.
-    record: bool,
-    /// With `--record`: the value, or the first events as a sample's rows.
-    recorded: Option<Value>,
-    /// With `--record`, of a streamed entry: the first events.
-    kept: Vec<Value>,
-    /// Events printed.
-    printed: usize,
-    /// Whether an event failed.
-    failed: bool,
-    /// The first failed write to standard output, which stops the showing.
-    written: io::Result<()>,
-}
-
-impl Show for Presenter<'_> {
-    fn started(&mut self, secrets: &Redactor, world: Option<&str>) {
-        announce(self.outputs, secrets, world);
-        for said in self.preface.drain(..) {
-            match said {
-                Said::Note(line) => self.trace.note(&line),
-                Said::Line(line) => self.trace.say(&line),
-            }
-        }
-    }
-
-    fn value(&mut self, value: Value) {
-        let trace = self.trace;
-        trace.finish();
-        if let (Some(limit), Value::Array(rows)) = (self.printing.limit, &value) {
-            if rows.len() > limit {
-                trace.note(&format!(
-                    "printing {limit} of {} rows (--limit)",
-                    rows.len()
-                ));
-            }
-        }
-        // Whatever the output format, so `--strict` gives one verdict on a terminal and piped.
-        if let Some(component) = self.printing.component {
-            for warning in crate::try_view::warnings(component, &value) {
-                trace.warn(&warning);
-            }
-        }
-        let out = &mut self.outputs.out;
-        self.written =
-            try_output::write_value(out, &value, self.printing).and_then(|()| out.flush());
-        if self.record {
-            self.recorded = Some(value);
-        }
-    }
-
-    fn event(&mut self, event: Result<Value, EvalError>) -> ControlFlow<()> {
-        if let (true, Ok(value)) = (self.record, &event)
-            && self.kept.len() < sources_eval::samples::MAX_ROWS
-        {
-            self.kept.push(value.clone());
-        }
-        let out = &mut self.outputs.out;
-        let printing = self.printing;
-        let written = self.trace.suspend(|| match event {
-            Ok(value) => try_output::write_event(out, &value, printing),
-            Err(error) => {
-                self.failed = true;
-                let line = serde_json::json!({ "error": error.to_string() });
-                writeln!(out, "{line}")
-            }
-        });
-        self.written = written.and_then(|()| out.flush());
-        if self.written.is_err() {
-            return ControlFlow::Break(());
-        }
-        self.printed += 1;
-        self.trace.events(self.printed);
-        ControlFlow::Continue(())
-    }
-
-    fn stopped(&mut self, stop: Stop, events: usize) {
-        if self.record {
-            self.recorded = Some(Value::Array(std::mem::take(&mut self.kept)));
-        }
-        match stop {
-            Stop::Events | Stop::Cap => {
-                self.trace
-                    .note(&format!("stopped after --limit {events} events"));
-            }
-            Stop::Elapsed => {
-                self.trace
-                    .note(&format!("stopped after --for with {events} events"));
-            }
-            Stop::Ended => {
-                self.trace
-                    .note(&format!("the stream ended after {events} events"));
-            }
-            Stop::Reader => {}
-        }
-        self.trace.finish();
-    }
-}
-
-impl Presenter<'_> {
-    /// What `try NAME` ends with, given what [`try_entry`] returned for the entry `name`, and
-    /// what `--record` keeps. Parameters that do not bind are a usage error (with `--demo`,
-    /// naming values the demo world answers); a failed fetch is said and fails the run.
-    fn outcome(
-        self,
-        tried_entry: Result<(), TryError>,
-        tried: &Tried<'_>,
-        demo: bool,
-        name: &str,
-    ) -> Result<(Outcome, Option<Value>), Error> {
-        match tried_entry {
-            Ok(()) => {}
-            Err(TryError::Window(message)) => return Err(Error::Usage(message)),
-            Err(TryError::World(error)) => return Err(world_error(error)),
-            Err(TryError::Unbound { message, missing }) => {
-                return Err(Error::Usage(match demo_hint(&missing) {
-                    Some(hint) if demo => format!("`{name}` {hint}"),
-                    _ => format!("`{name}`: {message}"),
-                }));
-            }
-            Err(TryError::Failed(error)) => {
-                self.trace
-                    .say(&format!("sources: {}", tried.describe(&error)));
-                return Ok((Outcome::Failure, None));
-            }
-        }
-        match self.written {
-            Err(error) if error.kind() == io::ErrorKind::BrokenPipe => {}
-            written => written.map_err(Error::Write)?,
-        }
-        let outcome = if self.failed {
-            Outcome::Failure
-        } else {
-            Outcome::Success
-        };
-        Ok((outcome, self.recorded))
-    }
-}
-
-/// For an entry missing required parameters under `--demo`: `needs --param NAME=…; for example
-/// --param NAME=VALUE, what it is` for each, with values the demo world answers.
-fn demo_hint(missing: &[Missing]) -> Option<String> {
-    let hints: Vec<String> = missing
-        .iter()
-        .map(|missing| {
-            let name = &missing.name;
-            match &missing.example {
-                Some(example) => {
-                    let what = example
-                        .what
-                        .as_ref()
-                        .map(|what| format!(", {what}"))
-                        .unwrap_or_default();
-                    format!(
-                        "needs --param {name}=…; for example --param {name}={}{what}",
-                        example.value
-                    )
-                }
-                None => format!("needs --param {name}=… (the demo world has no example for it)"),
-            }
-        })
-        .collect();
-    (!hints.is_empty()).then(|| hints.join("; it also "))
 }
 
 #[cfg(test)]

@@ -85,6 +85,13 @@ fn tokens(text: &str) -> Vec<&str> {
     let mut rest = text;
     loop {
         rest = rest.trim_start();
+        // A raw identifier (`r#try`) names the module `try`.
+        if let Some(raw) = rest
+            .strip_prefix("r#")
+            .filter(|raw| raw.starts_with(|c: char| c.is_alphabetic() || c == '_'))
+        {
+            rest = raw;
+        }
         let len = if rest.starts_with("::") {
             2
         } else if rest.starts_with(['{', '}', ',', '*']) {
@@ -310,7 +317,7 @@ fn no_module_reads_its_siblings_in_a_circle() {
 #[test]
 fn reads_are_resolved_through_groups_and_relative_paths() {
     let module: ModulePath = vec!["render".into(), "sarif".into()];
-    let code = "use crate::{explain::{self, text}, lint::color};\nuse super::super::terminal::Stream;\nlet x = self::inner::f(); let y = $crate::no::thing;";
+    let code = "use crate::{explain::{self, text}, lint::color};\nuse super::super::terminal::Stream;\nlet x = self::inner::f(); let y = $crate::no::thing;\nuse crate::r#try::{self, Args};";
     let found: Vec<String> = reads(&module, code)
         .into_iter()
         .map(|path| path.join("::"))
@@ -322,7 +329,9 @@ fn reads_are_resolved_through_groups_and_relative_paths() {
             "explain::text",
             "lint::color",
             "terminal::Stream",
-            "render::sarif::inner::f"
+            "render::sarif::inner::f",
+            "try::self",
+            "try::Args"
         ]
     );
 }

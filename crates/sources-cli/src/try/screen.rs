@@ -1,5 +1,5 @@
 //! `sources try --screen [NAME]`: a snapshot of a screen as it first appears. Every component the
-//! layout places is printed in layout order under a heading, drawn from its entry as `try_view`
+//! layout places is printed in layout order under a heading, drawn from its entry as `view`
 //! draws it. An entry takes `--param` values (given to the entries that take them), and a
 //! component with `on_cursor` takes its `bind` filled from the driver's first row (the row its
 //! cursor starts on), as the dashboard fills it when the screen opens; with `--demo`, a required
@@ -23,10 +23,10 @@ use sources_eval::snapshot::{DEFAULT_WINDOW, Follow};
 
 use crate::Outcome;
 use crate::outputs::Outputs;
+use crate::r#try::failure::Tried;
+use crate::r#try::output::TABLE_ROWS;
+use crate::r#try::view::{self, Frame, View};
 use crate::r#try::{self, Args, Error};
-use crate::try_failure::Tried;
-use crate::try_output::TABLE_ROWS;
-use crate::try_view::{self, Frame, View};
 
 /// Why a placed component shows nothing.
 #[derive(Clone, Debug)]
@@ -132,8 +132,8 @@ pub fn run(
         }
         match runtime.block_on(snapshot.show(component, 0)) {
             Ok(value) => {
-                warnings.extend(try_view::warnings(component, &value));
-                text.push_str(&try_view::render(component, &value, frame));
+                warnings.extend(view::warnings(component, &value));
+                text.push_str(&view::render(component, &value, frame));
             }
             Err(Missing::Waits(why)) => {
                 text.push_str(&crate::terminal::printable(&format!("({why})\n")))

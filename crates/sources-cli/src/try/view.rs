@@ -1,6 +1,6 @@
 //! `sources try` on a terminal (or with `--output table`): the entry shown as the component that
 //! shows it in the dashboard. Which component: the one `--component` names, else the first of
-//! `tui.components` bound to the entry. A table is drawn by `try_table`; a list prints its `item`
+//! `tui.components` bound to the entry. A table is drawn by `table`; a list prints its `item`
 //! per row, a tree its `label`s under the root (nested by `children`, or bucketed by `group_by`),
 //! a text view its text, a log view its lines, an inspector its fields (declared, or every field
 //! with `auto`), an event log each item's `key` (and `mark`) over its `text`. Every path is read
@@ -10,7 +10,7 @@ use serde_json::Value;
 use sources_config::{Component, ComponentKind, Config, InspectorField, item_path};
 
 use crate::terminal;
-use crate::try_table;
+use crate::r#try::table;
 
 /// How deep a tree or an inspector is drawn (deeper nodes are counted, not drawn).
 const MAX_DEPTH: usize = 64;
@@ -149,7 +149,7 @@ pub struct Frame {
     /// (`try NAME`) every node is open and there is no gutter.
     pub first_paint: bool,
     /// Colour a table's cells, a list's items and a log view's lines by their `color_rules`
-    /// (`try_colors`): on a terminal, or with `--color always`.
+    /// (`colors`): on a terminal, or with `--color always`.
     pub color: bool,
 }
 
@@ -175,7 +175,7 @@ pub fn render(component: &Component, value: &Value, frame: Frame) -> String {
     };
     let fold = frame.first_paint.then_some(component.initial_depth);
     let mut text = match view {
-        View::Table => try_table::render(component, items, frame.rows, width, frame.color),
+        View::Table => table::render(component, items, frame.rows, width, frame.color),
         View::List => lines(
             items
                 .iter()
@@ -221,7 +221,7 @@ pub fn render(component: &Component, value: &Value, frame: Frame) -> String {
 fn colored(component: &Component, color: bool, text: String) -> String {
     let text = terminal::printable(&text);
     match color {
-        true => crate::try_colors::paint(&component.color_rules, &text, &text),
+        true => crate::r#try::colors::paint(&component.color_rules, &text, &text),
         false => text,
     }
 }
@@ -229,7 +229,7 @@ fn colored(component: &Component, color: bool, text: String) -> String {
 /// The warnings of what the view shows: each table column empty in every row.
 pub fn warnings(component: &Component, value: &Value) -> Vec<String> {
     match View::of(component) {
-        Some(View::Table) => try_table::empty_columns(component, item_path::items(value)),
+        Some(View::Table) => table::empty_columns(component, item_path::items(value)),
         _ => Vec::new(),
     }
 }

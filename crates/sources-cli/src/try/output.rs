@@ -1,6 +1,6 @@
 //! How `sources try` prints what it fetched: JSON (the default when piped, unchanged), NDJSON,
 //! YAML, or on a terminal (the default there) the component that shows the entry as the
-//! dashboard draws it (`try_view`), else a table of the rows' keys.
+//! dashboard draws it (`view`), else a table of the rows' keys.
 
 use std::io::{self, Write};
 
@@ -8,7 +8,7 @@ use comfy_table::{ContentArrangement, Table, presets};
 use serde_json::Value;
 use sources_config::Component;
 
-use crate::try_view::{self, Frame};
+use crate::r#try::view::{self, Frame};
 
 /// The output formats of `sources try`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -79,7 +79,7 @@ pub fn write_value(out: &mut dyn Write, value: &Value, printing: &Printing<'_>) 
                     first_paint: false,
                     color: printing.color,
                 };
-                out.write_all(try_view::render(component, value, frame).as_bytes())
+                out.write_all(view::render(component, value, frame).as_bytes())
             }
             (None, value) => write_keys(out, value, printing),
         },

@@ -12,7 +12,7 @@ use console::{measure_text_width, truncate_str};
 use serde_json::Value;
 use sources_config::{Align, Column, Component, table_order};
 
-use crate::try_colors;
+use crate::r#try::colors;
 
 /// Between two drawn columns.
 const SEPARATOR: &str = " │ ";
@@ -138,7 +138,7 @@ fn line(
         .map(|((cell, (column, _)), width)| {
             let fitted = fit(cell, *width, column.align);
             match color {
-                true => try_colors::paint(&column.color_rules, cell, &fitted),
+                true => colors::paint(&column.color_rules, cell, &fitted),
                 false => fitted,
             }
         })

@@ -24,8 +24,8 @@ use sources_eval::trace::{Collect, Trace, escape_controls};
 
 use crate::Outcome;
 use crate::outputs::Outputs;
+use crate::r#try::failure::Tried;
 use crate::r#try::{self, Args, Error};
-use crate::try_failure::Tried;
 
 /// Runs `sources try --all` over `config`'s entries, in the file's order.
 pub fn run(
