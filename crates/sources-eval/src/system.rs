@@ -1,20 +1,24 @@
 //! The real [`Io`]: reqwest (rustls) for HTTP, tokio processes and files, tokio-tungstenite for
 //! websockets, and tokio's clock.
 
+mod error;
+mod read;
+
 use std::error::Error as _;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use futures::{SinkExt, StreamExt};
 use sources_check::request;
-use tokio::io::{AsyncRead, AsyncReadExt};
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::error::CapacityError;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::tungstenite::{self, Message};
 
+use self::error::{chain, is_dns_failure, refused};
+use self::read::{chunks, read_capped, read_tail};
 use crate::io::{
-    BoxFuture, ByteStream, CommandOutput, CommandSpec, DEFAULT_MAX_BODY, FrameStream, HttpRequest,
+    BoxFuture, CommandOutput, CommandSpec, DEFAULT_MAX_BODY, FrameStream, HttpRequest,
     HttpResponse, Io, IoError, LineStream, STDERR_TAIL, WebSocketRequest, tail,
 };
 
@@ -85,65 +89,6 @@ fn redirect_target(response: &reqwest::Response, from: &reqwest::Url) -> Option<
 /// How much of a process's stderr is kept while it runs (only the end is ever shown).
 const STDERR_KEEP: usize = 16 * 1024;
 
-/// Reads everything, keeping only the last `keep` bytes; a read error ends it early.
-async fn read_tail(mut reader: impl AsyncRead + Unpin, keep: usize) -> Vec<u8> {
-    let mut out = Vec::new();
-    let mut chunk = vec![0; 8192];
-    while let Ok(read @ 1..) = reader.read(&mut chunk).await {
-        out.extend_from_slice(&chunk[..read]);
-        if out.len() > 2 * keep {
-            out.drain(..out.len() - keep);
-        }
-    }
-    out
-}
-
-/// Reads everything up to `limit` bytes; `None` when there is more.
-async fn read_capped(
-    reader: impl AsyncRead + Unpin,
-    limit: usize,
-) -> std::io::Result<Option<Vec<u8>>> {
-    let mut out = Vec::new();
-    let cap = u64::try_from(limit).unwrap_or(u64::MAX).saturating_add(1);
-    reader.take(cap).read_to_end(&mut out).await?;
-    Ok((out.len() <= limit).then_some(out))
-}
-
-/// A reader as a stream of chunks.
-fn chunks(reader: impl AsyncRead + Unpin + Send + 'static) -> ByteStream {
-    futures::stream::unfold(Some(reader), |reader| async move {
-        let mut reader = reader?;
-        let mut chunk = vec![0; 8192];
-        match reader.read(&mut chunk).await {
-            Ok(0) => None,
-            Ok(read) => {
-                chunk.truncate(read);
-                Some((Ok(bytes::Bytes::from(chunk)), Some(reader)))
-            }
-            Err(error) => Some((
-                Err(IoError::Transport(format!("reading stdout: {error}"))),
-                None,
-            )),
-        }
-    })
-    .boxed()
-}
-
-/// An error and its causes on one line, without repeating a cause the message already includes.
-fn chain(error: &dyn std::error::Error) -> String {
-    let mut text = error.to_string();
-    let mut source = error.source();
-    while let Some(cause) = source {
-        let cause_text = cause.to_string();
-        if !text.contains(&cause_text) {
-            text.push_str(": ");
-            text.push_str(&cause_text);
-        }
-        source = cause.source();
-    }
-    text
-}
-
 fn host_and_port(url: &reqwest::Url) -> (String, String) {
     let host = url.host_str().unwrap_or_default().to_owned();
     let address = match url.port_or_known_default() {
@@ -151,15 +96,6 @@ fn host_and_port(url: &reqwest::Url) -> (String, String) {
         None => host.clone(),
     };
     (host, address)
-}
-
-fn is_dns_failure(text: &str) -> bool {
-    let text = text.to_ascii_lowercase();
-    text.contains("dns error")
-        || text.contains("failed to lookup address")
-        || text.contains("name or service not known")
-        || text.contains("no address associated")
-        || text.contains("temporary failure in name resolution")
 }
 
 fn http_error(url: &reqwest::Url, error: &reqwest::Error) -> IoError {
@@ -188,19 +124,6 @@ fn http_error(url: &reqwest::Url, error: &reqwest::Error) -> IoError {
         return IoError::Transport(format!("the request cannot be built: {detail}"));
     }
     IoError::Transport(detail)
-}
-
-/// A request the shared constructors refuse: a bad url names the url, anything else the request.
-fn refused(url: &str, refusal: request::Refusal) -> IoError {
-    match refusal {
-        request::Refusal::Url(_)
-        | request::Refusal::HttpScheme(_)
-        | request::Refusal::WebSocketUrl(_) => IoError::Url {
-            url: crate::trace::url(url),
-            detail: refusal.to_string(),
-        },
-        other => IoError::Transport(format!("the request cannot be built: {other}")),
-    }
 }
 
 fn spawn_error(program: &str, error: &std::io::Error) -> IoError {
