@@ -1,15 +1,19 @@
 //! Lint runs the pipelines over static data (`failing-row`), through the binary: what it did not
 //! run is said under `--verbose`, with the reason, and nowhere else.
 
-use std::process::{Command, Output};
+use std::process::Output;
+
+use sources_testkit::process::in_dir;
 
 fn lint(dir: &std::path::Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_sources"))
-        .current_dir(dir)
-        .args(["lint", "--format", "short"])
-        .args(args)
-        .output()
-        .expect("run sources")
+    in_dir(
+        env!("CARGO_BIN_EXE_sources"),
+        dir,
+        &["lint", "--format", "short"],
+    )
+    .args(args)
+    .output()
+    .expect("run sources")
 }
 
 fn text(bytes: &[u8]) -> String {
