@@ -4,7 +4,7 @@ use std::path::Path;
 use std::process::Output;
 
 use serde_json::Value;
-use sources_testkit::process::in_dir;
+use sources_testkit::process::{in_dir, stdout};
 
 const CONFIG: &str = "\
 tui:
@@ -25,10 +25,6 @@ fn graph(dir: &Path, config: &str, args: &[&str]) -> Output {
         .args(args)
         .output()
         .expect("run sources")
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8(output.stdout.clone()).expect("utf-8")
 }
 
 #[test]

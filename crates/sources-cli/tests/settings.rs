@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::process::Output;
 
-use sources_testkit::process::in_dir;
+use sources_testkit::process::{in_dir, text};
 
 const CONFIG: &str = "data:\n  sources:\n    a: {type: static, data: [], bogus: 1}\n";
 
@@ -19,10 +19,6 @@ fn lint(dir: &Path, args: &[&str]) -> Output {
         .args(args)
         .output()
         .expect("run sources")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8(bytes.to_vec()).expect("utf-8")
 }
 
 /// Writes `text` to `name` under `dir`.

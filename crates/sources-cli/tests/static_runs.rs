@@ -3,7 +3,7 @@
 
 use std::process::Output;
 
-use sources_testkit::process::in_dir;
+use sources_testkit::process::{in_dir, text};
 
 fn lint(dir: &std::path::Path, args: &[&str]) -> Output {
     in_dir(
@@ -14,10 +14,6 @@ fn lint(dir: &std::path::Path, args: &[&str]) -> Output {
     .args(args)
     .output()
     .expect("run sources")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8(bytes.to_vec()).expect("utf-8")
 }
 
 /// A configuration with an entry of each kind lint does not run, and one it runs.

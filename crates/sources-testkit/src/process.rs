@@ -50,6 +50,30 @@ pub fn outcome(command: &mut Command) -> (i32, String, String) {
     )
 }
 
+/// Standard output or error as text.
+///
+/// # Panics
+/// When it is not UTF-8.
+pub fn text(bytes: &[u8]) -> String {
+    String::from_utf8(bytes.to_vec()).expect("the output is UTF-8")
+}
+
+/// A finished program's standard output as text.
+///
+/// # Panics
+/// When it is not UTF-8.
+pub fn stdout(output: &Output) -> String {
+    text(&output.stdout)
+}
+
+/// A finished program's standard error as text.
+///
+/// # Panics
+/// When it is not UTF-8.
+pub fn stderr(output: &Output) -> String {
+    text(&output.stderr)
+}
+
 /// A command running `program` (a path to `sources`) with `args`, without the environment variables
 /// that would point it at another configuration or demo (`SOURCES_CONFIG`, `SOURCES_DEMO_API`,
 /// `SOURCES_SAFE_DIRECTORIES`).
@@ -155,6 +179,18 @@ mod tests {
         assert_eq!(
             outcome(Command::new("sh").args(["-c", "printf 'a\\377'; echo b >&2; kill -9 $$"])),
             (-1, "a\u{fffd}".to_owned(), "b\n".to_owned())
+        );
+    }
+
+    #[test]
+    fn stdout_and_stderr_are_each_output_as_text() {
+        let output = run(
+            Command::new("sh").args(["-c", "printf out; printf err >&2"]),
+            b"",
+        );
+        assert_eq!(
+            (stdout(&output), stderr(&output)),
+            ("out".into(), "err".into())
         );
     }
 

@@ -7,7 +7,7 @@ use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
-use sources_testkit::process::{piped_in_dir, run};
+use sources_testkit::process::{piped_in_dir, run, stderr, stdout};
 
 mod bad_input;
 mod commands;
@@ -32,14 +32,6 @@ fn sources(dir: &Path, args: &[&str], stdin: &[u8]) -> Output {
         &mut piped_in_dir(env!("CARGO_BIN_EXE_sources"), dir, args),
         stdin,
     )
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8(output.stdout.clone()).expect("stdout is UTF-8")
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8(output.stderr.clone()).expect("stderr is UTF-8")
 }
 
 fn code(output: &Output) -> i32 {
