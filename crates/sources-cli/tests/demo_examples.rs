@@ -5,10 +5,9 @@
 //! parameter is tried with the value `try` itself suggests for the demo world.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use serde_json::Value;
-use sources_testkit::process::outcome;
+use sources_testkit::process::{command, outcome};
 
 fn example(extension: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../../testdata/examples/demo.{extension}"))
@@ -18,13 +17,7 @@ fn example(extension: &str) -> PathBuf {
 /// (`SOURCES_DEMO_FROZEN`): the running automation job and the log index move every second, so
 /// only a still clock prints the same twice.
 fn sources(args: &[&str]) -> (i32, String, String) {
-    outcome(
-        Command::new(env!("CARGO_BIN_EXE_sources"))
-            .args(args)
-            .env("SOURCES_DEMO_FROZEN", "1")
-            .env_remove("SOURCES_DEMO_API")
-            .env_remove("SOURCES_CONFIG"),
-    )
+    outcome(command(env!("CARGO_BIN_EXE_sources"), args).env("SOURCES_DEMO_FROZEN", "1"))
 }
 
 fn path(config: &Path) -> &str {

@@ -21,7 +21,7 @@ use std::process::Command;
 
 use sources_diagnostics::Severity;
 use sources_syntax::Syntax;
-use sources_testkit::process::outcome;
+use sources_testkit::process::{command, outcome};
 
 /// The documents whose examples must lint as they say, and run.
 const DOCUMENTS: &[&str] = &["README.md", "docs/reference.md", "docs/rules.md"];
@@ -162,11 +162,7 @@ fn documented() -> Vec<(&'static str, Example)> {
 }
 
 fn sources() -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_sources"));
-    command
-        .env_remove("SOURCES_CONFIG")
-        .env_remove("SOURCES_DEMO_API");
-    command
+    command(env!("CARGO_BIN_EXE_sources"), &[])
 }
 
 /// The file name an example is written to.

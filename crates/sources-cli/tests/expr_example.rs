@@ -4,23 +4,16 @@
 //! CEL (`--isolated` ignores the settings file) it gets exactly one `expression-language` note.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use serde_json::Value;
-use sources_testkit::process::outcome;
+use sources_testkit::process::{command, outcome};
 
 fn example() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/examples/expr/users.yaml")
 }
 
 fn sources(args: &[&str]) -> (i32, String, String) {
-    outcome(
-        Command::new(env!("CARGO_BIN_EXE_sources"))
-            .args(args)
-            .env("SOURCES_DEMO_FROZEN", "1")
-            .env_remove("SOURCES_DEMO_API")
-            .env_remove("SOURCES_CONFIG"),
-    )
+    outcome(command(env!("CARGO_BIN_EXE_sources"), args).env("SOURCES_DEMO_FROZEN", "1"))
 }
 
 fn path() -> String {

@@ -1,9 +1,10 @@
 //! `sources graph`: the three formats, `NAME`, cycles and an unknown name, through the binary.
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use serde_json::Value;
+use sources_testkit::process::{in_dir, stdout};
 
 const CONFIG: &str = "\
 tui:
@@ -20,16 +21,10 @@ data:
 
 fn graph(dir: &Path, config: &str, args: &[&str]) -> Output {
     std::fs::write(dir.join("sources.yaml"), config).expect("write config");
-    Command::new(env!("CARGO_BIN_EXE_sources"))
-        .current_dir(dir)
-        .arg("graph")
+    in_dir(env!("CARGO_BIN_EXE_sources"), dir, &["graph"])
         .args(args)
         .output()
         .expect("run sources")
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8(output.stdout.clone()).expect("utf-8")
 }
 
 #[test]

@@ -4,18 +4,14 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
-use sources_testkit::process::run;
+use sources_testkit::process::{piped_in_dir, run};
 
 /// Runs `sources ARGS` in `dir`, without colour or terminal.
 fn sources(dir: &Path, args: &[&str]) -> Output {
     run(
-        Command::new(env!("CARGO_BIN_EXE_sources"))
-            .args(args)
-            .current_dir(dir)
-            .env_remove("NO_COLOR")
-            .env_remove("COLUMNS"),
+        &mut piped_in_dir(env!("CARGO_BIN_EXE_sources"), dir, args),
         b"",
     )
 }

@@ -2,7 +2,9 @@
 //! through the binary.
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
+
+use sources_testkit::process::{in_dir, text};
 
 const CONFIG: &str = "data:\n  sources:\n    a: {type: static, data: [], bogus: 1}\n";
 
@@ -12,17 +14,11 @@ fn lint(dir: &Path, args: &[&str]) -> Output {
     } else {
         &["--format", "short"]
     };
-    Command::new(env!("CARGO_BIN_EXE_sources"))
-        .current_dir(dir)
-        .arg("lint")
+    in_dir(env!("CARGO_BIN_EXE_sources"), dir, &["lint"])
         .args(format)
         .args(args)
         .output()
         .expect("run sources")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8(bytes.to_vec()).expect("utf-8")
 }
 
 /// Writes `text` to `name` under `dir`.
@@ -281,13 +277,13 @@ fn isolated_ignores_every_settings_file_even_an_invalid_one() {
 
 /// Runs `sources try ENTRY -c FILE` in `dir`.
 fn try_entry(dir: &Path, file: &str, entry: &str) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_sources"))
-        .current_dir(dir)
-        .args(["try", entry, "-c", file, "-o", "json"])
-        .env_remove("SOURCES_DEMO_API")
-        .env_remove("SOURCES_CONFIG")
-        .output()
-        .expect("run sources")
+    in_dir(
+        env!("CARGO_BIN_EXE_sources"),
+        dir,
+        &["try", entry, "-c", file, "-o", "json"],
+    )
+    .output()
+    .expect("run sources")
 }
 
 #[test]
@@ -397,10 +393,7 @@ fn an_unknown_expression_language_stops_lint_list_graph_and_try_with_a_did_you_m
         &["graph", "-c", "sub/s.yaml"],
         &["try", "a", "-c", "sub/s.yaml"],
     ] {
-        let output = Command::new(env!("CARGO_BIN_EXE_sources"))
-            .current_dir(dir.path())
-            .args(args)
-            .env_remove("SOURCES_CONFIG")
+        let output = in_dir(env!("CARGO_BIN_EXE_sources"), dir.path(), args)
             .output()
             .expect("run sources");
         assert_eq!(output.status.code(), Some(2), "{args:?}");

@@ -1,19 +1,19 @@
 //! Lint runs the pipelines over static data (`failing-row`), through the binary: what it did not
 //! run is said under `--verbose`, with the reason, and nowhere else.
 
-use std::process::{Command, Output};
+use std::process::Output;
+
+use sources_testkit::process::{in_dir, text};
 
 fn lint(dir: &std::path::Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_sources"))
-        .current_dir(dir)
-        .args(["lint", "--format", "short"])
-        .args(args)
-        .output()
-        .expect("run sources")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8(bytes.to_vec()).expect("utf-8")
+    in_dir(
+        env!("CARGO_BIN_EXE_sources"),
+        dir,
+        &["lint", "--format", "short"],
+    )
+    .args(args)
+    .output()
+    .expect("run sources")
 }
 
 /// A configuration with an entry of each kind lint does not run, and one it runs.

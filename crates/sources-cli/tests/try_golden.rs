@@ -13,9 +13,8 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-use sources_testkit::process::outcome;
+use sources_testkit::process::{command, outcome};
 
 const BLESS: &str = "UPDATE_EXPECT=1 cargo test -p sources-cli --test try_golden";
 
@@ -46,17 +45,14 @@ fn transcript(case: &Path) -> String {
     let mut out = String::new();
     for args in runs {
         let (entry, rest) = args.split_first().expect("an entry after `# try:`");
-        let mut command = Command::new(env!("CARGO_BIN_EXE_sources"));
-        command
-            .args(["try", entry, "-c"])
-            .arg(case)
-            .arg("--pretty")
-            .args(rest)
-            .env_remove("SOURCES_DEMO_API")
-            .env_remove("SOURCES_CONFIG")
-            .env("SOURCES_DEMO_FROZEN", "1")
-            .env("COLUMNS", "100");
-        let (code, stdout, stderr) = outcome(&mut command);
+        let (code, stdout, stderr) = outcome(
+            command(env!("CARGO_BIN_EXE_sources"), &["try", entry, "-c"])
+                .arg(case)
+                .arg("--pretty")
+                .args(rest)
+                .env("SOURCES_DEMO_FROZEN", "1")
+                .env("COLUMNS", "100"),
+        );
         out.push_str(&format!("$ sources try {}\n", args.join(" ")));
         out.push_str(&format!("exit {code}\n"));
         for line in stderr.lines().filter(|line| line.starts_with("sources:")) {

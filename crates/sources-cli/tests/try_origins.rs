@@ -5,11 +5,10 @@
 
 use std::io::{BufRead, BufReader, Write};
 use std::net::{TcpListener, TcpStream};
-use std::process::Command;
 use std::sync::{Arc, Mutex};
 use std::thread;
 
-use sources_testkit::process::outcome;
+use sources_testkit::process::{command, outcome};
 
 /// The value of `KEY` in the environment of the runs: it must reach the first server only.
 const SECRET: &str = "sekrit-4711";
@@ -74,12 +73,12 @@ fn try_verbose(config: &str, entry: &str) -> (i32, String, String) {
     let path = dir.path().join("sources.yaml");
     std::fs::write(&path, config).expect("write");
     outcome(
-        Command::new(env!("CARGO_BIN_EXE_sources"))
-            .args(["try", entry, "--verbose", "-c"])
-            .arg(&path)
-            .env("KEY", SECRET)
-            .env_remove("SOURCES_DEMO_API")
-            .env_remove("SOURCES_CONFIG"),
+        command(
+            env!("CARGO_BIN_EXE_sources"),
+            &["try", entry, "--verbose", "-c"],
+        )
+        .arg(&path)
+        .env("KEY", SECRET),
     )
 }
 

@@ -2,9 +2,7 @@
 //! `${env.…}`, masked and credential-named parameters, headers written in the file) are redacted
 //! wherever they appear, and control characters a program or a server sent are shown escaped.
 
-use std::process::Command;
-
-use sources_testkit::process::outcome;
+use sources_testkit::process::{command, outcome};
 
 /// The value of `KEY` in the environment of the runs.
 const SECRET: &str = "sekrit-4711";
@@ -14,13 +12,10 @@ fn sources(config: &str, args: &[&str]) -> (i32, String, String) {
     let path = dir.path().join("sources.yaml");
     std::fs::write(&path, config).expect("write");
     outcome(
-        Command::new(env!("CARGO_BIN_EXE_sources"))
-            .args(args)
+        command(env!("CARGO_BIN_EXE_sources"), args)
             .arg("-c")
             .arg(&path)
-            .env("KEY", SECRET)
-            .env_remove("SOURCES_DEMO_API")
-            .env_remove("SOURCES_CONFIG"),
+            .env("KEY", SECRET),
     )
 }
 

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use serde_json::Value;
-use sources_testkit::process::outcome;
+use sources_testkit::process::{command, outcome};
 
 fn example() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/examples/demo.yaml")
@@ -16,14 +16,11 @@ fn example() -> PathBuf {
 /// `sources try NAME -c CONFIG --demo -o json EXTRA…`: exit code, output, standard error.
 fn try_entry(config: &Path, name: &str, extra: &[&str]) -> (i32, String, String) {
     outcome(
-        Command::new(env!("CARGO_BIN_EXE_sources"))
-            .args(["try", name, "-c"])
+        command(env!("CARGO_BIN_EXE_sources"), &["try", name, "-c"])
             .arg(config)
             .args(["--demo", "-o", "json"])
             .args(extra)
-            .env("SOURCES_DEMO_FROZEN", "1")
-            .env_remove("SOURCES_DEMO_API")
-            .env_remove("SOURCES_CONFIG"),
+            .env("SOURCES_DEMO_FROZEN", "1"),
     )
 }
 

@@ -1,5 +1,7 @@
-//! Running the workspace's programs from tests: a command fed its standard input with its output
-//! collected or read as text, a free loopback port, and bounded waits for a server's pidfile and for its exit.
+//! Running the workspace's programs from tests: a `sources` command that reads none of the
+//! caller's configuration, demo or terminal settings, a command fed its standard input with its
+//! output collected or read as text, a free loopback port, and bounded waits for a server's pidfile
+//! and for its exit.
 //! Every wait polls for at most [`PROCESS_WAIT`]: it waits for a process, never for a clock.
 
 use std::io::Write;
@@ -48,17 +50,55 @@ pub fn outcome(command: &mut Command) -> (i32, String, String) {
     )
 }
 
-/// A command running `program` (a path to `sources`) in `dir` with `args`, without the environment
-/// variables that would point it at another configuration or demo (`SOURCES_CONFIG`,
-/// `SOURCES_DEMO_API`).
-pub fn in_dir(program: &str, dir: &Path, args: &[&str]) -> Command {
+/// Standard output or error as text.
+///
+/// # Panics
+/// When it is not UTF-8.
+pub fn text(bytes: &[u8]) -> String {
+    String::from_utf8(bytes.to_vec()).expect("the output is UTF-8")
+}
+
+/// A finished program's standard output as text.
+///
+/// # Panics
+/// When it is not UTF-8.
+pub fn stdout(output: &Output) -> String {
+    text(&output.stdout)
+}
+
+/// A finished program's standard error as text.
+///
+/// # Panics
+/// When it is not UTF-8.
+pub fn stderr(output: &Output) -> String {
+    text(&output.stderr)
+}
+
+/// A command running `program` (a path to `sources`) with `args`, without the environment variables
+/// that would point it at another configuration or demo (`SOURCES_CONFIG`, `SOURCES_DEMO_API`,
+/// `SOURCES_SAFE_DIRECTORIES`).
+pub fn command(program: &str, args: &[&str]) -> Command {
     let mut command = Command::new(program);
     command
-        .current_dir(dir)
         .args(args)
         .env_remove("SOURCES_DEMO_API")
         .env_remove("SOURCES_CONFIG")
         .env_remove("SOURCES_SAFE_DIRECTORIES");
+    command
+}
+
+/// A [`command`] running in `dir`.
+pub fn in_dir(program: &str, dir: &Path, args: &[&str]) -> Command {
+    let mut command = command(program, args);
+    command.current_dir(dir);
+    command
+}
+
+/// An [`in_dir`] command also without `NO_COLOR` and `COLUMNS`: with its output piped, what it
+/// prints depends on none of the caller's terminal settings.
+pub fn piped_in_dir(program: &str, dir: &Path, args: &[&str]) -> Command {
+    let mut command = in_dir(program, dir, args);
+    command.env_remove("NO_COLOR").env_remove("COLUMNS");
     command
 }
 
@@ -140,6 +180,40 @@ mod tests {
             outcome(Command::new("sh").args(["-c", "printf 'a\\377'; echo b >&2; kill -9 $$"])),
             (-1, "a\u{fffd}".to_owned(), "b\n".to_owned())
         );
+    }
+
+    #[test]
+    fn stdout_and_stderr_are_each_output_as_text() {
+        let output = run(
+            Command::new("sh").args(["-c", "printf out; printf err >&2"]),
+            b"",
+        );
+        assert_eq!(
+            (stdout(&output), stderr(&output)),
+            ("out".into(), "err".into())
+        );
+    }
+
+    #[test]
+    fn commands_leave_out_the_callers_configuration_demo_and_terminal() {
+        let command = piped_in_dir("sources", Path::new("/"), &["lint", "."]);
+        let removed: Vec<_> = command
+            .get_envs()
+            .filter(|(_, value)| value.is_none())
+            .map(|(name, _)| name.to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(
+            removed,
+            [
+                "COLUMNS",
+                "NO_COLOR",
+                "SOURCES_CONFIG",
+                "SOURCES_DEMO_API",
+                "SOURCES_SAFE_DIRECTORIES"
+            ]
+        );
+        assert_eq!(command.get_args().collect::<Vec<_>>(), ["lint", "."]);
+        assert_eq!(command.get_current_dir(), Some(Path::new("/")));
     }
 
     #[test]

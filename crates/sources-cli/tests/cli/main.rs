@@ -7,7 +7,7 @@ use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
-use sources_testkit::process::run;
+use sources_testkit::process::{piped_in_dir, run, stderr, stdout};
 
 mod bad_input;
 mod commands;
@@ -29,21 +29,9 @@ const WARNS: &str = "data:\n  sources:\n    app:\n      type: http\n      url: h
 /// Runs `sources ARGS` in `dir` with `stdin`, without colour or terminal.
 fn sources(dir: &Path, args: &[&str], stdin: &[u8]) -> Output {
     run(
-        Command::new(env!("CARGO_BIN_EXE_sources"))
-            .args(args)
-            .current_dir(dir)
-            .env_remove("NO_COLOR")
-            .env_remove("COLUMNS"),
+        &mut piped_in_dir(env!("CARGO_BIN_EXE_sources"), dir, args),
         stdin,
     )
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8(output.stdout.clone()).expect("stdout is UTF-8")
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8(output.stderr.clone()).expect("stderr is UTF-8")
 }
 
 fn code(output: &Output) -> i32 {

@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::Value;
-use sources_testkit::process::outcome as run;
+use sources_testkit::process::{command, outcome as run};
 
 mod demo;
 mod failures;
@@ -21,12 +21,7 @@ fn example() -> PathBuf {
 }
 
 fn sources(args: &[&str]) -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_sources"));
-    command
-        .args(args)
-        .env_remove("SOURCES_DEMO_API")
-        .env_remove("SOURCES_CONFIG");
-    command
+    command(env!("CARGO_BIN_EXE_sources"), args)
 }
 
 fn try_demo(name: &str, extra: &[&str]) -> (i32, String, String) {
