@@ -191,6 +191,15 @@ pub struct ColorRule {
     pub color: String,
 }
 
+impl ColorRule {
+    /// The regular expression of a `when` that is one: the text after the `~`, once blanks around
+    /// `when` are trimmed (the dashboard compiles it with Go's `regexp`, ignoring case; see
+    /// [`crate::go_regexp::compile`]). `None` for exact text, a comparison or empty.
+    pub fn pattern_of(when: &str) -> Option<&str> {
+        when.trim().strip_prefix('~')
+    }
+}
+
 /// A table's `initial_sort`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct InitialSort {

@@ -21,6 +21,7 @@ mod decode;
 pub mod duration;
 pub mod enums;
 pub mod fields;
+pub mod go_regexp;
 pub mod item_path;
 pub mod json_path;
 pub mod model;

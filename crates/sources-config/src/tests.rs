@@ -1,6 +1,6 @@
 //! Decoder tests over parsed YAML and TOML text.
 
-use sources_diagnostics::{Diagnostic, Rule};
+use sources_diagnostics::{Diagnostic, Rule, Severity};
 use sources_syntax::{LineIndex, Map, Syntax};
 
 use crate::decode::{Decoder, Fields};
@@ -409,6 +409,37 @@ fn keys_outside_the_data_layer_are_checked_as_the_dashboard_checks_them() {
         Some("did you mean `colors`, `color_rules` or `columns`?")
     );
     assert_eq!(colour.fixes[0].edits[0].replacement, "colors");
+}
+
+#[test]
+fn a_color_rule_pattern_go_does_not_compile_is_a_warning_on_the_pattern() {
+    let text = "tui:\n  components:\n    logs:\n      type: logview\n      color_rules:\n        - {when: \"~(err\", color: red}\n        - {when: ' ~a** ', color: red}\n        - when: ~{id}|\\Qa.b\\E|[[:alpha:]]\n          color: red\n        - {when: \"(err\", color: red}\n  screen: {layout: {component: logs}}\ndata:\n  sources:\n    s: {type: static, data: []}\n";
+    let (_, mut diagnostics) = yaml(text);
+    sources_diagnostics::sort(&mut diagnostics);
+    let found: Vec<(&str, Severity, &str)> = diagnostics
+        .iter()
+        .map(|d| (d.rule.code(), d.severity, &text[d.span.range()]))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("invalid-value", Severity::Warning, "~(err"),
+            ("invalid-value", Severity::Warning, "~a**"),
+        ]
+    );
+    assert_eq!(
+        diagnostics[0].message,
+        "`tui.components.logs.color_rules[0].when`: `~(err` is not a pattern Go's regexp compiles (unclosed group): the rule never matches"
+    );
+    assert_eq!(
+        diagnostics[1].label,
+        "invalid nested repetition operator `**`"
+    );
+
+    let toml = "[tui.components.logs]\ntype = \"logview\"\ncolor_rules = [{when = \"~[z-a]\", color = \"red\"}]\n[data.sources.s]\ntype = \"static\"\ndata = []\n";
+    let (_, diagnostics) = run(toml, Syntax::Toml);
+    assert_eq!(codes(&diagnostics), ["invalid-value"]);
+    assert_eq!(&toml[diagnostics[0].span.range()], "~[z-a]");
 }
 
 #[test]

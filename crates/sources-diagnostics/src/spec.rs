@@ -19,7 +19,7 @@ impl Rule {
                 "`required` in the field tables: [leaf kinds](docs/reference.md#leaf-kinds), [operators](docs/reference.md#operators)"
             }
             Rule::InvalidValue => {
-                "field types and enumerations in the field tables; [parameters](docs/reference.md#parameters) `type`, `default`"
+                "field types and enumerations in the field tables; [parameters](docs/reference.md#parameters) `type`, `default`; [the dashboard](docs/reference.md#the-dashboard-tui-app-actions): counts, colors, a color rule's `~` pattern"
             }
             Rule::NoncanonicalValue => {
                 "[the format](docs/reference.md#the-datasources-format): booleans and integers as the dashboard decodes them"

@@ -1,16 +1,13 @@
 //! `color_rules` as `try` draws them where it colours (a terminal, or `--color always`): a table
 //! column's rules colour its cells, a list's its items and a log view's its lines, each text by
 //! the first rule whose `when` matches it (components.md "Color rules"). `when` is exact text
-//! (ignoring case), `~` and a regular expression (ignoring case), a comparison of numbers (`> 5`,
-//! `<= 10K`, `== 0`, `!= 0`; a K, M, B, G or T suffix multiplies), or empty (always). A named
-//! colour and a palette index are drawn; a `theme:` token is the dashboard's palette's to say,
-//! so its text stays plain.
+//! (ignoring case), `~` and a regular expression (Go's syntax, ignoring case: compiled by
+//! `sources_config::go_regexp`, as lint checks it; one that does not compile never matches), a
+//! comparison of numbers (`> 5`, `<= 10K`, `== 0`, `!= 0`; a K, M, B, G or T suffix multiplies),
+//! or empty (always). A named colour and a palette index are drawn; a `theme:` token is the
+//! dashboard's palette's to say, so its text stays plain.
 
-use regex::RegexBuilder;
-use sources_config::ColorRule;
-
-/// The most a `~` pattern's compiled program may take (a rule is one line of a configuration).
-const REGEX_SIZE: usize = 1 << 16;
+use sources_config::{ColorRule, go_regexp};
 
 /// `text` coloured by the first of `rules` that matches it, or as it is.
 pub fn paint(rules: &[ColorRule], matched: &str, text: &str) -> String {
@@ -30,12 +27,8 @@ pub fn matches(when: &str, text: &str) -> bool {
     if when.is_empty() {
         return true;
     }
-    if let Some(pattern) = when.strip_prefix('~') {
-        return RegexBuilder::new(pattern)
-            .case_insensitive(true)
-            .size_limit(REGEX_SIZE)
-            .build()
-            .is_ok_and(|regex| regex.is_match(text));
+    if let Some(pattern) = ColorRule::pattern_of(when) {
+        return go_regexp::compile(pattern).is_ok_and(|regex| regex.is_match(text));
     }
     if let Some((operator, number)) = comparison(when) {
         return match (number, self::number(text)) {
@@ -119,6 +112,9 @@ mod tests {
         assert!(!matches("Running", "Running2"));
         assert!(matches("~crash|err", "CrashLoopBackOff"));
         assert!(!matches("~(", "("));
+        // Go's syntax: a `{` that starts no count is itself, `\d` is ASCII.
+        assert!(matches("~{id}", "{ID}"));
+        assert!(!matches("~^\\d$", "٣"));
         assert!(matches("> 5", "12"));
         assert!(matches(">= 1.5K", "1,500"));
         assert!(matches("< 2M", "1.9M"));

@@ -5,12 +5,14 @@
 //! that exclude each other (`conflicting-fields`). Rules that read other maps or `data.sources`
 //! are the checker's.
 
-use sources_diagnostics::{Diagnostic, Rule, did_you_mean};
+use sources_diagnostics::{Diagnostic, Rule, Severity, did_you_mean};
 use sources_syntax::{Entry, Map, Node, Span, Value};
 
 use super::values::{read_bool, read_int};
 use super::{Decoder, Path, as_map, get, join_or, name_span};
+use crate::ColorRule;
 use crate::duration::parse_duration;
+use crate::go_regexp::{self, PatternError};
 use crate::vocabulary::{self, Block, Field, Ty};
 
 /// How deep the dashboard's maps are walked (layouts, trees and inspector fields nest): a
@@ -319,6 +321,45 @@ impl Decoder {
             }
         }
         self.block_requirements(map, block, kind, &path, owner);
+        if block == Block::ColorRule {
+            self.color_rule_pattern(map, &path);
+        }
+    }
+
+    /// A color rule's `~` pattern that Go's `regexp` does not compile. The dashboard loads the
+    /// file, compiles the pattern each time it colours a text, and on the error colours nothing:
+    /// the rule never matches. `invalid-value`, as a warning. A pattern Go compiles that is only
+    /// too large for `sources try` is not reported.
+    fn color_rule_pattern(&mut self, map: &Map, path: &Path<'_>) {
+        let Some(entry) = get(map, "when") else {
+            return;
+        };
+        let Value::Str(when) = &entry.value.value else {
+            return;
+        };
+        let Some(pattern) = ColorRule::pattern_of(&when.text) else {
+            return;
+        };
+        let Err(PatternError::Invalid(why)) = go_regexp::compile(pattern) else {
+            return;
+        };
+        let written = when.text.trim();
+        // The `~…` text itself where the value is written as its text (plain or simply quoted),
+        // else the whole value.
+        let span = name_span(entry.value.span, &when.text).map_or(entry.value.span, |content| {
+            let start = content.start() + (when.text.len() - when.text.trim_start().len());
+            Span::new(start, start + written.len())
+        });
+        let path = Path::Child(path, "when");
+        let mut diagnostic = Diagnostic::new(
+            Rule::InvalidValue,
+            span,
+            format!("`{path}`: `{written}` is not a pattern Go's regexp compiles ({why}): the rule never matches"),
+        )
+        .with_label(why)
+        .with_help("correct the pattern: Go's regexp syntax, matched ignoring case (escape a character with `\\` to match it as itself: `\\(`, `\\.`), or write the text without `~` to match it exactly");
+        diagnostic.severity = Severity::Warning;
+        self.report(diagnostic);
     }
 
     /// `unknown-field` for a field of another kind of the same block.

@@ -294,7 +294,7 @@ pub(super) const COLOR_RULE: &[Field] = &[
     f(
         "when",
         Ty::Template,
-        "The text (`~regex`, or a comparison such as `> 5`) the value must match; empty matches everything.",
+        "What the value must match, ignoring case: the text, `~` and a regular expression (Go's syntax), or a comparison such as `> 5`; empty matches everything.",
     ),
     f("color", Ty::Color, "The color of a match; required."),
 ];

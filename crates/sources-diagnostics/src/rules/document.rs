@@ -100,6 +100,15 @@ macro_rules! document_rules {
             /// `root` is not in its `data`; a window `filters` entry that maps a column to an empty name. A
             /// url or program that starts with a `${…}` token, and a value a `${selection…}` token makes
             /// unsendable, are judged when they run.
+            ///
+            /// And, as a warning, a color rule's `~` pattern that Go's `regexp` does not compile
+            /// (`when: "~(Crash|Err"`: the group is never closed). The dashboard loads such a file:
+            /// it compiles the pattern, with `(?i)` in front, each time it colours a text, and on the
+            /// error colours nothing, so the rule never matches. The pattern is read in Go's syntax
+            /// (RE2) as Go reads it (a `{` that starts no count is itself, `\d` and `\w` are ASCII,
+            /// `(?x)` and `a**` are refused); `sources try` draws the colours with the same compile.
+            /// A pattern Go compiles is never reported, even one too large for `sources try` to draw.
+            /// Correct the pattern, or drop the `~` to match the text exactly.
             InvalidValue => "invalid-value", Error, "A value of the wrong type, or outside its enumeration.";
             /// Finds a value the dashboard's YAML decoder (gopkg.in/yaml.v3) accepts for a typed
             /// field in a spelling other than the canonical one: `yes`, `no`, `on`, `off`, `y`, `n`
