@@ -52,14 +52,32 @@ impl std::fmt::Display for PatternError {
     }
 }
 
-/// `pattern` compiled as the dashboard compiles it: Go's syntax, ignoring case.
-pub fn compile(pattern: &str) -> Result<Regex, PatternError> {
+/// Whether Go compiles `pattern` as the dashboard does, `Err` with Go's reason when it does not:
+/// the pattern is read, not built into a matcher, so lint's check of every rule of a file stays
+/// cheap. A pattern `check` passes may still be [`PatternError::TooLarge`] for [`compile`].
+pub fn check(pattern: &str) -> Result<(), PatternError> {
+    parse(pattern).map(drop)
+}
+
+/// `pattern` rewritten in the `regex` crate's syntax and read by its parser, or why it cannot
+/// be. Read with case: ignoring it ([`compile`]) refuses nothing more, and folding every letter's
+/// case is most of the reading's cost. Past the syntax, only a Unicode class's name (`\p{…}`,
+/// `\P{…}`) can be refused, so the syntax tree is translated only where one may be written.
+fn parse(pattern: &str) -> Result<String, PatternError> {
     let rust = translate(pattern).map_err(PatternError::Invalid)?;
-    if let Err(error) = regex_syntax::ParserBuilder::new()
-        .case_insensitive(true)
-        .build()
-        .parse(&rust)
-    {
+    let read = if rust.contains("\\p") || rust.contains("\\P") {
+        regex_syntax::ParserBuilder::new()
+            .build()
+            .parse(&rust)
+            .map(drop)
+    } else {
+        regex_syntax::ast::parse::ParserBuilder::new()
+            .build()
+            .parse(&rust)
+            .map(drop)
+            .map_err(regex_syntax::Error::Parse)
+    };
+    if let Err(error) = read {
         return Err(match error {
             regex_syntax::Error::Parse(error)
                 if matches!(error.kind(), ErrorKind::NestLimitExceeded(_)) =>
@@ -73,6 +91,12 @@ pub fn compile(pattern: &str) -> Result<Regex, PatternError> {
             error => PatternError::Invalid(error.to_string()),
         });
     }
+    Ok(rust)
+}
+
+/// `pattern` compiled as the dashboard compiles it: Go's syntax, ignoring case.
+pub fn compile(pattern: &str) -> Result<Regex, PatternError> {
+    let rust = parse(pattern)?;
     RegexBuilder::new(&rust)
         .case_insensitive(true)
         .size_limit(SIZE_LIMIT)
@@ -576,6 +600,15 @@ mod tests {
                 }
                 _ => panic!("{pattern}: Go: {go:?}; here: {ours:?}"),
             }
+            // Lint's check, which reads without building, gives the same verdict.
+            let checked = check(pattern).err();
+            match (go, &checked) {
+                (None, None) => {}
+                (Some(_), Some(PatternError::Invalid(checked))) => {
+                    assert_eq!(Some(&PatternError::Invalid(checked.clone())), ours.as_ref());
+                }
+                _ => panic!("{pattern}: Go: {go:?}; check: {checked:?}"),
+            }
         }
     }
 
@@ -614,6 +647,18 @@ mod tests {
     fn a_pattern_too_large_to_compile_here_says_so() {
         // Go compiles both.
         assert_eq!(compile("a{1000}").err(), Some(PatternError::TooLarge));
+        assert_eq!(check("a{1000}"), Ok(()), "lint says nothing of it");
+    }
+
+    #[test]
+    fn an_unknown_unicode_class_is_refused_by_the_check_too() {
+        for pattern in [r"\p{Foo}", r"\pX", r"[\P{Nope}a]", r"x\p{^Foo}"] {
+            assert!(
+                matches!(check(pattern), Err(PatternError::Invalid(_))),
+                "{pattern}: {:?}",
+                check(pattern)
+            );
+        }
         let deep = format!("{}a{}", "(".repeat(300), ")".repeat(300));
         assert_eq!(compile(&deep).err(), Some(PatternError::TooLarge));
     }

@@ -340,7 +340,7 @@ impl Decoder {
         let Some(pattern) = ColorRule::pattern_of(&when.text) else {
             return;
         };
-        let Err(PatternError::Invalid(why)) = go_regexp::compile(pattern) else {
+        let Err(PatternError::Invalid(why)) = go_regexp::check(pattern) else {
             return;
         };
         let written = when.text.trim();
