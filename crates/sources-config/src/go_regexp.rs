@@ -19,7 +19,8 @@
 //! at most too large; a surrogate escape (`\x{D800}`), which Go reads and never matches, is
 //! refused here.
 
-use regex::{Regex, RegexBuilder};
+pub use regex::Regex;
+use regex::RegexBuilder;
 use regex_syntax::ast::ErrorKind;
 
 /// The most a compiled pattern may take (a rule is one line of a configuration).

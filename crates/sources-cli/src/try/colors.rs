@@ -3,11 +3,24 @@
 //! the first rule whose `when` matches it (components.md "Color rules"). `when` is exact text
 //! (ignoring case), `~` and a regular expression (Go's syntax, ignoring case: compiled by
 //! `sources_config::go_regexp`, as lint checks it; one that does not compile never matches), a
-//! comparison of numbers (`> 5`, `<= 10K`, `== 0`, `!= 0`; a K, M, B, G or T suffix multiplies),
-//! or empty (always). A named colour and a palette index are drawn; a `theme:` token is the
-//! dashboard's palette's to say, so its text stays plain.
+//! comparison of numbers (`> 5`, `<= 10K`, `== 0`, `!= 0`; a K, M, B, G or T suffix multiplies,
+//! and a text that is no number reads as 0, as the dashboard reads it), or empty (always). A named
+//! colour and a palette index are drawn; a `theme:` token is the dashboard's palette's to say, so
+//! its text stays plain.
 
-use sources_config::{ColorRule, go_regexp};
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+use sources_config::ColorRule;
+use sources_config::go_regexp::{self, Regex};
+
+/// The most compiled patterns kept per thread; past it the memo starts again (a file has few).
+const MEMO: usize = 256;
+
+thread_local! {
+    /// Each pattern compiled once however many cells it colours (`None`: it does not compile).
+    static COMPILED: RefCell<HashMap<String, Option<Regex>>> = RefCell::new(HashMap::new());
+}
 
 /// `text` coloured by the first of `rules` that matches it, or as it is.
 pub fn paint(rules: &[ColorRule], matched: &str, text: &str) -> String {
@@ -28,26 +41,33 @@ pub fn matches(when: &str, text: &str) -> bool {
         return true;
     }
     if let Some(pattern) = ColorRule::pattern_of(when) {
-        return go_regexp::compile(pattern).is_ok_and(|regex| regex.is_match(text));
+        return COMPILED.with_borrow_mut(|compiled| {
+            if compiled.len() >= MEMO && !compiled.contains_key(pattern) {
+                compiled.clear();
+            }
+            compiled
+                .entry(pattern.to_owned())
+                .or_insert_with(|| go_regexp::compile(pattern).ok())
+                .as_ref()
+                .is_some_and(|regex| regex.is_match(text))
+        });
     }
-    if let Some((operator, number)) = comparison(when) {
-        return match (number, self::number(text)) {
-            (Some(wanted), Some(value)) => match operator {
-                ">" => value > wanted,
-                ">=" => value >= wanted,
-                "<" => value < wanted,
-                "<=" => value <= wanted,
-                "==" => value == wanted,
-                _ => value != wanted,
-            },
-            _ => false,
+    if let Some((operator, wanted)) = comparison(when) {
+        let value = number(text);
+        return match operator {
+            ">" => value > wanted,
+            ">=" => value >= wanted,
+            "<" => value < wanted,
+            "<=" => value <= wanted,
+            "==" => value == wanted,
+            _ => value != wanted,
         };
     }
     when.to_lowercase() == text.trim().to_lowercase()
 }
 
-/// The operator of a comparison and its number (`None` when it does not parse).
-fn comparison(when: &str) -> Option<(&'static str, Option<f64>)> {
+/// The operator of a comparison and its number.
+fn comparison(when: &str) -> Option<(&'static str, f64)> {
     [">=", "<=", "==", "!=", ">", "<"]
         .into_iter()
         .find_map(|operator| {
@@ -56,18 +76,18 @@ fn comparison(when: &str) -> Option<(&'static str, Option<f64>)> {
         })
 }
 
-/// A number as a rule or a cell writes it: commas ignored, an optional K, M, B, G or T suffix.
-fn number(text: &str) -> Option<f64> {
-    let text: String = text.trim().chars().filter(|c| *c != ',').collect();
-    let (digits, scale) = match text.chars().last()?.to_ascii_uppercase() {
-        'K' => (&text[..text.len() - 1], 1e3),
-        'M' => (&text[..text.len() - 1], 1e6),
-        'B' | 'G' => (&text[..text.len() - 1], 1e9),
-        'T' => (&text[..text.len() - 1], 1e12),
-        _ => (text.as_str(), 1.0),
+/// A number as the dashboard reads one in a rule or a cell: blanks trimmed, an optional K, M, B or
+/// G (both 1e9) or T suffix in either case; a text that is no number (`many`, `1,500`, empty) is 0.
+fn number(text: &str) -> f64 {
+    let text = text.trim();
+    let (digits, scale) = match text.as_bytes().last().map(u8::to_ascii_uppercase) {
+        Some(b'K') => (&text[..text.len() - 1], 1e3),
+        Some(b'M') => (&text[..text.len() - 1], 1e6),
+        Some(b'B' | b'G') => (&text[..text.len() - 1], 1e9),
+        Some(b'T') => (&text[..text.len() - 1], 1e12),
+        _ => (text, 1.0),
     };
-    let value: f64 = digits.trim().parse().ok()?;
-    value.is_finite().then_some(value * scale)
+    digits.trim().parse::<f64>().unwrap_or(0.0) * scale
 }
 
 /// The SGR parameters of a colour: a named one (`red`, `bright_red`, `gray`) or a palette index
@@ -116,7 +136,16 @@ mod tests {
         assert!(matches("~{id}", "{ID}"));
         assert!(!matches("~^\\d$", "٣"));
         assert!(matches("> 5", "12"));
-        assert!(matches(">= 1.5K", "1,500"));
+        assert!(matches(">= 1.5K", "1500"));
+        // As the dashboard reads them: no number is 0, and a comma makes no number.
+        assert!(matches("== 0", "many"));
+        assert!(matches("< 5", ""));
+        assert!(!matches(">= 1.5K", "1,500"));
+        assert!(matches("< 1", "1,500"));
+        assert!(
+            matches("== x", "0"),
+            "a rule's text that is no number is 0 too"
+        );
         assert!(matches("< 2M", "1.9M"));
         assert!(matches("== 0", "0"));
         assert!(matches("!= 0", "3"));
@@ -136,5 +165,28 @@ mod tests {
         assert_eq!(sgr("160").as_deref(), Some("38;5;160"));
         assert_eq!(sgr("grey").as_deref(), Some("90"));
         assert_eq!(sgr("#ff8800"), None);
+    }
+
+    #[test]
+    fn each_pattern_is_compiled_once_and_the_memo_stays_bounded() {
+        for round in 0..2 {
+            for index in 0..MEMO + 44 {
+                let pattern = format!("~^x{index}$");
+                assert!(
+                    matches(&pattern, &format!("X{index}")),
+                    "{pattern}, round {round}"
+                );
+                assert!(!matches(&pattern, "y"), "{pattern}");
+            }
+        }
+        assert!(
+            !matches("~(", "("),
+            "a pattern that does not compile never matches"
+        );
+        assert!(!matches("~(", "("), "nor when it is remembered");
+        COMPILED.with_borrow(|compiled| {
+            assert!(compiled.len() <= MEMO, "{}", compiled.len());
+            assert!(compiled.get("(").is_some_and(Option::is_none));
+        });
     }
 }
